@@ -1,0 +1,70 @@
+/**
+ * Runtime configuration from environment variables (Worker `[vars]`, or the Deno host's env),
+ * with the defaults every limit has. A value that is set but malformed fails loudly with the
+ * variable's name, rather than silently falling back to a default the operator did not choose.
+ */
+import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
+
+export interface Config {
+  /** Operator log threshold (`LOG_LEVEL`). */
+  logLevel: LogLevel;
+  /** A `:` comment on every idle open stream this often (`KEEPALIVE_INTERVAL_MS`). */
+  keepaliveIntervalMs: number;
+  /** Largest accepted request body (`MAX_BODY_BYTES`). */
+  maxBodyBytes: number;
+  /** Outbound queue cap per session, in bytes of encoded events (`MAX_QUEUE_BYTES`). */
+  maxQueueBytes: number;
+  /** Outbound queue cap per session, in messages, counting accepted requests not yet answered (`MAX_QUEUE_MESSAGES`). */
+  maxQueueMessages: number;
+  /** Handlers running at once per session; further accepted requests wait their turn (`MAX_CONCURRENT_HANDLERS`). */
+  maxConcurrentHandlers: number;
+  /** A handler still running after this long is aborted and its request answered with -32001 (`HANDLER_TIMEOUT_MS`). */
+  handlerTimeoutMs: number;
+  /** A session with no open stream and no traffic for this long is deleted (`SESSION_IDLE_TTL_MS`). */
+  sessionIdleTtlMs: number;
+}
+
+export const DEFAULT_CONFIG: Config = {
+  logLevel: "info",
+  keepaliveIntervalMs: 25_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxQueueBytes: 4 * 1024 * 1024,
+  maxQueueMessages: 1_000,
+  maxConcurrentHandlers: 8,
+  handlerTimeoutMs: 60_000,
+  sessionIdleTtlMs: 30 * 60_000,
+};
+
+const NUMERIC: Record<Exclude<keyof Config, "logLevel">, string> = {
+  keepaliveIntervalMs: "KEEPALIVE_INTERVAL_MS",
+  maxBodyBytes: "MAX_BODY_BYTES",
+  maxQueueBytes: "MAX_QUEUE_BYTES",
+  maxQueueMessages: "MAX_QUEUE_MESSAGES",
+  maxConcurrentHandlers: "MAX_CONCURRENT_HANDLERS",
+  handlerTimeoutMs: "HANDLER_TIMEOUT_MS",
+  sessionIdleTtlMs: "SESSION_IDLE_TTL_MS",
+};
+
+const cache = new WeakMap<object, Config>();
+
+/** @example readConfig({ MAX_QUEUE_MESSAGES: "50" }).maxQueueMessages // 50 */
+export function readConfig(env: Readonly<Record<string, unknown>>): Config {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const config: Config = { ...DEFAULT_CONFIG };
+  for (const [key, name] of Object.entries(NUMERIC) as [keyof typeof NUMERIC, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+    }
+    config[key] = value;
+  }
+  if (env.LOG_LEVEL !== undefined && env.LOG_LEVEL !== "") {
+    if (!isLogLevel(env.LOG_LEVEL)) throw new RangeError(`LOG_LEVEL must be one of debug, info, warning, error; got ${JSON.stringify(env.LOG_LEVEL)}`);
+    config.logLevel = env.LOG_LEVEL;
+  }
+  cache.set(env, config);
+  return config;
+}

@@ -1,0 +1,25 @@
+/**
+ * JSON-RPC 2.0 and MCP error codes, in one table so that no module invents its own numbers.
+ *
+ * The -32700…-32600 block is JSON-RPC 2.0 §5.1. The -32000…-32099 block is "server error",
+ * reserved for implementation-defined codes; the ones here mirror what the MCP SDKs use so
+ * that clients render them sensibly.
+ */
+export const ErrorCode = {
+  /** Invalid JSON was received. */
+  ParseError: -32700,
+  /** The JSON sent is not a valid request object. */
+  InvalidRequest: -32600,
+  /** The method does not exist or is not available. */
+  MethodNotFound: -32601,
+  /** Invalid method parameters (also: unknown tool, per the MCP tools spec). */
+  InvalidParams: -32602,
+  /** Internal error: a bug of ours, never caused by input. */
+  InternalError: -32603,
+  /** The session cannot take more work right now (its outbound queue is full). */
+  ServerBusy: -32000,
+  /** A handler ran past its deadline and was aborted. */
+  RequestTimeout: -32001,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,0 +1,26 @@
+/**
+ * The persisted part of a session: everything needed to continue it in a fresh process (after a
+ * Durable Object eviction, a deploy, a Deno restart). Stored under one key, `SESSION_KEY`;
+ * handler data lives beside it under `DATA_PREFIX`, so the two can never collide.
+ */
+import type { LogLevel } from "../protocol/logLevels.ts";
+import type { ProtocolVersion } from "../protocol/versions.ts";
+import type { Implementation } from "../server/types.ts";
+
+export const SESSION_KEY = "session";
+export const DATA_PREFIX = "data:";
+
+export type TransportKind = "sse";
+
+export interface SessionRecord {
+  id: string;
+  transport: TransportKind;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Set by `initialize`; absent until then. */
+  protocolVersion?: ProtocolVersion;
+  clientInfo?: Implementation;
+  clientCapabilities?: Record<string, unknown>;
+  /** The client's `logging/setLevel` threshold; no log notifications until it sets one. */
+  logLevel?: LogLevel;
+}

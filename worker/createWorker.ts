@@ -1,0 +1,52 @@
+/**
+ * The Worker: HTTP routing for one server definition, with itty-router. Routes are small
+ * functions in `routes/`; this file only wires them, adds the 404/405 answers, logs one line
+ * per request, and holds the single `catch` that maps anything thrown to a JSON-RPC error.
+ *
+ * Not here: session state (the Durable Object), protocol logic (`shared/`).
+ */
+import { type IRequest, Router } from "itty-router";
+import { readConfig } from "../shared/config/readConfig.ts";
+import { ErrorCode } from "../shared/errors/errorCodes.ts";
+import { McpError } from "../shared/errors/McpError.ts";
+import { errorResponse } from "../shared/http/errorResponse.ts";
+import { Logger } from "../shared/log/Logger.ts";
+import type { McpServer } from "../shared/server/McpServer.ts";
+import type { Env } from "./Env.ts";
+import { describeServer } from "./routes/describeServer.ts";
+import { openSse } from "./routes/openSse.ts";
+import { postMessage } from "./routes/postMessage.ts";
+
+type Args = [Env, ExecutionContext];
+
+export function createWorker(server: McpServer): ExportedHandler<Env> {
+  const notAllowed = (allow: string) => () =>
+    errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${allow}`, undefined, { allow }));
+
+  const router = Router<IRequest, Args>({
+    before: [(request) => void (request.startedAt = Date.now())],
+    catch: (error, _request, env) => errorResponse(error, null, new Logger(readConfig(env).logLevel)),
+    finally: [
+      (response: Response, request, env) => {
+        new Logger(readConfig(env).logLevel).debug("http", {
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status: response.status,
+          ms: Date.now() - request.startedAt,
+        });
+        return response;
+      },
+    ],
+  });
+
+  router
+    .get("/", (_request, env) => describeServer(server, readConfig(env)))
+    .get("/health", () => Response.json({ status: "ok" }))
+    .get("/sse", (request, env) => openSse(request, env))
+    .all("/sse", notAllowed("GET"))
+    .post("/message", (request, env) => postMessage(request, env, readConfig(env)))
+    .all("/message", notAllowed("POST"))
+    .all("*", (request) => errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${request.method} ${new URL(request.url).pathname}`)));
+
+  return { fetch: (request, env, ctx) => router.fetch(request, env, ctx) };
+}

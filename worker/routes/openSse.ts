@@ -1,0 +1,29 @@
+/**
+ * `GET /sse` — the legacy (2024-11-05) HTTP+SSE stream. Mints a session id (128 random bits)
+ * and answers with the session object's stream, whose first event is `endpoint`, carrying the
+ * relative URL to POST messages to. `GET /sse?sessionId=…` reopens the stream of an existing
+ * session (after a dropped connection or a deploy), again starting with `endpoint`.
+ */
+import { requireSessionId } from "../../shared/http/guards.ts";
+import { errorResponse } from "../../shared/http/errorResponse.ts";
+import { newSessionId } from "../../shared/session/newSessionId.ts";
+import { encodeSse } from "../../shared/sse/encodeSse.ts";
+import type { Env } from "../Env.ts";
+import { sessionStub } from "../sessionStub.ts";
+
+export const MESSAGE_PATH = "/message";
+
+export async function openSse(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url);
+  const reopen = url.searchParams.has("sessionId");
+  let sessionId: string;
+  if (reopen) {
+    const checked = requireSessionId(url);
+    if (!checked.ok) return errorResponse(checked.error);
+    sessionId = checked.sessionId;
+  } else {
+    sessionId = newSessionId();
+  }
+  const first = encodeSse({ event: "endpoint", data: `${MESSAGE_PATH}?sessionId=${sessionId}` });
+  return sessionStub(env, sessionId).open(sessionId, { create: !reopen, transport: "sse", first });
+}
