@@ -18,10 +18,8 @@ function nwsBase(env: Readonly<Record<string, unknown>>): string {
   return typeof env.NWS_BASE_URL === "string" && env.NWS_BASE_URL ? env.NWS_BASE_URL : "https://api.weather.gov";
 }
 
-export default defineServer({
-  name: "my-weather-server",
-  version: "0.0.1",
-  tools: [
+/** The tools, exported apart from the server so other definitions (tests, your own) can reuse them. */
+export const tools = [
     tool({
       name: "toUpperCase",
       description: "Put the text to upper case",
@@ -83,5 +81,6 @@ export default defineServer({
         return `Noted. The pad has ${notes.length} note(s).`;
       },
     }),
-  ],
-});
+];
+
+export default defineServer({ name: "my-weather-server", version: "0.0.1", tools });

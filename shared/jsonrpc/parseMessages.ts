@@ -24,12 +24,15 @@ export const MAX_JSON_DEPTH = 64;
 /** A batch larger than this is refused whole: it would monopolise the session. */
 export const MAX_BATCH_MESSAGES = 100;
 
-const AnyMessage = z.union([
-  JsonRpcRequestSchema,
-  JsonRpcNotificationSchema,
-  JsonRpcResultResponseSchema,
-  JsonRpcErrorResponseSchema,
-]);
+/**
+ * The schema a value must match is chosen by its shape, not tried in turn: a value with
+ * `method` and `id` is a request even when its id is bad (an object schema that strips unknown
+ * keys would otherwise pass `{"id": null, "method": …}` off as a notification).
+ */
+function schemaFor(value: Record<string, unknown>): z.ZodType {
+  if ("method" in value) return "id" in value ? JsonRpcRequestSchema : JsonRpcNotificationSchema;
+  return "error" in value ? JsonRpcErrorResponseSchema : JsonRpcResultResponseSchema;
+}
 
 export type ParsedBody =
   | { ok: true; messages: JsonRpcMessage[]; batch: boolean }
@@ -85,8 +88,10 @@ function validate(
   value: unknown,
   where: string,
 ): { ok: true; message: JsonRpcMessage } | { ok: false; error: McpError; id: RequestId | null } {
-  const result = AnyMessage.safeParse(value);
-  if (result.success) return { ok: true, message: value as JsonRpcMessage };
+  const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+  if (isObject && schemaFor(value as Record<string, unknown>).safeParse(value).success) {
+    return { ok: true, message: value as JsonRpcMessage };
+  }
   return fail(McpError.invalidRequest(`Invalid Request: ${where}${describe(value)}`), idOf(value));
 }
 

@@ -1,0 +1,59 @@
+/** Shared steps of the runtime tests: open a legacy session, post to it, read its replies. */
+import { SELF } from "cloudflare:test";
+import { SseReader } from "../support/SseReader.ts";
+
+export const BASE = "http://durable-mcp.test";
+
+export interface OpenSession {
+  sessionId: string;
+  endpoint: string;
+  reader: SseReader;
+  /** Objects are sent as JSON; strings and bytes are sent as they are. */
+  post(body: unknown, init?: RequestInit): Promise<Response>;
+}
+
+export async function openSession(): Promise<OpenSession> {
+  const response = await SELF.fetch(`${BASE}/sse`, { headers: { accept: "text/event-stream" } });
+  if (response.status !== 200 || !response.body) throw new Error(`GET /sse answered ${response.status}`);
+  const reader = new SseReader(response.body);
+  const first = await reader.next();
+  if (first.event !== "endpoint") throw new Error(`first event was ${first.event}`);
+  const sessionId = new URL(first.data, BASE).searchParams.get("sessionId")!;
+  return { sessionId, endpoint: first.data, reader, post: (body, init) => post(first.data, body, init) };
+}
+
+export function post(endpoint: string, body: unknown, init: RequestInit = {}): Promise<Response> {
+  return SELF.fetch(new URL(endpoint, BASE), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+export const initialize = (id: number | string = 0, protocolVersion = "2024-11-05") => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "Cline", version: "3.15.5" } },
+});
+
+export const call = (id: number | string, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: meta ? { name, arguments: args, _meta: meta } : { name, arguments: args },
+});
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 3_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await sleep(20);
+  }
+}

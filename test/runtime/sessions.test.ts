@@ -1,0 +1,157 @@
+/**
+ * Sessions inside real workerd: one Durable Object per session, replies on their own stream,
+ * state reloaded after eviction, teardown on disconnect, idle expiry by alarm, cancellation,
+ * handler deadline, concurrency cap, progress.
+ */
+import { env, evictDurableObject, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { sessionStub } from "../../worker/sessionStub.ts";
+import { BASE, call, eventually, initialize, openSession, post, sleep } from "./helpers.ts";
+import { SseReader } from "../support/SseReader.ts";
+
+const stubOf = (sessionId: string) => sessionStub(env, sessionId);
+const statsOf = (sessionId: string) => runInDurableObject(stubOf(sessionId), (instance) => instance.stats());
+const stored = (sessionId: string, key: string) => runInDurableObject(stubOf(sessionId), (_i, state) => state.storage.get(key));
+
+describe("legacy HTTP+SSE sessions", () => {
+  it("opens with an endpoint event carrying a 128-bit session id", async () => {
+    const session = await openSession();
+    expect(session.endpoint).toMatch(/^\/message\?sessionId=[0-9a-f]{32}$/);
+    await session.reader.cancel();
+  });
+
+  it("gives each session its own Durable Object and its own stream", async () => {
+    const before = (await listDurableObjectIds(env.MCP_SESSION)).length;
+    const sessions = await Promise.all([openSession(), openSession(), openSession()]);
+    expect(new Set(sessions.map((s) => s.sessionId)).size).toBe(3);
+    expect((await listDurableObjectIds(env.MCP_SESSION)).length).toBe(before + 3);
+
+    const statuses = await Promise.all(sessions.map((s, i) => s.post(call(7, "toUpperCase", { input: `session ${i}` }))));
+    expect(statuses.map((r) => r.status)).toEqual([202, 202, 202]);
+    for (const [i, s] of sessions.entries()) {
+      const reply = await s.reader.nextMessage();
+      expect(reply).toEqual({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: `SESSION ${i}` }], isError: false } });
+      await s.reader.cancel();
+    }
+  });
+
+  it("persists the negotiated state and reloads it after the object is evicted", async () => {
+    const s = await openSession();
+    await s.post(initialize(0, "2024-11-05"));
+    expect((await s.reader.nextMessage()).result.protocolVersion).toBe("2024-11-05");
+    await s.post(call(1, "notepad", { action: "add", text: "buy milk" }));
+    await s.reader.nextMessage();
+    expect(await stored(s.sessionId, "session")).toMatchObject({
+      id: s.sessionId,
+      transport: "sse",
+      protocolVersion: "2024-11-05",
+      clientInfo: { name: "Cline", version: "3.15.5" },
+    });
+
+    await s.reader.cancel();
+    await eventually(async () => (await statsOf(s.sessionId))?.streamOpen === false);
+    await evictDurableObject(stubOf(s.sessionId));
+
+    // A fresh instance: it must rebuild the session from storage alone.
+    const reopened = await SELF.fetch(`${BASE}/sse?sessionId=${s.sessionId}`);
+    expect(reopened.status).toBe(200);
+    const reader = new SseReader(reopened.body!);
+    expect((await reader.next()).data).toBe(s.endpoint);
+    await post(s.endpoint, call(2, "whoami", {}));
+    const who = JSON.parse((await reader.nextMessage()).result.content[0].text);
+    expect(who).toMatchObject({ id: s.sessionId, protocolVersion: "2024-11-05", clientInfo: { name: "Cline", version: "3.15.5" } });
+    await post(s.endpoint, call(3, "notepad", { action: "list" }));
+    expect((await reader.nextMessage()).result.content[0].text).toBe("1. buy milk");
+    await reader.cancel();
+  });
+
+  it("sends a keepalive comment on an idle stream", async () => {
+    const s = await openSession();
+    await sleep(700); // KEEPALIVE_INTERVAL_MS is 250 in the test configuration
+    await s.post({ jsonrpc: "2.0", id: 1, method: "ping" });
+    await s.reader.nextMessage();
+    expect(s.reader.comments).toBeGreaterThanOrEqual(1);
+    await s.reader.cancel();
+  });
+
+  it("refuses a second stream on a session with 409", async () => {
+    const s = await openSession();
+    const second = await SELF.fetch(`${BASE}/sse?sessionId=${s.sessionId}`);
+    expect(second.status).toBe(409);
+    expect((await second.json<any>()).error.code).toBe(-32600);
+    await s.reader.cancel();
+  });
+
+  it("tears down on disconnect: handlers aborted, queue released, expiry alarm set", async () => {
+    const s = await openSession();
+    await s.post(call(1, "wait", { ms: 60_000, label: "teardown" }));
+    await eventually(async () => (await statsOf(s.sessionId))?.running === 1);
+    await s.reader.cancel();
+    expect(await eventually(() => stored(s.sessionId, "data:aborted:teardown"))).toBe("client disconnected");
+    expect(await statsOf(s.sessionId)).toMatchObject({ streamOpen: false, running: 0, messages: 0, reserved: 0, bytes: 0 });
+    const alarm = await runInDurableObject(stubOf(s.sessionId), (_i, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now());
+  });
+
+  it("deletes an idle session when its alarm fires after the TTL", async () => {
+    const s = await openSession();
+    await s.post(initialize());
+    await s.reader.nextMessage();
+    await s.reader.cancel();
+    await eventually(async () => (await statsOf(s.sessionId))?.streamOpen === false);
+    expect(await runDurableObjectAlarm(stubOf(s.sessionId))).toBe(true); // too early: re-armed
+    expect(await stored(s.sessionId, "session")).toBeDefined();
+    await sleep(3_100); // SESSION_IDLE_TTL_MS is 3000 in the test configuration
+    // The re-armed alarm may already have fired on its own; if not, fire it now.
+    await runDurableObjectAlarm(stubOf(s.sessionId));
+    expect(await stored(s.sessionId, "session")).toBeUndefined();
+    expect(await runInDurableObject(stubOf(s.sessionId), (_i, state) => state.storage.getAlarm())).toBeNull();
+    const late = await s.post({ jsonrpc: "2.0", id: 9, method: "ping" });
+    expect(late.status).toBe(404);
+  });
+
+  it("aborts a handler on notifications/cancelled and sends no response for it", async () => {
+    const s = await openSession();
+    await s.post(call("slow", "wait", { ms: 60_000, label: "cancel" }));
+    await eventually(async () => (await statsOf(s.sessionId))?.running === 1);
+    expect((await s.post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "slow", reason: "user" } })).status).toBe(202);
+    expect(await eventually(() => stored(s.sessionId, "data:aborted:cancel"))).toBe("cancelled by the client");
+    await s.post({ jsonrpc: "2.0", id: "after", method: "ping" });
+    expect(await s.reader.nextMessage()).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
+    await s.reader.cancel();
+  });
+
+  it("answers a stuck handler with -32001 at the deadline", async () => {
+    const s = await openSession();
+    await s.post(call(1, "wait", { ms: 60_000, label: "deadline" }));
+    const reply = await s.reader.nextMessage(6_000);
+    expect(reply.error).toEqual({ code: -32001, message: "Request tools/call timed out after 2000 ms" });
+    await s.reader.cancel();
+  });
+
+  it("runs at most MAX_CONCURRENT_HANDLERS handlers at once and answers the rest in turn", async () => {
+    const s = await openSession();
+    for (let id = 1; id <= 6; id++) await s.post(call(id, "wait", { ms: 400, label: `c${id}` }));
+    const stats = await statsOf(s.sessionId);
+    expect(stats?.running).toBe(4); // MAX_CONCURRENT_HANDLERS in the test configuration
+    expect(stats?.reserved).toBe(6);
+    const ids = new Set<number>();
+    while (ids.size < 6) ids.add((await s.reader.nextMessage()).id);
+    expect([...ids].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    await s.reader.cancel();
+  });
+
+  it("sends progress only when the request carries a progressToken", async () => {
+    const s = await openSession();
+    await s.post(call(1, "wait", { ms: 1 }, { progressToken: "p-1" }));
+    expect(await s.reader.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "p-1", progress: 0, total: 1, message: "started" },
+    });
+    expect((await s.reader.nextMessage()).id).toBe(1);
+    await s.post(call(2, "wait", { ms: 1 }));
+    expect((await s.reader.nextMessage()).id).toBe(2);
+    await s.reader.cancel();
+  });
+});

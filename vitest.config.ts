@@ -1,0 +1,42 @@
+/**
+ * Three test layers (STYLE.md habit 11), one `npm test`:
+ * - unit:    pure logic beside its source (`shared/**\/*.test.ts`), in Node;
+ * - runtime: the Worker and its Durable Objects inside real workerd (@cloudflare/vitest-pool-workers);
+ * - e2e:     the bundled example server started with miniflare's API, driven over real HTTP by
+ *            the official MCP SDK client and raw requests (`test/e2e`).
+ */
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts"], environment: "node" } },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // The production routes and Durable Object class, serving the example tools plus probes.
+            main: "./test/runtime/testWorker.ts",
+            miniflare: {
+              // Small limits so the runtime tests reach them quickly; the defaults are tested in unit tests.
+              // A short keepalive also bounds how soon a vanished client is noticed: workerd reports a
+              // cancelled stream to the Durable Object only at its next write.
+              bindings: { LOG_LEVEL: "error", MAX_QUEUE_MESSAGES: "20", MAX_QUEUE_BYTES: "65536", HANDLER_TIMEOUT_MS: "2000", MAX_CONCURRENT_HANDLERS: "4", SESSION_IDLE_TTL_MS: "3000", KEEPALIVE_INTERVAL_MS: "250" },
+            },
+          }),
+        ],
+        test: { name: "runtime", include: ["test/runtime/**/*.test.ts"] },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
