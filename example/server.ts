@@ -20,67 +20,65 @@ function nwsBase(env: Readonly<Record<string, unknown>>): string {
 
 /** The tools, exported apart from the server so other definitions (tests, your own) can reuse them. */
 export const tools = [
-    tool({
-      name: "toUpperCase",
-      description: "Put the text to upper case",
-      input: z.strictObject({ input: z.string() }),
-      handler: async ({ input }) => input.toUpperCase(),
+  tool({
+    name: "toUpperCase",
+    description: "Put the text to upper case",
+    input: z.strictObject({ input: z.string() }),
+    handler: async ({ input }) => input.toUpperCase(),
+  }),
+  tool({
+    name: "getAlerts",
+    description: "Get weather alerts for a US state. Input is Two-letter US state code (e.g. CA, NY)",
+    input: z.strictObject({ state: z.string() }),
+    handler: async ({ state }, ctx) => {
+      const code = state.trim().toUpperCase();
+      if (!/^[A-Z]{2}$/.test(code)) return { content: [{ type: "text", text: `"${state}" is not a two-letter US state code (e.g. CA, NY).` }], isError: true };
+      return alertsFor(nwsBase(ctx.env), code, ctx.signal);
+    },
+  }),
+  tool({
+    name: "getWeatherForecastByLocation",
+    description: "Get weather forecast for a specific latitude/longitude",
+    input: z.strictObject({
+      latitude: z.number().meta({ format: "double" }),
+      longitude: z.number().meta({ format: "double" }),
     }),
-    tool({
-      name: "getAlerts",
-      description: "Get weather alerts for a US state. Input is Two-letter US state code (e.g. CA, NY)",
-      input: z.strictObject({ state: z.string() }),
-      annotations: { readOnlyHint: true, openWorldHint: true },
-      handler: async ({ state }, ctx) => {
-        const code = state.trim().toUpperCase();
-        if (!/^[A-Z]{2}$/.test(code)) return { content: [{ type: "text", text: `"${state}" is not a two-letter US state code (e.g. CA, NY).` }], isError: true };
-        return alertsFor(nwsBase(ctx.env), code, ctx.signal);
-      },
+    handler: async ({ latitude, longitude }, ctx) => forecastFor(nwsBase(ctx.env), latitude, longitude, ctx.signal),
+  }),
+  tool({
+    name: "getScore",
+    description: "Get score for name. Input is someone's name (e.g. lisi)",
+    input: z.strictObject({ name: z.string() }),
+    handler: async ({ name }) => {
+      const score = SCORES[name.trim().toLowerCase()];
+      if (score === undefined) {
+        return { content: [{ type: "text", text: `No score recorded for "${name}". Known names: ${Object.keys(SCORES).join(", ")}.` }], isError: true };
+      }
+      // The captured server returned the score JSON-encoded ("\"80.0\""); kept byte for byte.
+      return JSON.stringify(score.toFixed(1));
+    },
+  }),
+  tool({
+    name: "notepad",
+    description: "A note pad private to this session: add a note, list the notes, or clear them. Notes last as long as the session.",
+    input: z.strictObject({
+      action: z.enum(["add", "list", "clear"]),
+      text: z.string().max(MAX_NOTE_CHARS).optional().describe('The note, for action "add"'),
     }),
-    tool({
-      name: "getWeatherForecastByLocation",
-      description: "Get weather forecast for a specific latitude/longitude",
-      input: z.strictObject({
-        latitude: z.number().meta({ format: "double" }),
-        longitude: z.number().meta({ format: "double" }),
-      }),
-      annotations: { readOnlyHint: true, openWorldHint: true },
-      handler: async ({ latitude, longitude }, ctx) => forecastFor(nwsBase(ctx.env), latitude, longitude, ctx.signal),
-    }),
-    tool({
-      name: "getScore",
-      description: "Get score for name. Input is someone's name (e.g. lisi)",
-      input: z.strictObject({ name: z.string() }),
-      handler: async ({ name }) => {
-        const score = SCORES[name.trim().toLowerCase()];
-        if (score === undefined) {
-          return { content: [{ type: "text", text: `No score recorded for "${name}". Known names: ${Object.keys(SCORES).join(", ")}.` }], isError: true };
-        }
-        // The captured server returned the score JSON-encoded ("\"80.0\""); kept byte for byte.
-        return JSON.stringify(score.toFixed(1));
-      },
-    }),
-    tool({
-      name: "notepad",
-      description: "A note pad private to this session: add a note, list the notes, or clear them. Notes last as long as the session.",
-      input: z.strictObject({
-        action: z.enum(["add", "list", "clear"]),
-        text: z.string().max(MAX_NOTE_CHARS).optional().describe('The note, for action "add"'),
-      }),
-      handler: async ({ action, text }, ctx) => {
-        const notes = (await ctx.storage.get<string[]>("notes")) ?? [];
-        if (action === "list") return notes.length ? notes.map((n, i) => `${i + 1}. ${n}`).join("\n") : "The note pad is empty.";
-        if (action === "clear") {
-          await ctx.storage.delete("notes");
-          return `Cleared ${notes.length} note(s).`;
-        }
-        if (!text) return { content: [{ type: "text", text: 'Action "add" needs a "text".' }], isError: true };
-        if (notes.length >= MAX_NOTES) return { content: [{ type: "text", text: `The note pad is full (${MAX_NOTES} notes); clear it first.` }], isError: true };
-        notes.push(text);
-        await ctx.storage.put("notes", notes);
-        return `Noted. The pad has ${notes.length} note(s).`;
-      },
-    }),
+    handler: async ({ action, text }, ctx) => {
+      const notes = (await ctx.storage.get<string[]>("notes")) ?? [];
+      if (action === "list") return notes.length ? notes.map((n, i) => `${i + 1}. ${n}`).join("\n") : "The note pad is empty.";
+      if (action === "clear") {
+        await ctx.storage.delete("notes");
+        return `Cleared ${notes.length} note(s).`;
+      }
+      if (!text) return { content: [{ type: "text", text: 'Action "add" needs a "text".' }], isError: true };
+      if (notes.length >= MAX_NOTES) return { content: [{ type: "text", text: `The note pad is full (${MAX_NOTES} notes); clear it first.` }], isError: true };
+      notes.push(text);
+      await ctx.storage.put("notes", notes);
+      return `Noted. The pad has ${notes.length} note(s).`;
+    },
+  }),
 ];
 
 export default defineServer({ name: "my-weather-server", version: "0.0.1", tools });

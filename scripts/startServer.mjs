@@ -1,0 +1,73 @@
+/**
+ * Starts a Worker entry on workerd through miniflare's API, the way end-to-end tests and the
+ * benchmark do: bundle the entry with esbuild, then give miniflare the bindings that
+ * wrangler.toml declares (read with wrangler's own config reader, so there is one source of
+ * truth). No `wrangler dev` proxy or inspector in the path, so figures measure the server.
+ *
+ * @example
+ * const server = await startServer({ vars: { LOG_LEVEL: "error" } });
+ * await fetch(`${server.url}/health`);
+ * await server.dispose();
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { unstable_readConfig } from "wrangler";
+
+const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+
+/**
+ * @param {object} [options]
+ * @param {string} [options.entry]  Worker entry, relative to the repository (default: wrangler.toml `main`).
+ * @param {number} [options.port]   0 (default) picks a free port.
+ * @param {Record<string, string>} [options.vars]  Overrides of wrangler.toml `[vars]`.
+ * @param {string} [options.persistDir]  Keep Durable Object storage here across restarts.
+ * @returns {Promise<{ url: string, port: number, mf: Miniflare, dispose(): Promise<void> }>}
+ */
+export async function startServer({ entry, port = 0, vars = {}, persistDir } = {}) {
+  const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+  const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
+  const scriptPath = join(outdir, "worker.mjs");
+  await build({
+    entryPoints: [entry ? join(ROOT, entry) : config.main],
+    outfile: scriptPath,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    external: ["cloudflare:*"],
+    logLevel: "error",
+  });
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath,
+    modulesRoot: outdir,
+    // The machine may be offline: use miniflare's placeholder `request.cf` instead of fetching one.
+    cf: false,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+    durableObjects: Object.fromEntries(
+      config.durable_objects.bindings.map((b) => [b.name, { className: b.class_name, useSQLite: true }]),
+    ),
+    bindings: { ...config.vars, ...vars },
+    host: "127.0.0.1",
+    port,
+    durableObjectsPersist: persistDir ?? false,
+    log: new Log(LogLevel.WARN),
+  });
+  const url = (await mf.ready).origin;
+  return {
+    url,
+    port: Number(new URL(url).port),
+    mf,
+    async dispose() {
+      await mf.dispose();
+      await rm(outdir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The example server on workerd (miniflare), driven by the official MCP TypeScript SDK client
+ * over the legacy HTTP+SSE transport: several sessions at once, each reply on its own stream,
+ * and the weather tools against a local National Weather Service stand-in.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../scripts/startServer.mjs";
+import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let downServer: Awaited<ReturnType<typeof startServer>>;
+let nws: Awaited<ReturnType<typeof startNwsFixtureServer>>;
+let nwsDown: Awaited<ReturnType<typeof startNwsFixtureServer>>;
+
+beforeAll(async () => {
+  nws = await startNwsFixtureServer();
+  nwsDown = await startNwsFixtureServer({ mode: "down" });
+  server = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nws.url } });
+  downServer = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nwsDown.url } });
+});
+afterAll(async () => {
+  await server?.dispose();
+  await downServer?.dispose();
+  await nws?.close();
+  await nwsDown?.close();
+});
+
+async function connect(url: string, name = "e2e-client") {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new SSEClientTransport(new URL("/sse", url)));
+  return client;
+}
+
+const text = (result: any) => result.content.map((c: any) => c.text).join("");
+
+describe("official SDK client over HTTP+SSE", () => {
+  it("initializes, lists the captured tools and calls getScore", async () => {
+    const client = await connect(server.url);
+    expect(client.getServerVersion()).toEqual({ name: "my-weather-server", version: "0.0.1" });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad"]);
+    expect(tools[2]!.inputSchema).toEqual({
+      type: "object",
+      properties: { latitude: { type: "number", format: "double" }, longitude: { type: "number", format: "double" } },
+      required: ["latitude", "longitude"],
+      additionalProperties: false,
+    });
+    const score = await client.callTool({ name: "getScore", arguments: { name: "lisi" } });
+    expect(score).toEqual({ content: [{ type: "text", text: '"80.0"' }], isError: false });
+    await client.ping();
+    await client.close();
+  });
+
+  it("keeps several sessions apart, each reply on its own stream", async () => {
+    const clients = await Promise.all(Array.from({ length: 6 }, (_, i) => connect(server.url, `client-${i}`)));
+    const results = await Promise.all(
+      clients.map(async (client, i) => {
+        const upper = await client.callTool({ name: "toUpperCase", arguments: { input: `hello from ${i}` } });
+        await client.callTool({ name: "notepad", arguments: { action: "add", text: `note of session ${i}` } });
+        const notes = await client.callTool({ name: "notepad", arguments: { action: "list" } });
+        return [text(upper), text(notes)];
+      }),
+    );
+    results.forEach(([upper, notes], i) => {
+      expect(upper).toBe(`HELLO FROM ${i}`);
+      expect(notes).toBe(`1. note of session ${i}`); // only this session's note
+    });
+    await Promise.all(clients.map((c) => c.close()));
+  });
+
+  it("reports invalid arguments as a readable tool error", async () => {
+    const client = await connect(server.url);
+    const result: any = await client.callTool({ name: "getWeatherForecastByLocation", arguments: { latitude: "north" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/Invalid arguments for tool getWeatherForecastByLocation/);
+    expect(text(result)).toMatch(/latitude/);
+    await client.close();
+  });
+
+  it("gets a forecast and alerts from the weather service", async () => {
+    const client = await connect(server.url);
+    const forecast = text(await client.callTool({ name: "getWeatherForecastByLocation", arguments: { latitude: 39.7456, longitude: -97.0892 } }));
+    expect(forecast).toContain("Today:\nTemperature: 54°F\nWind: 5 to 10 mph S\nSunny, with a high near 54.");
+    expect(forecast.split("\n---\n")).toHaveLength(5);
+    expect(text(await client.callTool({ name: "getAlerts", arguments: { state: "ca" } }))).toContain("Event: Wind Advisory");
+    expect(text(await client.callTool({ name: "getAlerts", arguments: { state: "NY" } }))).toBe("No active alerts for NY.");
+    const outside: any = await client.callTool({ name: "getWeatherForecastByLocation", arguments: { latitude: 0, longitude: 0 } });
+    expect(outside.isError).toBe(true);
+    expect(text(outside)).toMatch(/covers US locations only/);
+    expect(nws.requests.some((r) => r.includes("ua=durable-mcp-example"))).toBe(true);
+    await client.close();
+  });
+
+  it("turns an upstream failure into a tool error result", async () => {
+    const client = await connect(downServer.url);
+    const result: any = await client.callTool({ name: "getAlerts", arguments: { state: "CA" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/National Weather Service answered 503/);
+    await client.close();
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The README's start command works: `npm start -- --port N` serves the example server at
+ * http://127.0.0.1:N with /health, /sse and /message (through `wrangler dev`).
+ */
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { afterAll, expect, it } from "vitest";
+import { SseReader } from "../support/SseReader.ts";
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+let child: ReturnType<typeof spawn> | undefined;
+afterAll(() => {
+  // The whole process group: npm, node, wrangler and workerd.
+  if (child?.pid) process.kill(-child.pid, "SIGTERM");
+});
+
+it("npm start -- --port N serves the example server", { timeout: 90_000 }, async () => {
+  const port = await freePort();
+  child = spawn("npm", ["start", "--", "--port", String(port)], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + 75_000;
+  let health: Response | undefined;
+  while (!health && Date.now() < deadline) {
+    health = await fetch(`${base}/health`).catch(() => undefined);
+    if (!health) await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(health?.status, output).toBe(200);
+  expect(await health!.json()).toEqual({ status: "ok" });
+
+  const sse = await fetch(`${base}/sse`);
+  const reader = new SseReader(sse.body!);
+  const endpoint = await reader.next();
+  expect(endpoint.event).toBe("endpoint");
+  const accepted = await fetch(new URL(endpoint.data, base), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+  expect(accepted.status).toBe(202);
+  expect(await reader.nextMessage()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  await reader.cancel();
+});
