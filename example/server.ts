@@ -6,7 +6,7 @@
  * This one file is all a server author writes: tools with zod input schemas and async handlers.
  */
 import { z } from "zod";
-import { defineServer, tool } from "../shared/index.ts";
+import { defineServer, tool, toolError } from "../shared/index.ts";
 import { alertsFor, forecastFor } from "./nws.ts";
 
 /** The captured server's score table; `lisi` scores 80.0 as in the capture. */
@@ -32,7 +32,7 @@ export const tools = [
     input: z.strictObject({ state: z.string() }),
     handler: async ({ state }, ctx) => {
       const code = state.trim().toUpperCase();
-      if (!/^[A-Z]{2}$/.test(code)) return { content: [{ type: "text", text: `"${state}" is not a two-letter US state code (e.g. CA, NY).` }], isError: true };
+      if (!/^[A-Z]{2}$/.test(code)) return toolError(`"${state}" is not a two-letter US state code (e.g. CA, NY).`);
       return alertsFor(nwsBase(ctx.env), code, ctx.signal);
     },
   }),
@@ -52,7 +52,7 @@ export const tools = [
     handler: async ({ name }) => {
       const score = SCORES[name.trim().toLowerCase()];
       if (score === undefined) {
-        return { content: [{ type: "text", text: `No score recorded for "${name}". Known names: ${Object.keys(SCORES).join(", ")}.` }], isError: true };
+        return toolError(`No score recorded for "${name}". Known names: ${Object.keys(SCORES).join(", ")}.`);
       }
       // The captured server returned the score JSON-encoded ("\"80.0\""); kept byte for byte.
       return JSON.stringify(score.toFixed(1));
@@ -72,8 +72,8 @@ export const tools = [
         await ctx.storage.delete("notes");
         return `Cleared ${notes.length} note(s).`;
       }
-      if (!text) return { content: [{ type: "text", text: 'Action "add" needs a "text".' }], isError: true };
-      if (notes.length >= MAX_NOTES) return { content: [{ type: "text", text: `The note pad is full (${MAX_NOTES} notes); clear it first.` }], isError: true };
+      if (!text) return toolError('Action "add" needs a "text".');
+      if (notes.length >= MAX_NOTES) return toolError(`The note pad is full (${MAX_NOTES} notes); clear it first.`);
       notes.push(text);
       await ctx.storage.put("notes", notes);
       return `Noted. The pad has ${notes.length} note(s).`;

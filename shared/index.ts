@@ -6,6 +6,7 @@
 // Defining a server
 export { defineServer, tool } from "./server/defineServer.ts";
 export { McpServer } from "./server/McpServer.ts";
+export { toolError } from "./server/callTool.ts";
 export type * from "./server/types.ts";
 
 // Errors

@@ -3,7 +3,7 @@
  * with the defaults every limit has. A value that is set but malformed fails loudly with the
  * variable's name, rather than silently falling back to a default the operator did not choose.
  */
-import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
+import { isLogLevel, LOG_LEVELS, type LogLevel } from "../protocol/logLevels.ts";
 
 export interface Config {
   /** Operator log threshold (`LOG_LEVEL`). */
@@ -55,14 +55,15 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
   for (const [key, name] of Object.entries(NUMERIC) as [keyof typeof NUMERIC, string][]) {
     const raw = env[name];
     if (raw === undefined || raw === "") continue;
-    const value = Number(raw);
+    // Digits only: Number() would also take " 5 ", "1e3" and "0x10", which no operator means.
+    const value = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : typeof raw === "number" ? raw : Number.NaN;
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new RangeError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
     }
     config[key] = value;
   }
   if (env.LOG_LEVEL !== undefined && env.LOG_LEVEL !== "") {
-    if (!isLogLevel(env.LOG_LEVEL)) throw new RangeError(`LOG_LEVEL must be one of debug, info, warning, error; got ${JSON.stringify(env.LOG_LEVEL)}`);
+    if (!isLogLevel(env.LOG_LEVEL)) throw new RangeError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(env.LOG_LEVEL)}`);
     config.logLevel = env.LOG_LEVEL;
   }
   cache.set(env, config);

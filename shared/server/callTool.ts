@@ -8,14 +8,15 @@ import { z } from "zod";
 import { McpError } from "../errors/McpError.ts";
 import type { CallToolResult, RequestContext, ToolDefinition } from "./types.ts";
 
-export function errorResult(text: string): CallToolResult {
+/** A tool result that tells the model what went wrong, e.g. `return toolError("No such city")`. */
+export function toolError(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
 export async function callTool(tool: ToolDefinition, args: unknown, ctx: RequestContext): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) {
-    return errorResult(`Invalid arguments for tool ${tool.name}:\n${z.prettifyError(parsed.error)}`);
+    return toolError(`Invalid arguments for tool ${tool.name}:\n${z.prettifyError(parsed.error)}`);
   }
   let value: unknown;
   try {
@@ -23,7 +24,7 @@ export async function callTool(tool: ToolDefinition, args: unknown, ctx: Request
   } catch (error) {
     if (error instanceof McpError) throw error;
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    return errorResult(`Tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return toolError(`Tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return shapeResult(tool, value);
 }
@@ -36,13 +37,13 @@ function shapeResult(tool: ToolDefinition, value: unknown): CallToolResult {
       return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
     }
     if (!isCallToolResult(value)) {
-      return errorResult(`Tool ${tool.name} returned a value that does not match its output schema:\n${z.prettifyError(out.error)}`);
+      return toolError(`Tool ${tool.name} returned a value that does not match its output schema:\n${z.prettifyError(out.error)}`);
     }
   }
   // `isError: false` is explicit, as the captured 2024-11-05 server sends it.
   if (typeof value === "string") return { content: [{ type: "text", text: value }], isError: false };
   if (isCallToolResult(value)) return value;
-  return errorResult(`Tool ${tool.name} returned ${typeof value}; a handler returns a string or { content: [...] }`);
+  return toolError(`Tool ${tool.name} returned ${typeof value}; a handler returns a string or { content: [...] }`);
 }
 
 function isCallToolResult(value: unknown): value is CallToolResult {

@@ -116,7 +116,7 @@ export class OutboundQueue {
     const { messages } = this.stats;
     // An empty queue takes any frame, so one frame larger than the byte cap cannot wait forever.
     if (messages === 0) return true;
-    return messages + 1 <= this.limits.maxMessages && this.#bytes + bytes <= this.limits.maxBytes;
+    return messages + this.#reserved + 1 <= this.limits.maxMessages && this.#bytes + bytes <= this.limits.maxBytes;
   }
 
   #wakeRoom(): void {

@@ -61,6 +61,8 @@ const DISCONNECTED = Symbol("client disconnected");
 interface InFlight {
   controller: AbortController;
   method: string;
+  /** Set once the request is answered: its progress and log notifications MUST stop (progress spec). */
+  settled: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -193,7 +195,7 @@ export class Session {
       this.#reply(request.id, { error: McpError.invalidRequest(`Request id ${JSON.stringify(request.id)} is already in use by a request in flight`).toJsonRpc() });
       return;
     }
-    const entry: InFlight = { controller: new AbortController(), method: request.method };
+    const entry: InFlight = { controller: new AbortController(), method: request.method, settled: false };
     this.#inFlight.set(key, entry);
     void this.#run(request, key, entry);
   }
@@ -217,7 +219,7 @@ export class Session {
       timer = setTimeout(() => {
         entry.controller.abort(new McpError(504, ErrorCode.RequestTimeout, `Request ${request.method} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
-      const result = await untilAborted(this.#deps.server.handle(request, this.#context(request, signal), this.#hooks), signal);
+      const result = await untilAborted(this.#deps.server.handle(request, this.#context(request, entry), this.#hooks), signal);
       this.#reply(request.id, { result });
       this.#log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started });
     } catch (thrown) {
@@ -231,13 +233,15 @@ export class Session {
         this.#log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started, code: error.code });
       }
     } finally {
+      entry.settled = true;
       clearTimeout(timer);
       this.#inFlight.delete(key);
       this.#slots.release();
     }
   }
 
-  #context(request: JsonRpcRequest, signal: AbortSignal): RequestContext {
+  #context(request: JsonRpcRequest, entry: InFlight): RequestContext {
+    const { signal } = entry.controller;
     const meta = request.params?._meta as { progressToken?: unknown } | undefined;
     const progressToken = meta?.progressToken;
     return {
@@ -251,12 +255,12 @@ export class Session {
         const params: Record<string, unknown> = { progressToken, progress };
         if (total !== undefined) params.total = total;
         if (message !== undefined) params.message = message;
-        await this.#notify("notifications/progress", params, signal);
+        await this.#notify("notifications/progress", params, entry);
       },
       log: async (level, data, logger) => {
         const threshold = this.#record.logLevel;
         if (!threshold || !atLeast(level, threshold)) return;
-        await this.#notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger }, signal);
+        await this.#notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger }, entry);
       },
     };
   }
@@ -292,7 +296,18 @@ export class Session {
     this.#queue.release();
   }
 
-  async #notify(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+  /**
+   * Queues a handler's notification once there is room. After its request was answered, aborted
+   * or timed out, a notification would follow the reply (or nothing), so it is refused: an
+   * aborted handler gets the abort reason thrown, a settled one a logged no-op.
+   */
+  async #notify(method: string, params: Record<string, unknown>, entry: InFlight): Promise<void> {
+    const { signal } = entry.controller;
+    signal.throwIfAborted();
+    if (entry.settled) {
+      this.#log.warn("rpc.late-notification", { method });
+      return;
+    }
     await this.#queue.pushWhenRoom(encodeMessage({ jsonrpc: "2.0", method, params }), signal);
   }
 

@@ -24,6 +24,7 @@ export class Slots {
   }
 
   release(): void {
+    if (this.#free === this.size) throw new Error(`Slots.release() called with no slot held (size ${this.size})`);
     const next = this.#waiting.shift();
     if (next) next();
     else this.#free++;

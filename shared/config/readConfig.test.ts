@@ -1,0 +1,77 @@
+import { describe, it, expect } from "vitest";
+import { DEFAULT_CONFIG, readConfig } from "./readConfig.ts";
+
+describe("readConfig", () => {
+  it("uses the documented defaults when nothing is set", () => {
+    expect(readConfig({})).toEqual({
+      logLevel: "info",
+      keepaliveIntervalMs: 25_000,
+      maxBodyBytes: 4 * 1024 * 1024,
+      maxQueueBytes: 4 * 1024 * 1024,
+      maxQueueMessages: 1_000,
+      maxConcurrentHandlers: 8,
+      handlerTimeoutMs: 60_000,
+      sessionIdleTtlMs: 30 * 60_000,
+    });
+    expect(readConfig({})).toEqual(DEFAULT_CONFIG);
+  });
+
+  it("treats an empty string as unset", () => {
+    expect(readConfig({ MAX_QUEUE_MESSAGES: "", LOG_LEVEL: "" })).toEqual(DEFAULT_CONFIG);
+  });
+
+  it("reads every variable from strings", () => {
+    const config = readConfig({
+      LOG_LEVEL: "debug",
+      KEEPALIVE_INTERVAL_MS: "1000",
+      MAX_BODY_BYTES: "2048",
+      MAX_QUEUE_BYTES: "65536",
+      MAX_QUEUE_MESSAGES: "20",
+      MAX_CONCURRENT_HANDLERS: "4",
+      HANDLER_TIMEOUT_MS: "2000",
+      SESSION_IDLE_TTL_MS: "5000",
+    });
+    expect(config).toEqual({
+      logLevel: "debug",
+      keepaliveIntervalMs: 1000,
+      maxBodyBytes: 2048,
+      maxQueueBytes: 65536,
+      maxQueueMessages: 20,
+      maxConcurrentHandlers: 4,
+      handlerTimeoutMs: 2000,
+      sessionIdleTtlMs: 5000,
+    });
+  });
+
+  it("overrides one value and keeps the other defaults", () => {
+    expect(readConfig({ MAX_QUEUE_MESSAGES: "50" })).toEqual({ ...DEFAULT_CONFIG, maxQueueMessages: 50 });
+  });
+
+  it("does not change DEFAULT_CONFIG", () => {
+    readConfig({ MAX_BODY_BYTES: "1" });
+    expect(DEFAULT_CONFIG.maxBodyBytes).toBe(4 * 1024 * 1024);
+  });
+
+  it.each(["abc", "0", "-5", "1.5", "NaN", "Infinity", "9007199254740993", " 5 ", "1e3", "0x10"])("refuses %j with a RangeError naming the variable", (raw) => {
+    expect(() => readConfig({ MAX_QUEUE_BYTES: raw })).toThrow(RangeError);
+    expect(() => readConfig({ MAX_QUEUE_BYTES: raw })).toThrow(`MAX_QUEUE_BYTES must be a positive integer, got ${JSON.stringify(raw)}`);
+  });
+
+  it.each(["HANDLER_TIMEOUT_MS", "SESSION_IDLE_TTL_MS", "KEEPALIVE_INTERVAL_MS", "MAX_CONCURRENT_HANDLERS"])("names %s when it is malformed", (name) => {
+    expect(() => readConfig({ [name]: "soon" })).toThrow(new RegExp(`^${name} `));
+  });
+
+  it.each(["debug", "warning", "error", "emergency"])("accepts LOG_LEVEL %s", (level) => {
+    expect(readConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it.each(["verbose", "INFO", "warn"])("refuses LOG_LEVEL %j", (level) => {
+    expect(() => readConfig({ LOG_LEVEL: level })).toThrow(RangeError);
+    expect(() => readConfig({ LOG_LEVEL: level })).toThrow(/^LOG_LEVEL /);
+  });
+
+  it("returns the same object for the same env", () => {
+    const env = { MAX_QUEUE_MESSAGES: "7" };
+    expect(readConfig(env)).toBe(readConfig(env));
+  });
+});

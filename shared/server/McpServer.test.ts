@@ -1,0 +1,306 @@
+import { describe, it, expect } from "vitest";
+import { z } from "zod";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import type { LogLevel } from "../protocol/logLevels.ts";
+import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
+import { MemoryStorage } from "../session/MemoryStorage.ts";
+import { scoped } from "../session/SessionStorage.ts";
+import { defineServer, tool } from "./defineServer.ts";
+import type { McpServer, SessionHooks } from "./McpServer.ts";
+import type { RequestContext } from "./types.ts";
+
+/** A handler's context with no session behind it (callTool.test.ts checks what handlers do with it). */
+function stubContext(): RequestContext {
+  return {
+    signal: new AbortController().signal,
+    requestId: 1,
+    session: { id: "test", protocolVersion: LATEST_PROTOCOL_VERSION },
+    progress: async () => {},
+    log: async () => {},
+    storage: scoped(new MemoryStorage(), "data:"),
+    env: {},
+  };
+}
+
+function stubHooks() {
+  const levels: LogLevel[] = [];
+  const hooks: SessionHooks = { setLogLevel: async (level) => void levels.push(level) };
+  return { hooks, levels };
+}
+
+let nextId = 1;
+function call(server: McpServer, method: string, params?: Record<string, unknown>, ctx = stubContext(), hooks = stubHooks().hooks) {
+  return server.handle({ jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) }, ctx, hooks);
+}
+
+/** Rejection of `promise` as an McpError; fails the test if it resolves or rejects otherwise. */
+async function mcpError(promise: Promise<unknown>): Promise<McpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
+  return error;
+}
+
+const echo = tool({
+  name: "echo",
+  title: "Echo",
+  description: "Echo text",
+  input: z.strictObject({ text: z.string(), times: z.number().int().optional() }),
+  annotations: { readOnlyHint: true },
+  handler: async ({ text, times }) => text.repeat(times ?? 1),
+});
+
+const server = defineServer({
+  name: "test-server",
+  version: "1.2.3",
+  instructions: "Use echo.",
+  tools: [
+    echo,
+    tool({
+      name: "sum",
+      description: "Add numbers",
+      input: z.object({ a: z.number(), b: z.number() }),
+      output: z.object({ sum: z.number() }),
+      handler: async ({ a, b }) => ({ sum: a + b }),
+    }),
+    tool({
+      name: "wrongShape",
+      description: "Returns a value its output schema refuses",
+      input: z.object({}),
+      output: z.object({ sum: z.number() }),
+      handler: async () => ({ sum: "three" }) as never,
+    }),
+    tool({
+      name: "fails",
+      description: "Throws",
+      input: z.object({}),
+      handler: async () => {
+        throw new Error("the upstream API is down");
+      },
+    }),
+    tool({
+      name: "refuses",
+      description: "Throws a protocol error",
+      input: z.object({}),
+      handler: async () => {
+        throw new McpError(403, ErrorCode.InvalidRequest, "not allowed");
+      },
+    }),
+  ],
+});
+
+describe("McpServer.initialize", () => {
+  it("echoes a supported version and describes the server", () => {
+    const { result, negotiated } = server.initialize({
+      protocolVersion: "2024-11-05",
+      capabilities: { roots: {} },
+      clientInfo: { name: "client", version: "0.1" },
+    });
+    expect(result).toEqual({
+      protocolVersion: "2024-11-05",
+      capabilities: { logging: {}, tools: { listChanged: false } },
+      serverInfo: { name: "test-server", version: "1.2.3" },
+      instructions: "Use echo.",
+    });
+    expect(negotiated).toEqual({
+      protocolVersion: "2024-11-05",
+      clientInfo: { name: "client", version: "0.1" },
+      clientCapabilities: { roots: {} },
+    });
+  });
+
+  it("answers an unknown version with the latest", () => {
+    const { result, negotiated } = server.initialize({ protocolVersion: "1999-01-01" });
+    expect(result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(negotiated).toEqual({ protocolVersion: LATEST_PROTOCOL_VERSION });
+  });
+
+  it("ignores malformed clientInfo and capabilities", () => {
+    const { negotiated } = server.initialize({ protocolVersion: "2025-06-18", clientInfo: { name: "x" }, capabilities: [] });
+    expect(negotiated).toEqual({ protocolVersion: "2025-06-18" });
+  });
+
+  it("advertises tools only when there are some", () => {
+    const bare = defineServer({ name: "bare", version: "1", title: "Bare" });
+    const { result } = bare.initialize({});
+    expect(result.capabilities).toEqual({ logging: {} });
+    expect(result.serverInfo).toEqual({ name: "bare", version: "1", title: "Bare" });
+    expect(result).not.toHaveProperty("instructions");
+  });
+});
+
+describe("McpServer tools/list", () => {
+  it("lists tools in definition order with JSON Schema and no $schema", async () => {
+    const { tools } = (await call(server, "tools/list")) as { tools: Record<string, unknown>[] };
+    expect(tools.map((t) => t.name)).toEqual(["echo", "sum", "wrongShape", "fails", "refuses"]);
+    expect(tools[0]).toEqual({
+      name: "echo",
+      title: "Echo",
+      description: "Echo text",
+      inputSchema: {
+        type: "object",
+        properties: { text: { type: "string" }, times: { type: "integer", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } },
+        required: ["text"],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+    });
+    for (const t of tools) expect(JSON.stringify(t)).not.toContain("$schema");
+  });
+
+  it("leaves additionalProperties open for z.object and advertises the output schema", async () => {
+    const { tools } = (await call(server, "tools/list")) as { tools: Record<string, any>[] };
+    const sum = tools.find((t) => t.name === "sum")!;
+    expect(sum.inputSchema.additionalProperties).toBeUndefined();
+    expect(sum.inputSchema.required).toEqual(["a", "b"]);
+    expect(sum.outputSchema).toEqual({ type: "object", properties: { sum: { type: "number" } }, required: ["sum"] });
+    expect(tools.find((t) => t.name === "echo")).not.toHaveProperty("outputSchema");
+  });
+
+  it("pages 250 tools 100 at a time", async () => {
+    const many = defineServer({
+      name: "many",
+      version: "1",
+      tools: Array.from({ length: 250 }, (_, i) => ({ ...echo, name: `tool_${i}` })),
+    });
+    const names: string[] = [];
+    const cursors: unknown[] = [];
+    let cursor: unknown;
+    do {
+      const page = (await call(many, "tools/list", cursor === undefined ? undefined : { cursor })) as { tools: { name: string }[]; nextCursor?: string };
+      names.push(...page.tools.map((t) => t.name));
+      cursors.push(page.nextCursor);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(cursors).toHaveLength(3);
+    expect(cursors.slice(0, 2).every((c) => typeof c === "string")).toBe(true);
+    expect(names).toEqual(Array.from({ length: 250 }, (_, i) => `tool_${i}`));
+  });
+
+  it("refuses a cursor it did not issue with -32602", async () => {
+    const error = await mcpError(call(server, "tools/list", { cursor: "not-a-cursor" }));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toContain("Invalid cursor");
+  });
+});
+
+describe("McpServer construction", () => {
+  it("refuses a tool name defined twice", () => {
+    expect(() => defineServer({ name: "s", version: "1", tools: [echo, echo] })).toThrow("Tool echo is defined twice");
+  });
+
+  it.each(["", "has space", "slash/name", "é", "x".repeat(129)])("refuses the tool name %j", (name) => {
+    expect(() => defineServer({ name: "s", version: "1", tools: [{ ...echo, name }] })).toThrow(TypeError);
+  });
+
+  it("accepts a 128-character name of every allowed kind", () => {
+    const name = "Az09_.-".padEnd(128, "x");
+    expect(() => defineServer({ name: "s", version: "1", tools: [{ ...echo, name }] })).not.toThrow();
+  });
+
+  it.each([
+    ["a string", z.string()],
+    ["an array", z.array(z.string())],
+  ])("refuses %s as an input schema", (_name, input) => {
+    expect(() => defineServer({ name: "s", version: "1", tools: [{ ...echo, input }] })).toThrow(/Tool echo's input must be an object schema/);
+  });
+});
+
+describe("McpServer tools/call", () => {
+  it("answers a string return as text content with isError false", async () => {
+    expect(await call(server, "tools/call", { name: "echo", arguments: { text: "ab", times: 2 } })).toEqual({
+      content: [{ type: "text", text: "abab" }],
+      isError: false,
+    });
+  });
+
+  it("refuses an unknown tool with -32602", async () => {
+    const error = await mcpError(call(server, "tools/call", { name: "nope", arguments: {} }));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toBe("Unknown tool: nope");
+  });
+
+  it.each([
+    ["a missing name", { arguments: {} }],
+    ["arguments that are not an object", { name: "echo", arguments: ["x"] }],
+  ])("refuses %s with -32602", async (_name, params) => {
+    expect((await mcpError(call(server, "tools/call", params))).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it("answers bad arguments with an isError result naming the field", async () => {
+    const result = (await call(server, "tools/call", { name: "echo", arguments: { text: 5 } })) as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^Invalid arguments for tool echo:/);
+    expect(result.content[0]!.text).toContain("expected string, received number");
+    expect(result.content[0]!.text).toContain("at text");
+  });
+
+  it("refuses unknown arguments for a strict schema", async () => {
+    const result = (await call(server, "tools/call", { name: "echo", arguments: { text: "a", extra: 1 } })) as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain("extra");
+  });
+
+  it("validates missing arguments as an empty object", async () => {
+    const result = (await call(server, "tools/call", { name: "echo" })) as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain("at text");
+  });
+
+  it("answers a handler's Error with an isError result carrying its message", async () => {
+    expect(await call(server, "tools/call", { name: "fails", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "Tool fails failed: the upstream API is down" }],
+      isError: true,
+    });
+  });
+
+  it("lets a handler's McpError propagate", async () => {
+    const error = await mcpError(call(server, "tools/call", { name: "refuses", arguments: {} }));
+    expect(error.message).toBe("not allowed");
+    expect(error.status).toBe(403);
+  });
+
+  it("answers with structuredContent and its JSON text when the tool has an output schema", async () => {
+    expect(await call(server, "tools/call", { name: "sum", arguments: { a: 2, b: 3 } })).toEqual({
+      content: [{ type: "text", text: '{"sum":5}' }],
+      structuredContent: { sum: 5 },
+      isError: false,
+    });
+  });
+
+  it("answers output that does not match the output schema with an isError result", async () => {
+    const result = (await call(server, "tools/call", { name: "wrongShape", arguments: {} })) as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain("does not match its output schema");
+    expect(result).not.toHaveProperty("structuredContent");
+  });
+});
+
+describe("McpServer other methods", () => {
+  it("answers ping with an empty result", async () => {
+    expect(await call(server, "ping")).toEqual({});
+  });
+
+  it.each(["resources/list", "initialize", "toString", "__proto__"])("answers %s with -32601 Method not found", async (method) => {
+    const error = await mcpError(call(server, method));
+    expect(error.code).toBe(ErrorCode.MethodNotFound);
+    expect(error.message).toBe(`Method not found: ${method}`);
+  });
+
+  it("sets a valid log level through the session hooks", async () => {
+    const { hooks, levels } = stubHooks();
+    expect(await call(server, "logging/setLevel", { level: "warning" }, undefined, hooks)).toEqual({});
+    expect(levels).toEqual(["warning"]);
+  });
+
+  it.each([["an unknown level", "verbose"], ["a missing level", undefined]])("refuses %s with -32602 and leaves the level alone", async (_name, level) => {
+    const { hooks, levels } = stubHooks();
+    const error = await mcpError(call(server, "logging/setLevel", { level }, undefined, hooks));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toContain("Invalid log level");
+    expect(levels).toEqual([]);
+  });
+});

@@ -1,0 +1,422 @@
+import { afterEach, describe, it, expect } from "vitest";
+import { z } from "zod";
+import { DEFAULT_CONFIG, type Config } from "../config/readConfig.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
+import { Logger } from "../log/Logger.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
+import { MemoryStorage } from "./MemoryStorage.ts";
+import { Session, type SessionDeps } from "./Session.ts";
+
+const SESSION_ID = "0123456789abcdef0123456789abcdef";
+
+/** Lets pending promise callbacks (handlers, replies, teardown) run. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+const request = (id: RequestId, method: string, params?: Record<string, unknown>): JsonRpcRequest =>
+  params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+const callTool = (id: RequestId, name: string, extra: Record<string, unknown> = {}) => request(id, "tools/call", { name, arguments: {}, ...extra });
+const cancelled = (requestId: RequestId): JsonRpcMessage => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "user" } });
+
+const sessions: Session[] = [];
+afterEach(async () => {
+  // Ending closes any open stream, which clears its keepalive timer.
+  for (const session of sessions.splice(0)) if (!session.ended) await session.end("test over");
+});
+
+/** A fresh session on MemoryStorage, with tools that let a test see and steer handlers. */
+async function setup(overrides: Partial<Config> = {}) {
+  const signals: AbortSignal[] = [];
+  const lateAttempts: string[] = [];
+  const server = defineServer({
+    name: "session-test",
+    version: "1",
+    tools: [
+      tool({ name: "echo", description: "", input: z.object({ text: z.string() }), handler: async ({ text }) => text }),
+      tool({
+        name: "hang",
+        description: "Never settles; records its signal",
+        input: z.object({}),
+        handler: (_args, ctx) => {
+          signals.push(ctx.signal);
+          return new Promise<never>(() => {});
+        },
+      }),
+      tool({
+        name: "lingering",
+        description: "Waits for its abort, then still tries to report progress and log",
+        input: z.object({}),
+        handler: (_args, ctx) =>
+          new Promise<never>((_resolve, reject) => {
+            ctx.signal.addEventListener("abort", async () => {
+              await new Promise((r) => setTimeout(r, 5));
+              lateAttempts.push(await ctx.progress(1).then(() => "sent", (e) => `refused: ${String(e)}`));
+              lateAttempts.push(await ctx.log("error", "late").then(() => "sent", (e) => `refused: ${String(e)}`));
+              reject(ctx.signal.reason);
+            });
+          }),
+      }),
+      tool({
+        name: "progress",
+        description: "",
+        input: z.object({}),
+        handler: async (_args, ctx) => {
+          await ctx.progress(1, 2, "half");
+          return "done";
+        },
+      }),
+      tool({
+        name: "log",
+        description: "",
+        input: z.object({}),
+        handler: async (_args, ctx) => {
+          await ctx.log("debug", "too quiet");
+          await ctx.log("warning", "hello", "weather");
+          return "logged";
+        },
+      }),
+    ],
+  });
+  const storage = new MemoryStorage();
+  const wakeups: number[] = [];
+  // Operator log lines at "error" and above, kept for assertions instead of printed.
+  const logs: string[] = [];
+  const deps: SessionDeps = {
+    server,
+    storage,
+    config: { ...DEFAULT_CONFIG, ...overrides },
+    logger: new Logger("error", {}, (line) => void logs.push(line)),
+    env: {},
+    scheduleWakeup: async (atMs) => void wakeups.push(atMs),
+  };
+  const session = await Session.create(SESSION_ID, "sse", deps);
+  sessions.push(session);
+  return { session, storage, wakeups, signals, logs, deps, lateAttempts };
+}
+
+/** The SSE stream of `attach()`, read one event at a time; keepalive comments are skipped. */
+function open(session: Session) {
+  const response = session.attach();
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  async function nextFrame(): Promise<string> {
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const frame = buffer.slice(0, end + 2);
+        buffer = buffer.slice(end + 2);
+        if (!frame.startsWith(":")) return frame;
+        continue;
+      }
+      const { done, value } = await reader.read();
+      if (done) throw new Error("the SSE stream ended");
+      buffer += decoder.decode(value, { stream: true });
+    }
+  }
+  return {
+    response,
+    /** The next event, which must be a `message` event with one JSON data line. */
+    async next(): Promise<any> {
+      const frame = await nextFrame();
+      const match = /^event: message\ndata: (.*)\n\n$/.exec(frame);
+      if (!match) throw new Error(`not a message event: ${JSON.stringify(frame)}`);
+      return JSON.parse(match[1]!);
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+describe("Session: initialize and persistence", () => {
+  it("persists the negotiated version and client under the session key, and replies on the stream", async () => {
+    const { session, storage } = await setup();
+    const stream = open(session);
+    const clientInfo = { name: "inspector", version: "0.9" };
+    const outcome = await session.receive([request(0, "initialize", { protocolVersion: "2025-03-26", clientInfo, capabilities: { roots: {} } })]);
+    expect(outcome).toEqual({ status: 202 });
+    expect(await storage.get("session")).toEqual({
+      id: SESSION_ID,
+      transport: "sse",
+      createdAt: expect.any(Number),
+      protocolVersion: "2025-03-26",
+      clientInfo,
+      clientCapabilities: { roots: {} },
+    });
+    expect(await stream.next()).toEqual({
+      jsonrpc: "2.0",
+      id: 0,
+      result: { protocolVersion: "2025-03-26", capabilities: { logging: {}, tools: { listChanged: false } }, serverInfo: { name: "session-test", version: "1" } },
+    });
+  });
+
+  it("loads the stored session with the same record", async () => {
+    const { session, deps } = await setup();
+    await session.receive([request(1, "initialize", { protocolVersion: "2024-11-05", clientInfo: { name: "c", version: "1" } })]);
+    const loaded = await Session.load(deps);
+    expect(loaded).toBeInstanceOf(Session);
+    expect(loaded!.record).toEqual(session.record);
+    expect(loaded!.record.protocolVersion).toBe("2024-11-05");
+  });
+
+  it("loads nothing from empty storage", async () => {
+    const { deps } = await setup();
+    expect(await Session.load({ ...deps, storage: new MemoryStorage() })).toBeUndefined();
+  });
+});
+
+describe("Session: requests and replies", () => {
+  it("answers a request on the stream as an `event: message`", async () => {
+    const { session } = await setup();
+    const stream = open(session);
+    expect(await session.receive([callTool("a", "echo", { arguments: { text: "hi" } })])).toEqual({ status: 202 });
+    expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: "a", result: { content: [{ type: "text", text: "hi" }], isError: false } });
+  });
+
+  it("answers protocol errors on the stream too", async () => {
+    const { session } = await setup();
+    const stream = open(session);
+    await session.receive([request(1, "no/such/method")]);
+    expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: 1, error: { code: ErrorCode.MethodNotFound, message: "Method not found: no/such/method" } });
+  });
+
+  it("refuses a second request with an id still in flight", async () => {
+    const { session } = await setup();
+    const stream = open(session);
+    await session.receive([callTool(7, "hang")]);
+    await session.receive([request(7, "ping")]);
+    const reply = await stream.next();
+    expect(reply.id).toBe(7);
+    expect(reply.error.code).toBe(ErrorCode.InvalidRequest);
+    expect(reply.error.message).toContain("already in use");
+  });
+
+  it("replaces a reply over the queue's byte limit with a -32603 error", async () => {
+    const { session, logs } = await setup({ maxQueueBytes: 512 });
+    const stream = open(session);
+    await session.receive([callTool(1, "echo", { arguments: { text: "x".repeat(2_000) } })]);
+    const reply = await stream.next();
+    expect(reply.error.code).toBe(ErrorCode.InternalError);
+    expect(reply.error.message).toContain("over the session's limit of 512 bytes");
+    expect(logs.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ level: "error", event: "rpc.reply-too-large", session: SESSION_ID, id: 1, limit: 512 })]);
+  });
+
+  it("runs at most maxConcurrentHandlers at once; the rest wait their turn", async () => {
+    const { session, signals } = await setup({ maxConcurrentHandlers: 1, handlerTimeoutMs: 50 });
+    const stream = open(session);
+    await session.receive([callTool(1, "hang"), request(2, "ping")]);
+    await flush();
+    expect(session.queueStats.running).toBe(1);
+    expect(signals).toHaveLength(1);
+    // The ping only runs once the hanging call has timed out and freed the slot.
+    expect((await stream.next()).id).toBe(1);
+    expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+  });
+});
+
+describe("Session: backpressure", () => {
+  it("answers 429 with Retry-After and a JSON-RPC error once the queue caps are reached", async () => {
+    const { session } = await setup({ maxQueueMessages: 2 });
+    open(session); // open but never read: replies pile up
+    expect(await session.receive([request(1, "ping"), request(2, "ping")])).toEqual({ status: 202 });
+    const outcome = await session.receive([request(3, "ping")]);
+    expect(outcome.status).toBe(429);
+    expect(outcome.headers).toEqual({ "retry-after": "1" });
+    expect(JSON.parse(outcome.body!)).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: ErrorCode.ServerBusy, message: expect.stringContaining("Session queue is full") },
+    });
+  });
+
+  it("refuses a batch that does not fit whole, with a null id, and still takes notifications", async () => {
+    const { session } = await setup({ maxQueueMessages: 3 });
+    open(session);
+    expect((await session.receive([request(1, "ping")])).status).toBe(202);
+    const outcome = await session.receive([request(2, "ping"), request(3, "ping"), request(4, "ping")]);
+    expect(outcome.status).toBe(429);
+    expect(JSON.parse(outcome.body!).id).toBeNull();
+    expect(session.queueStats.messages + session.queueStats.reserved).toBe(1);
+    expect(await session.receive([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toEqual({ status: 202 });
+    // Two more fill the queue exactly.
+    expect(await session.receive([request(2, "ping"), request(3, "ping")])).toEqual({ status: 202 });
+  });
+
+  it("answers every accepted request once the stream is read, and admits again after", async () => {
+    const { session } = await setup({ maxQueueMessages: 5 });
+    const stream = open(session);
+    const accepted: RequestId[] = [];
+    for (let id = 1; id <= 8; id++) {
+      const outcome = await session.receive([request(id, "ping")]);
+      if (outcome.status === 202) accepted.push(id);
+      else expect(outcome.status).toBe(429);
+    }
+    expect(accepted).toEqual([1, 2, 3, 4, 5]);
+    const answered: RequestId[] = [];
+    for (const _ of accepted) answered.push((await stream.next()).id);
+    expect(answered.sort()).toEqual(accepted);
+    expect(await session.receive([request(100, "ping")])).toEqual({ status: 202 });
+    // The next event is the new reply: nothing was answered twice.
+    expect((await stream.next()).id).toBe(100);
+  });
+});
+
+describe("Session: cancellation, timeouts and teardown", () => {
+  it("aborts a handler on notifications/cancelled and sends no response for it", async () => {
+    const { session, signals } = await setup();
+    const stream = open(session);
+    await session.receive([callTool(1, "hang")]);
+    await flush();
+    expect(signals).toHaveLength(1);
+    await session.receive([cancelled(1)]);
+    expect(signals[0]!.aborted).toBe(true);
+    await session.receive([request(2, "ping")]);
+    expect((await stream.next()).id).toBe(2);
+    expect(session.queueStats).toMatchObject({ messages: 0, reserved: 0, running: 0 });
+  });
+
+  it("ignores a cancellation for an unknown request", async () => {
+    const { session } = await setup();
+    const stream = open(session);
+    expect(await session.receive([cancelled(99)])).toEqual({ status: 202 });
+    await session.receive([request(1, "ping")]);
+    expect((await stream.next()).id).toBe(1);
+  });
+
+  it("answers a handler that never settles with -32001 after handlerTimeoutMs, and aborts it", async () => {
+    const { session, signals } = await setup({ handlerTimeoutMs: 50 });
+    const stream = open(session);
+    await session.receive([callTool(1, "hang")]);
+    expect(await stream.next()).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: ErrorCode.RequestTimeout, message: "Request tools/call timed out after 50 ms" },
+    });
+    expect(signals[0]!.aborted).toBe(true);
+    expect(session.queueStats).toMatchObject({ reserved: 0, running: 0 });
+  });
+
+  it("sends no progress or log notification for a request after it timed out (progress spec: they MUST stop)", async () => {
+    const { session, lateAttempts } = await setup({ handlerTimeoutMs: 30 });
+    const stream = open(session);
+    await session.receive([request("lvl", "logging/setLevel", { level: "debug" })]);
+    expect((await stream.next()).id).toBe("lvl");
+    await session.receive([callTool(1, "lingering", { _meta: { progressToken: "t" } })]);
+    expect((await stream.next()).error.code).toBe(ErrorCode.RequestTimeout);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(lateAttempts).toHaveLength(2);
+    expect(lateAttempts.every((a) => a.startsWith("refused"))).toBe(true);
+    // Nothing followed the reply: the next event is the answer to a fresh ping.
+    await session.receive([request("after", "ping")]);
+    expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
+  });
+
+  it("tears down on stream cancel: handlers (running and waiting) abort, the queue is released, a wakeup is scheduled", async () => {
+    const ttl = 60_000;
+    const { session, signals, wakeups } = await setup({ maxConcurrentHandlers: 1, sessionIdleTtlMs: ttl });
+    const stream = open(session);
+    await session.receive([callTool(1, "hang"), callTool(2, "hang")]);
+    await flush();
+    expect(signals).toHaveLength(1); // the second waits for the slot
+    const before = Date.now();
+    await stream.cancel();
+    const after = Date.now();
+    expect(signals[0]!.aborted).toBe(true);
+    expect(wakeups).toHaveLength(1);
+    expect(wakeups[0]).toBeGreaterThanOrEqual(before + ttl);
+    expect(wakeups[0]).toBeLessThanOrEqual(after + ttl);
+    await flush();
+    // The waiting call never ran its handler, and nothing is left holding room or a slot.
+    expect(signals).toHaveLength(1);
+    expect(session.queueStats).toEqual({ bytes: 0, messages: 0, reserved: 0, running: 0, streamOpen: false });
+    expect(session.ended).toBe(false);
+  });
+});
+
+describe("Session: streams and lifetime", () => {
+  it("refuses a second stream while one is open with a 409 McpError", async () => {
+    const { session } = await setup();
+    const stream = open(session);
+    let thrown: unknown;
+    try {
+      session.attach();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(McpError);
+    expect((thrown as McpError).status).toBe(409);
+    await stream.cancel();
+    // Once the first is gone the session can be reopened.
+    const again = open(session);
+    await session.receive([request(1, "ping")]);
+    expect((await again.next()).id).toBe(1);
+  });
+
+  it("answers the stream with SSE headers", async () => {
+    const { session } = await setup();
+    const { response } = open(session);
+    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
+  });
+
+  it("stays alive before the idle TTL and reschedules its wakeup", async () => {
+    const { session, storage, wakeups } = await setup({ sessionIdleTtlMs: 1_000 });
+    const now = Date.now();
+    expect(await session.wakeup(now)).toBe("alive");
+    expect(wakeups).toHaveLength(1);
+    expect(wakeups[0]).toBeGreaterThan(now);
+    expect(wakeups[0]).toBeLessThanOrEqual(now + 1_000);
+    expect(await storage.get("session")).toBeDefined();
+  });
+
+  it("stays alive past the TTL while a stream is open", async () => {
+    const { session, storage } = await setup({ sessionIdleTtlMs: 1_000 });
+    open(session);
+    expect(await session.wakeup(Date.now() + 10_000)).toBe("alive");
+    expect(await storage.get("session")).toBeDefined();
+  });
+
+  it("deletes its storage when woken after the idle TTL", async () => {
+    const { session, storage } = await setup({ sessionIdleTtlMs: 1_000 });
+    await storage.put("data:note", "kept by a handler");
+    expect(await session.wakeup(Date.now() + 1_001)).toBe("ended");
+    expect(session.ended).toBe(true);
+    expect(await storage.get("session")).toBeUndefined();
+    expect(await storage.list("")).toEqual(new Map());
+  });
+});
+
+describe("Session: notifications from handlers", () => {
+  it("sends progress only when the request carries _meta.progressToken", async () => {
+    const { session } = await setup();
+    const stream = open(session);
+    await session.receive([callTool(1, "progress")]);
+    expect((await stream.next()).id).toBe(1);
+    await session.receive([callTool(2, "progress", { _meta: { progressToken: "tok-2" } })]);
+    expect(await stream.next()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "tok-2", progress: 1, total: 2, message: "half" },
+    });
+    expect((await stream.next()).id).toBe(2);
+  });
+
+  it("sends log messages only after logging/setLevel, at or above the level", async () => {
+    const { session, storage } = await setup();
+    const stream = open(session);
+    await session.receive([callTool(1, "log")]);
+    expect(await stream.next()).toMatchObject({ id: 1, result: { content: [{ text: "logged" }] } });
+
+    await session.receive([request(2, "logging/setLevel", { level: "info" })]);
+    expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(await storage.get("session")).toMatchObject({ logLevel: "info" });
+
+    await session.receive([callTool(3, "log")]);
+    expect(await stream.next()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "warning", data: "hello", logger: "weather" },
+    });
+    expect((await stream.next()).id).toBe(3);
+  });
+});
