@@ -19,16 +19,18 @@ import { postMessage } from "./routes/postMessage.ts";
 
 type Args = [Env, ExecutionContext];
 
+const loggerFor = (env: Env) => new Logger(readConfig(env).logLevel);
+
 export function createWorker(server: McpServer): ExportedHandler<Env> {
   const notAllowed = (allow: string) => () =>
     errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${allow}`, undefined, { allow }));
 
   const router = Router<IRequest, Args>({
     before: [(request) => void (request.startedAt = Date.now())],
-    catch: (error, _request, env) => errorResponse(error, null, new Logger(readConfig(env).logLevel)),
+    catch: (error, _request, env) => errorResponse(error, null, loggerFor(env)),
     finally: [
       (response: Response, request, env) => {
-        new Logger(readConfig(env).logLevel).debug("http", {
+        loggerFor(env).debug("http", {
           method: request.method,
           path: new URL(request.url).pathname,
           status: response.status,

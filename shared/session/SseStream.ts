@@ -7,7 +7,7 @@
  *
  * Every end — the client cancels (disconnect), the server closes, an error — runs the same
  * `dispose()` once: the keepalive timer is cleared, a pending pull is released, and `onClose`
- * hears the reason. A keepalive comment goes out when the queue has been idle for an interval.
+ * hears the reason. A keepalive comment goes out every interval in which nothing is waiting to be sent.
  */
 import { encodeSseComment } from "../sse/encodeSse.ts";
 import type { OutboundQueue } from "./OutboundQueue.ts";
@@ -28,7 +28,6 @@ export class SseStream {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
-  #wroteSinceTick = false;
   #releasePull: (() => void) | undefined;
 
   constructor(
@@ -72,7 +71,6 @@ export class SseStream {
       if (!this.#closed) frame = this.queue.shift();
     }
     if (!frame || this.#closed) return;
-    this.#wroteSinceTick = true;
     try {
       controller.enqueue(frame);
     } catch {
@@ -81,9 +79,10 @@ export class SseStream {
   }
 
   #tick(): void {
-    // Only an idle stream needs a keepalive; frames already flowing keep proxies happy.
-    if (!this.#wroteSinceTick && this.queue.stats.messages === 0) this.queue.push(KEEPALIVE);
-    this.#wroteSinceTick = false;
+    // Every tick with nothing waiting gets a comment, so no gap on the wire exceeds one interval
+    // (skipping ticks after recent writes would allow gaps of almost two). With frames waiting,
+    // either they are flowing, or the client is not reading and a comment could not reach it.
+    if (this.queue.stats.messages === 0) this.queue.push(KEEPALIVE);
   }
 
   #dispose(reason: CloseReason): void {
