@@ -1,7 +1,8 @@
 /**
  * The Worker: HTTP routing for one server definition, with itty-router. Routes are small
- * functions in `routes/`; this file only wires them, adds the 404/405 answers, logs one line
- * per request, and holds the single `catch` that maps anything thrown to a JSON-RPC error.
+ * functions in `routes/`; this file only wires them: CORS preflight and Origin validation
+ * before every route, CORS headers after, the 404/405 answers, one log line per request, and
+ * the single `catch` that maps anything thrown to a JSON-RPC error.
  *
  * Not here: session state (the Durable Object), protocol logic (`shared/`).
  */
@@ -9,7 +10,9 @@ import { type IRequest, Router } from "itty-router";
 import { readConfig } from "../shared/config/readConfig.ts";
 import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { McpError } from "../shared/errors/McpError.ts";
+import { preflight, withCors } from "../shared/http/cors.ts";
 import { errorResponse } from "../shared/http/errorResponse.ts";
+import { checkOrigin } from "../shared/http/originPolicy.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { McpServer } from "../shared/server/McpServer.ts";
 import type { Env } from "./Env.ts";
@@ -20,15 +23,24 @@ import { postMessage } from "./routes/postMessage.ts";
 type Args = [Env, ExecutionContext];
 
 const loggerFor = (env: Env) => new Logger(readConfig(env).logLevel);
+const errorIfAny = (error: McpError | undefined) => (error ? errorResponse(error) : undefined);
 
 export function createWorker(server: McpServer): ExportedHandler<Env> {
   const notAllowed = (allow: string) => () =>
     errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${allow}`, undefined, { allow }));
 
   const router = Router<IRequest, Args>({
-    before: [(request) => void (request.startedAt = Date.now())],
+    before: [
+      (request) => void (request.startedAt = Date.now()),
+      // Security first: the preflight is answered, and a foreign Origin refused, before any route runs.
+      (request, env) => {
+        const policy = { allowed: readConfig(env).allowedOrigins };
+        return preflight(request, policy) ?? errorIfAny(checkOrigin(request, policy));
+      },
+    ],
     catch: (error, _request, env) => errorResponse(error, null, loggerFor(env)),
     finally: [
+      (response: Response, request, env) => withCors(response, request, { allowed: readConfig(env).allowedOrigins }),
       (response: Response, request, env) => {
         loggerFor(env).debug("http", {
           method: request.method,

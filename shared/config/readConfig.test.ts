@@ -12,6 +12,7 @@ describe("readConfig", () => {
       maxConcurrentHandlers: 8,
       handlerTimeoutMs: 60_000,
       sessionIdleTtlMs: 30 * 60_000,
+      allowedOrigins: [],
     });
     expect(readConfig({})).toEqual(DEFAULT_CONFIG);
   });
@@ -30,6 +31,7 @@ describe("readConfig", () => {
       MAX_CONCURRENT_HANDLERS: "4",
       HANDLER_TIMEOUT_MS: "2000",
       SESSION_IDLE_TTL_MS: "5000",
+      ALLOWED_ORIGINS: "https://app.example.com",
     });
     expect(config).toEqual({
       logLevel: "debug",
@@ -40,6 +42,7 @@ describe("readConfig", () => {
       maxConcurrentHandlers: 4,
       handlerTimeoutMs: 2000,
       sessionIdleTtlMs: 5000,
+      allowedOrigins: ["https://app.example.com"],
     });
   });
 
@@ -73,5 +76,17 @@ describe("readConfig", () => {
   it("returns the same object for the same env", () => {
     const env = { MAX_QUEUE_MESSAGES: "7" };
     expect(readConfig(env)).toBe(readConfig(env));
+  });
+
+  it("reads ALLOWED_ORIGINS as a list of origins, or * for any", () => {
+    expect(readConfig({ ALLOWED_ORIGINS: "https://app.example.com, http://localhost:3000/" }).allowedOrigins).toEqual([
+      "https://app.example.com",
+      "http://localhost:3000",
+    ]);
+    expect(readConfig({ ALLOWED_ORIGINS: " * " }).allowedOrigins).toBe("*");
+  });
+
+  it.each(["app.example.com", "https://app.example.com/path", "null"])("refuses the ALLOWED_ORIGINS entry %j", (entry) => {
+    expect(() => readConfig({ ALLOWED_ORIGINS: entry })).toThrow(/ALLOWED_ORIGINS entries must be origins/);
   });
 });

@@ -22,6 +22,8 @@ export interface Config {
   handlerTimeoutMs: number;
   /** A session with no open stream and no traffic for this long is deleted (`SESSION_IDLE_TTL_MS`). */
   sessionIdleTtlMs: number;
+  /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
+  allowedOrigins: readonly string[] | "*";
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -33,9 +35,10 @@ export const DEFAULT_CONFIG: Config = {
   maxConcurrentHandlers: 8,
   handlerTimeoutMs: 60_000,
   sessionIdleTtlMs: 30 * 60_000,
+  allowedOrigins: [],
 };
 
-const NUMERIC: Record<Exclude<keyof Config, "logLevel">, string> = {
+const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins">, string> = {
   keepaliveIntervalMs: "KEEPALIVE_INTERVAL_MS",
   maxBodyBytes: "MAX_BODY_BYTES",
   maxQueueBytes: "MAX_QUEUE_BYTES",
@@ -66,6 +69,24 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
     if (!isLogLevel(env.LOG_LEVEL)) throw new RangeError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(env.LOG_LEVEL)}`);
     config.logLevel = env.LOG_LEVEL;
   }
+  if (typeof env.ALLOWED_ORIGINS === "string" && env.ALLOWED_ORIGINS.trim() !== "") {
+    config.allowedOrigins = env.ALLOWED_ORIGINS.trim() === "*" ? "*" : env.ALLOWED_ORIGINS.split(",").map(originOf);
+  }
   cache.set(env, config);
   return config;
+}
+
+/** Normalises one ALLOWED_ORIGINS entry to `scheme://host[:port]`, refusing anything else. */
+function originOf(entry: string): string {
+  const trimmed = entry.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    // reported below
+  }
+  if (!url || url.origin === "null" || url.origin !== trimmed.replace(/\/$/, "")) {
+    throw new RangeError(`ALLOWED_ORIGINS entries must be origins like https://app.example.com, got ${JSON.stringify(trimmed)}`);
+  }
+  return url.origin;
 }

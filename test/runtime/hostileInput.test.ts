@@ -151,3 +151,23 @@ describe("hostile input elsewhere", () => {
     expect([...statuses].sort()).toEqual(expect.arrayContaining([202, 400]));
   });
 });
+
+describe("Origin validation and CORS (DNS rebinding)", () => {
+  it("refuses a foreign Origin with 403 and a JSON-RPC error, on every endpoint", async () => {
+    const origin = { origin: "http://evil.test" };
+    await expectError(await SELF.fetch(`${BASE}/sse`, { headers: origin }), 403, -32600);
+    await expectError(await post(session.endpoint, { jsonrpc: "2.0", id: 1, method: "ping" }, { headers: { ...origin, "content-type": "application/json" } }), 403, -32600);
+  });
+
+  it("serves a request without Origin, and answers an allowed origin with CORS headers", async () => {
+    const local = "http://localhost:6274";
+    const preflight = await SELF.fetch(`http://127.0.0.1:8787/message`, { method: "OPTIONS", headers: { origin: local, "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(local);
+    const health = await SELF.fetch(`http://127.0.0.1:8787/health`, { headers: { origin: local } });
+    expect(health.status).toBe(200);
+    expect(health.headers.get("access-control-allow-origin")).toBe(local);
+    // A loopback origin is a local-development allowance, not granted to a deployed host name.
+    expect((await SELF.fetch(`${BASE}/health`, { headers: { origin: local } })).status).toBe(403);
+  });
+});
