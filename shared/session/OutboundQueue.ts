@@ -1,22 +1,21 @@
 /**
- * A session's outbound queue: encoded frames waiting for the client to read them, bounded in
- * bytes and in messages. The stream that drains it pulls one frame per read (`SseStream`), so
- * the client's read rate — TCP flow control, surfacing as the stream's `desiredSize` — is the
- * only thing that empties it, and nothing else buffers without limit.
+ * An outbound queue: encoded frames waiting for one client connection to read them. The stream
+ * that drains it pulls one frame per read (`SseStream`), so the client's read rate — TCP flow
+ * control, surfacing as the stream's `desiredSize` — is the only thing that empties it.
  *
- * Three kinds of producer, three rules (issue 2, "Backpressure, precisely"):
- * - new requests are admitted only while there is room (`admit()`), and each admitted request
+ * Its frames count against a `QueueBudget`, the session's, shared by all of the session's
+ * queues; a queue made from bare limits has a budget of its own. Three kinds of producer, three
+ * rules (issue 2, "Backpressure, precisely"):
+ * - new requests are admitted only while there is room (`canAdmit()`), and each admitted request
  *   holds a reservation until its reply is pushed, so its reply always fits (never dropped);
  * - replies are pushed unconditionally (`push()`): their room was reserved at admission;
  * - notifications from handlers wait for room (`pushWhenRoom()`): the handler slows down.
  *
  * Not here: encoding (frames arrive as bytes), stream lifecycle, what to do when full.
  */
+import { QueueBudget, type QueueLimits } from "./QueueBudget.ts";
 
-export interface QueueLimits {
-  maxBytes: number;
-  maxMessages: number;
-}
+export type { QueueLimits } from "./QueueBudget.ts";
 
 export interface QueueStats {
   bytes: number;
@@ -25,58 +24,52 @@ export interface QueueStats {
 }
 
 export class OutboundQueue {
+  readonly budget: QueueBudget;
   #frames: Uint8Array[] = [];
   #head = 0;
   #bytes = 0;
-  #reserved = 0;
   #dataWaiter: (() => void) | undefined;
-  #roomWaiters: Array<() => void> = [];
 
-  constructor(readonly limits: QueueLimits) {}
-
-  get stats(): QueueStats {
-    return { bytes: this.#bytes, messages: this.#frames.length - this.#head, reserved: this.#reserved };
+  constructor(limitsOrBudget: QueueLimits | QueueBudget) {
+    this.budget = limitsOrBudget instanceof QueueBudget ? limitsOrBudget : new QueueBudget(limitsOrBudget);
   }
 
-  /**
-   * Can `count` more requests be accepted? True while frames plus outstanding reservations stay
-   * within the message cap and queued bytes are under the byte cap.
-   */
+  get limits(): QueueLimits {
+    return this.budget.limits;
+  }
+
+  /** This queue's frames, and the budget's reservations. */
+  get stats(): QueueStats {
+    return { bytes: this.#bytes, messages: this.#frames.length - this.#head, reserved: this.budget.reserved };
+  }
+
   canAdmit(count: number): boolean {
-    const { bytes, messages, reserved } = this.stats;
-    return messages + reserved + count <= this.limits.maxMessages && bytes < this.limits.maxBytes;
+    return this.budget.canAdmit(count);
   }
 
   reserve(count = 1): void {
-    this.#reserved += count;
+    this.budget.reserve(count);
   }
 
   release(count = 1): void {
-    this.#reserved = Math.max(0, this.#reserved - count);
-    this.#wakeRoom();
+    this.budget.release(count);
   }
 
   /** Appends a frame whose room was reserved (a reply) or that is tiny (a keepalive). */
   push(frame: Uint8Array): void {
     this.#frames.push(frame);
     this.#bytes += frame.byteLength;
+    this.budget.added(frame.byteLength);
     const wake = this.#dataWaiter;
     this.#dataWaiter = undefined;
     wake?.();
   }
 
-  /** Appends a frame once it fits in both caps; rejects with `signal.reason` if aborted first. */
+  /** Appends a frame once it fits in the budget; rejects with `signal.reason` if aborted first. */
   async pushWhenRoom(frame: Uint8Array, signal: AbortSignal): Promise<void> {
-    while (!this.#fits(frame.byteLength)) {
+    while (!this.budget.fits(frame.byteLength)) {
       signal.throwIfAborted();
-      await new Promise<void>((resolve, reject) => {
-        const onAbort = () => reject(signal.reason);
-        signal.addEventListener("abort", onAbort, { once: true });
-        this.#roomWaiters.push(() => {
-          signal.removeEventListener("abort", onAbort);
-          resolve();
-        });
-      });
+      await this.budget.whenRoom(signal);
     }
     this.push(frame);
   }
@@ -92,7 +85,7 @@ export class OutboundQueue {
       this.#frames = this.#frames.slice(this.#head);
       this.#head = 0;
     }
-    this.#wakeRoom();
+    this.budget.removed(frame.byteLength);
     return frame;
   }
 
@@ -106,24 +99,11 @@ export class OutboundQueue {
 
   /** Drops every queued frame (the client is gone); reservations and waiters stay. */
   clear(): void {
+    const messages = this.#frames.length - this.#head;
+    this.budget.removed(this.#bytes, messages);
     this.#frames = [];
     this.#head = 0;
     this.#bytes = 0;
-    this.#wakeRoom();
-  }
-
-  #fits(bytes: number): boolean {
-    const { messages } = this.stats;
-    // An empty queue takes any frame, so one frame larger than the byte cap cannot wait forever.
-    if (messages === 0) return true;
-    return messages + this.#reserved + 1 <= this.limits.maxMessages && this.#bytes + bytes <= this.limits.maxBytes;
-  }
-
-  #wakeRoom(): void {
-    if (this.#roomWaiters.length === 0) return;
-    const waiters = this.#roomWaiters;
-    this.#roomWaiters = [];
-    for (const wake of waiters) wake();
   }
 }
 
