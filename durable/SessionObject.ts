@@ -110,6 +110,46 @@ export class SessionObject extends DurableObject<Env> {
     }
   }
 
+  /**
+   * A Streamable HTTP POST. With `create`, the session is created first (the POST carries
+   * `initialize`) and the response names it in `Mcp-Session-Id`.
+   */
+  async post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response> {
+    try {
+      this.#throwIfLoadFailed();
+      if (create) {
+        if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
+        this.#session = await Session.create(sessionId, "streamable", this.#deps);
+        return await this.#session.post(messages, { "mcp-session-id": sessionId });
+      }
+      return await this.#require(sessionId).post(messages);
+    } catch (error) {
+      return errorResponse(error, null, this.#deps.logger);
+    }
+  }
+
+  /** A Streamable HTTP GET: the standalone stream, or a resumed one after `Last-Event-ID`. */
+  async listen(sessionId: string, lastEventId: string | null): Promise<Response> {
+    try {
+      this.#throwIfLoadFailed();
+      return await this.#require(sessionId).listen(lastEventId);
+    } catch (error) {
+      return errorResponse(error, null, this.#deps.logger);
+    }
+  }
+
+  /** A Streamable HTTP DELETE: the client ends the session; its storage goes with it. */
+  async terminate(sessionId: string): Promise<Response> {
+    try {
+      this.#throwIfLoadFailed();
+      await this.#require(sessionId).end("client-deleted");
+      this.#session = undefined;
+      return new Response(null, { status: 204 });
+    } catch (error) {
+      return errorResponse(error, null, this.#deps.logger);
+    }
+  }
+
   /** Live figures for tests and the benchmark: queue depth, handlers running, stream state. */
   async stats(): Promise<Session["queueStats"] | undefined> {
     return this.#session?.queueStats;
@@ -123,7 +163,7 @@ export class SessionObject extends DurableObject<Env> {
   #require(sessionId: string): Session {
     const session = this.#session;
     if (!session || session.ended || session.record.id !== sessionId) {
-      throw new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; open a new one with GET /sse");
+      throw new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; start a new one");
     }
     return session;
   }

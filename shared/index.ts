@@ -4,10 +4,24 @@
  */
 
 // Defining a server
-export { defineServer, tool } from "./server/defineServer.ts";
+export { defineServer, tool, prompt, resourceTemplate } from "./server/defineServer.ts";
 export { McpServer } from "./server/McpServer.ts";
-export { toolError } from "./server/callTool.ts";
 export type * from "./server/types.ts";
+
+// Tools
+export { toolError } from "./server/callTool.ts";
+
+// Resources
+export type { ResourceDefinition, ResourceTemplateDefinition, ResourceReturn, TemplateVariables } from "./server/ResourceDefinition.ts";
+export { UriTemplate } from "./server/UriTemplate.ts";
+export { toBase64 } from "./server/toBase64.ts";
+
+// Prompts
+export type { PromptDefinition, PromptMessage, GetPromptResult, PromptArguments } from "./server/PromptDefinition.ts";
+export type { PromptArgument } from "./server/promptArguments.ts";
+
+// Completion
+export { MAX_COMPLETION_VALUES } from "./server/completionMethods.ts";
 
 // Errors
 export { McpError } from "./errors/McpError.ts";
@@ -18,6 +32,7 @@ export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateVersion 
 export type { LogLevel } from "./protocol/logLevels.ts";
 
 // Hosting a session (for runtime adapters)
+export type { SessionHooks, Negotiated } from "./server/McpServer.ts";
 export { Session, type SessionDeps, type ReceiveOutcome } from "./session/Session.ts";
 export type { SessionStorage } from "./session/SessionStorage.ts";
 export { MemoryStorage } from "./session/MemoryStorage.ts";

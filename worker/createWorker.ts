@@ -18,6 +18,7 @@ import type { McpServer } from "../shared/server/McpServer.ts";
 import type { Env } from "./Env.ts";
 import { describeServer } from "./routes/describeServer.ts";
 import { openSse } from "./routes/openSse.ts";
+import { deleteMcp, getMcp, postMcp } from "./routes/mcp.ts";
 import { postMessage } from "./routes/postMessage.ts";
 
 type Args = [Env, ExecutionContext];
@@ -60,6 +61,10 @@ export function createWorker(server: McpServer): ExportedHandler<Env> {
     .all("/sse", notAllowed("GET"))
     .post("/message", (request, env) => postMessage(request, env, readConfig(env)))
     .all("/message", notAllowed("POST"))
+    .post("/mcp", (request, env) => postMcp(request, env, readConfig(env)))
+    .get("/mcp", (request, env) => getMcp(request, env))
+    .delete("/mcp", (request, env) => deleteMcp(request, env))
+    .all("/mcp", notAllowed("GET, POST, DELETE"))
     .all("*", (request) => errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${request.method} ${new URL(request.url).pathname}`)));
 
   return { fetch: (request, env, ctx) => router.fetch(request, env, ctx) };

@@ -12,6 +12,9 @@ describe("readConfig", () => {
       maxConcurrentHandlers: 8,
       handlerTimeoutMs: 60_000,
       sessionIdleTtlMs: 30 * 60_000,
+      maxStoredEvents: 1_000,
+      maxStoredBytes: 8 * 1024 * 1024,
+      sseRetryMs: 1_000,
       allowedOrigins: [],
     });
     expect(readConfig({})).toEqual(DEFAULT_CONFIG);
@@ -31,6 +34,9 @@ describe("readConfig", () => {
       MAX_CONCURRENT_HANDLERS: "4",
       HANDLER_TIMEOUT_MS: "2000",
       SESSION_IDLE_TTL_MS: "5000",
+      MAX_STORED_EVENTS: "50",
+      MAX_STORED_BYTES: "100000",
+      SSE_RETRY_MS: "250",
       ALLOWED_ORIGINS: "https://app.example.com",
     });
     expect(config).toEqual({
@@ -42,6 +48,9 @@ describe("readConfig", () => {
       maxConcurrentHandlers: 4,
       handlerTimeoutMs: 2000,
       sessionIdleTtlMs: 5000,
+      maxStoredEvents: 50,
+      maxStoredBytes: 100000,
+      sseRetryMs: 250,
       allowedOrigins: ["https://app.example.com"],
     });
   });

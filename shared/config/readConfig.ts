@@ -22,6 +22,12 @@ export interface Config {
   handlerTimeoutMs: number;
   /** A session with no open stream and no traffic for this long is deleted (`SESSION_IDLE_TTL_MS`). */
   sessionIdleTtlMs: number;
+  /** Stored SSE events kept per session for `Last-Event-ID` resumption (`MAX_STORED_EVENTS`). */
+  maxStoredEvents: number;
+  /** Bytes of stored SSE events kept per session (`MAX_STORED_BYTES`). */
+  maxStoredBytes: number;
+  /** The `retry` hint, in ms, that 2025-11-25 clients get in the priming event of each stream (`SSE_RETRY_MS`). */
+  sseRetryMs: number;
   /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
   allowedOrigins: readonly string[] | "*";
 }
@@ -35,6 +41,9 @@ export const DEFAULT_CONFIG: Config = {
   maxConcurrentHandlers: 8,
   handlerTimeoutMs: 60_000,
   sessionIdleTtlMs: 30 * 60_000,
+  maxStoredEvents: 1_000,
+  maxStoredBytes: 8 * 1024 * 1024,
+  sseRetryMs: 1_000,
   allowedOrigins: [],
 };
 
@@ -46,6 +55,9 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins">, stri
   maxConcurrentHandlers: "MAX_CONCURRENT_HANDLERS",
   handlerTimeoutMs: "HANDLER_TIMEOUT_MS",
   sessionIdleTtlMs: "SESSION_IDLE_TTL_MS",
+  maxStoredEvents: "MAX_STORED_EVENTS",
+  maxStoredBytes: "MAX_STORED_BYTES",
+  sseRetryMs: "SSE_RETRY_MS",
 };
 
 const cache = new WeakMap<object, Config>();

@@ -53,4 +53,8 @@ export class McpError extends Error {
   static methodNotFound(method: string): McpError {
     return new McpError(404, ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
+  /** The MCP resources spec's own example: code -32002, message "Resource not found", `data: { uri }`. */
+  static resourceNotFound(uri: string): McpError {
+    return new McpError(404, ErrorCode.ResourceNotFound, "Resource not found", { uri });
+  }
 }

@@ -20,6 +20,8 @@ export const ErrorCode = {
   ServerBusy: -32000,
   /** A handler ran past its deadline and was aborted. */
   RequestTimeout: -32001,
+  /** `resources/read` (or `resources/subscribe`) named a URI the server does not serve (MCP resources spec, "Error Handling"). */
+  ResourceNotFound: -32002,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

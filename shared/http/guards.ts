@@ -33,3 +33,29 @@ export function requireSessionId(url: URL): { ok: true; sessionId: string } | { 
   }
   return { ok: true, sessionId };
 }
+
+/** The `Mcp-Session-Id` header of a Streamable HTTP request: 400 when absent, 404 when it cannot be ours. */
+export function requireMcpSessionId(request: Request): { ok: true; sessionId: string } | { ok: false; error: McpError } {
+  const sessionId = request.headers.get("mcp-session-id");
+  if (sessionId === null || sessionId === "") {
+    return { ok: false, error: new McpError(400, ErrorCode.InvalidRequest, "Missing Mcp-Session-Id header; initialize a session first") };
+  }
+  if (!SESSION_ID_PATTERN.test(sessionId)) {
+    // Not an id this server mints, so no such session: 404 tells the client to initialize anew.
+    return { ok: false, error: new McpError(404, ErrorCode.InvalidRequest, "Unknown session: initialize a new one") };
+  }
+  return { ok: true, sessionId };
+}
+
+/**
+ * The `Accept` header lists every media type in `needed` (or a wildcard covering it); 406
+ * otherwise. Streamable HTTP clients MUST accept both JSON and SSE on POST, SSE on GET.
+ */
+export function requireAccept(request: Request, needed: readonly string[]): McpError | undefined {
+  const header = request.headers.get("accept") ?? "";
+  const offered = header.split(",").map((part) => part.split(";")[0]!.trim().toLowerCase());
+  const accepts = (type: string) => offered.includes(type) || offered.includes("*/*") || offered.includes(`${type.split("/")[0]}/*`);
+  const missing = needed.filter((type) => !accepts(type));
+  if (missing.length === 0) return undefined;
+  return new McpError(406, ErrorCode.InvalidRequest, `Accept must include ${needed.join(" and ")}; missing ${missing.join(", ")}`);
+}

@@ -2,47 +2,9 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { LogLevel } from "../protocol/logLevels.ts";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
-import { MemoryStorage } from "../session/MemoryStorage.ts";
-import { scoped } from "../session/SessionStorage.ts";
 import { defineServer, tool } from "./defineServer.ts";
-import type { McpServer, SessionHooks } from "./McpServer.ts";
-import type { RequestContext } from "./types.ts";
-
-/** A handler's context with no session behind it (callTool.test.ts checks what handlers do with it). */
-function stubContext(): RequestContext {
-  return {
-    signal: new AbortController().signal,
-    requestId: 1,
-    session: { id: "test", protocolVersion: LATEST_PROTOCOL_VERSION },
-    progress: async () => {},
-    log: async () => {},
-    storage: scoped(new MemoryStorage(), "data:"),
-    env: {},
-  };
-}
-
-function stubHooks() {
-  const levels: LogLevel[] = [];
-  const hooks: SessionHooks = { setLogLevel: async (level) => void levels.push(level) };
-  return { hooks, levels };
-}
-
-let nextId = 1;
-function call(server: McpServer, method: string, params?: Record<string, unknown>, ctx = stubContext(), hooks = stubHooks().hooks) {
-  return server.handle({ jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) }, ctx, hooks);
-}
-
-/** Rejection of `promise` as an McpError; fails the test if it resolves or rejects otherwise. */
-async function mcpError(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
-}
+import { call, mcpError, stubHooks } from "./testKit.ts";
 
 const echo = tool({
   name: "echo",
@@ -121,6 +83,34 @@ describe("McpServer.initialize", () => {
   it("ignores malformed clientInfo and capabilities", () => {
     const { negotiated } = server.initialize({ protocolVersion: "2025-06-18", clientInfo: { name: "x" }, capabilities: [] });
     expect(negotiated).toEqual({ protocolVersion: "2025-06-18" });
+  });
+
+  it("advertises every feature the definition has, and only those", () => {
+    const full = defineServer({
+      name: "full",
+      version: "1",
+      tools: [echo],
+      resources: [{ uri: "x://y", name: "y", read: async () => "" }],
+      prompts: [{ name: "p", get: async () => [] }],
+    });
+    expect(full.initialize({}).result.capabilities).toEqual({
+      logging: {},
+      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    });
+    expect(defineServer({ name: "p", version: "1", prompts: [{ name: "p", get: async () => [] }] }).capabilities()).toEqual({
+      logging: {},
+      prompts: { listChanged: false },
+      completions: {},
+    });
+  });
+
+  it("hands out a fresh capabilities object each time", () => {
+    const first = server.capabilities() as { tools: { listChanged: boolean } };
+    first.tools.listChanged = true;
+    expect(server.capabilities()).toEqual({ logging: {}, tools: { listChanged: false } });
   });
 
   it("advertises tools only when there are some", () => {
@@ -282,6 +272,12 @@ describe("McpServer tools/call", () => {
 describe("McpServer other methods", () => {
   it("answers ping with an empty result", async () => {
     expect(await call(server, "ping")).toEqual({});
+  });
+
+  it("still answers tools/list and tools/call on a server without tools", async () => {
+    const bare = defineServer({ name: "bare", version: "1" });
+    expect(await call(bare, "tools/list")).toEqual({ tools: [] });
+    expect((await mcpError(call(bare, "tools/call", { name: "x" }))).message).toBe("Unknown tool: x");
   });
 
   it.each(["resources/list", "initialize", "toString", "__proto__"])("answers %s with -32601 Method not found", async (method) => {

@@ -1,7 +1,11 @@
 /**
- * A server definition made executable: tool names checked and JSON Schemas computed once at
+ * A server definition made executable: definitions checked and JSON Schemas computed once at
  * startup, then one `handle()` per JSON-RPC request. Transport-free and session-free: it reads
  * session facts from the `RequestContext` and changes session state only through `SessionHooks`.
+ *
+ * Each feature (tools, resources, prompts, completion) is a `MethodGroup` in its own module that
+ * brings its methods and the capability it advertises; this class only composes them. A feature
+ * the definition lacks is neither advertised nor answered (-32601), tools excepted (see toolMethods).
  *
  * Lifecycle methods (`initialize`) are answered by `initialize()`, not `handle()`, because only
  * the session may decide what becomes of its negotiated state.
@@ -10,12 +14,13 @@ import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
 import { negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
-import { callTool } from "./callTool.ts";
-import { paginate } from "./paginate.ts";
-import { toolJsonSchema } from "./toolJsonSchema.ts";
-import type { Implementation, RequestContext, ServerDefinition, ToolDefinition } from "./types.ts";
-
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+import { completionMethods } from "./completionMethods.ts";
+import { isObject } from "./isObject.ts";
+import type { Method, MethodGroup, Result } from "./Method.ts";
+import { promptMethods } from "./promptMethods.ts";
+import { resourceMethods } from "./resourceMethods.ts";
+import { toolMethods } from "./toolMethods.ts";
+import type { Implementation, RequestContext, ServerDefinition } from "./types.ts";
 
 /** What the session must remember from an `initialize` request. */
 export interface Negotiated {
@@ -27,42 +32,49 @@ export interface Negotiated {
 /** The session state a request may change. */
 export interface SessionHooks {
   setLogLevel(level: LogLevel): Promise<void>;
+  /**
+   * `resources/subscribe`: the session records `uri` (persistently, like the log level) so that
+   * it can later send `notifications/resources/updated` for it. Subscribing twice is harmless.
+   */
+  subscribe(uri: string): Promise<void>;
+  /** `resources/unsubscribe`: forget `uri`; a URI that was never subscribed is not an error. */
+  unsubscribe(uri: string): Promise<void>;
 }
-
-type Result = Record<string, unknown>;
-type Method = (params: Record<string, unknown>, ctx: RequestContext, hooks: SessionHooks) => Promise<Result>;
 
 export class McpServer {
   readonly info: Implementation;
   readonly #definition: ServerDefinition;
-  readonly #tools = new Map<string, ToolDefinition>();
-  readonly #toolList: Result[] = [];
+  readonly #capabilities: Result;
   readonly #methods: Record<string, Method>;
 
+  /** @throws TypeError naming the tool, resource or prompt whose definition is broken. */
   constructor(definition: ServerDefinition) {
     this.#definition = definition;
     this.info = { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) };
-    for (const tool of definition.tools ?? []) this.#addTool(tool);
-    this.#methods = {
-      ping: async () => ({}),
-      "tools/list": async (params) => {
-        const { page, nextCursor } = paginate(this.#toolList, params.cursor);
-        return nextCursor ? { tools: page, nextCursor } : { tools: page };
-      },
-      "tools/call": (params, ctx) => this.#callTool(params, ctx),
-      "logging/setLevel": async (params, _ctx, hooks) => {
-        if (!isLogLevel(params.level)) throw McpError.invalidParams(`Invalid log level: ${JSON.stringify(params.level)}`);
-        await hooks.setLogLevel(params.level);
-        return {};
-      },
-    };
+    const groups: MethodGroup[] = [
+      toolMethods(definition.tools ?? []),
+      resourceMethods(definition.resources ?? [], definition.resourceTemplates ?? []),
+      promptMethods(definition.prompts ?? []),
+      completionMethods(definition.prompts ?? [], definition.resourceTemplates ?? []),
+    ];
+    // Every server answers logging/setLevel, so `logging` is always advertised.
+    this.#capabilities = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));
+    this.#methods = Object.assign(
+      {
+        ping: async () => ({}),
+        "logging/setLevel": async (params, _ctx, hooks) => {
+          if (!isLogLevel(params.level)) throw McpError.invalidParams(`Invalid log level: ${JSON.stringify(params.level)}`);
+          await hooks.setLogLevel(params.level);
+          return {};
+        },
+      } satisfies Record<string, Method>,
+      ...groups.map((g) => g.methods),
+    );
   }
 
+  /** MCP `ServerCapabilities`: only what the definition has. A fresh copy each call. */
   capabilities(): Result {
-    const caps: Result = { logging: {} };
-    // The tool set is fixed per deployment, so the server never sends tools/list_changed.
-    if (this.#tools.size > 0) caps.tools = { listChanged: false };
-    return caps;
+    return structuredClone(this.#capabilities);
   }
 
   /** Answers `initialize` (lifecycle spec) and says what the session must persist. */
@@ -82,35 +94,6 @@ export class McpServer {
     if (!method) throw McpError.methodNotFound(request.method);
     return method(request.params ?? {}, ctx, hooks);
   }
-
-  async #callTool(params: Record<string, unknown>, ctx: RequestContext): Promise<Result> {
-    if (typeof params.name !== "string") throw McpError.invalidParams('tools/call needs a "name" string');
-    const tool = this.#tools.get(params.name);
-    if (!tool) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
-    if (params.arguments !== undefined && !isObject(params.arguments)) {
-      throw McpError.invalidParams('tools/call "arguments" must be an object');
-    }
-    return { ...(await callTool(tool, params.arguments, ctx)) };
-  }
-
-  #addTool(tool: ToolDefinition): void {
-    if (!TOOL_NAME.test(tool.name)) {
-      throw new TypeError(`Tool name ${JSON.stringify(tool.name)} must be 1-128 characters of A-Z a-z 0-9 _ . -`);
-    }
-    if (this.#tools.has(tool.name)) throw new TypeError(`Tool ${tool.name} is defined twice`);
-    this.#tools.set(tool.name, tool);
-    const entry: Result = { name: tool.name };
-    if (tool.title) entry.title = tool.title;
-    entry.description = tool.description;
-    entry.inputSchema = toolJsonSchema(tool.input, `Tool ${tool.name}'s input`);
-    if (tool.output) entry.outputSchema = toolJsonSchema(tool.output, `Tool ${tool.name}'s output`);
-    if (tool.annotations) entry.annotations = tool.annotations;
-    this.#toolList.push(entry);
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isImplementation(value: unknown): value is Implementation {

@@ -18,6 +18,16 @@ function stubContext(signal = new AbortController().signal) {
     log: async (...args) => void calls.log.push(args),
     storage: scoped(new MemoryStorage(), "data:"),
     env: { GREETING: "hi" },
+    sample: async () => {
+      throw new Error("no client in unit tests");
+    },
+    elicit: async () => {
+      throw new Error("no client in unit tests");
+    },
+    listRoots: async () => {
+      throw new Error("no client in unit tests");
+    },
+    closeStream: () => {},
   };
   return { ctx, calls };
 }

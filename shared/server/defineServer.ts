@@ -1,24 +1,47 @@
 /**
- * The public way to declare a server: a name, a version, and its tools.
+ * The public way to declare a server: a name, a version, and its tools, resources and prompts.
+ * The helpers below are identities at runtime; they exist so TypeScript infers handler argument
+ * types from schemas and templates.
  *
  * @example
  * export default defineServer({
  *   name: "demo", version: "1.0.0",
  *   tools: [tool({ name: "echo", description: "Echo text", input: z.strictObject({ text: z.string() }),
  *                  handler: async ({ text }) => text })],
+ *   resources: [{ uri: "demo://readme", name: "readme", mimeType: "text/markdown", read: async () => "# Demo" }],
+ *   prompts: [prompt({ name: "greet", arguments: z.object({ name: z.string() }),
+ *                      get: async ({ name }) => [{ role: "user", content: { type: "text", text: `Greet ${name}` } }] })],
  * });
  */
 import type { z } from "zod";
 import { McpServer } from "./McpServer.ts";
-import type { ServerDefinition, ToolDefinition } from "./types.ts";
+import type { PromptArguments, PromptDefinition } from "./PromptDefinition.ts";
+import type { ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import type { JsonSchemaToolDefinition, ServerDefinition, ToolDefinition } from "./types.ts";
 
+/** @throws TypeError at startup, naming the definition, when a tool, resource or prompt is malformed. */
 export function defineServer(definition: ServerDefinition): McpServer {
   return new McpServer(definition);
 }
 
-/** Identity at runtime; it exists so TypeScript infers the handler's argument types from `input`. */
+/**
+ * Types a tool: with a zod `input` the handler gets the parsed type; with a raw JSON Schema
+ * `inputSchema` it gets `Record<string, unknown>` (already validated against the schema).
+ */
 export function tool<Input extends z.ZodType, Output extends z.ZodType | undefined = undefined>(
   definition: ToolDefinition<Input, Output>,
-): ToolDefinition<Input, Output> {
+): ToolDefinition<Input, Output>;
+export function tool(definition: JsonSchemaToolDefinition): JsonSchemaToolDefinition;
+export function tool(definition: ToolDefinition<any, any> | JsonSchemaToolDefinition): ToolDefinition<any, any> | JsonSchemaToolDefinition {
+  return definition;
+}
+
+/** Types a prompt: `get` receives the parsed `arguments`, and `complete` may only name them. */
+export function prompt<Args extends PromptArguments | undefined = undefined>(definition: PromptDefinition<Args>): PromptDefinition<Args> {
+  return definition;
+}
+
+/** Types a resource template: `read` receives its `{variables}` by name, and `complete` may only name them. */
+export function resourceTemplate<const T extends string>(definition: ResourceTemplateDefinition<T>): ResourceTemplateDefinition<T> {
   return definition;
 }

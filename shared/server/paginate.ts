@@ -33,3 +33,13 @@ function decodeCursor(cursor: unknown, length: number): number {
   }
   return offset;
 }
+
+/**
+ * A whole list result: one page under `key`, plus `nextCursor` when more remain (MCP `PaginatedResult`).
+ *
+ * @example listResult("prompts", prompts, params.cursor) // { prompts: [...], nextCursor?: "..." }
+ */
+export function listResult(key: string, items: readonly unknown[], cursor: unknown): Record<string, unknown> {
+  const { page, nextCursor } = paginate(items, cursor);
+  return nextCursor ? { [key]: page, nextCursor } : { [key]: page };
+}

@@ -1,12 +1,17 @@
 /**
- * The shapes a server author touches: tools, their results, and the context a handler gets.
- * Resources and prompts will sit beside `ToolDefinition` in `ServerDefinition` with the same
- * pattern (a name, a description, a schema, an async handler taking a `RequestContext`).
+ * The shapes a server author touches: tools, content blocks, results, and the context a handler
+ * gets. Resources live in `ResourceDefinition.ts` and prompts in `PromptDefinition.ts`; all three
+ * follow one pattern (a name, a description, a schema, an async function taking a `RequestContext`).
+ *
+ * Wire shapes follow the MCP 2025-11-25 schema (`schema/2025-11-25/schema.ts`); `icons` are not
+ * modelled yet.
  */
 import type { z } from "zod";
 import type { RequestId } from "../jsonrpc/messages.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { SessionStorage } from "../session/SessionStorage.ts";
+import type { PromptDefinition } from "./PromptDefinition.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 
 /** MCP `Implementation`: who a client or server says it is. */
 export interface Implementation {
@@ -14,6 +19,21 @@ export interface Implementation {
   version: string;
   title?: string;
 }
+
+/** MCP `Role`: who speaks a prompt message, or whom a piece of content is for. */
+export type Role = "user" | "assistant";
+
+/** MCP `Annotations`: display hints on content and resources (resources spec, "Annotations"). */
+export interface Annotations {
+  audience?: Role[];
+  /** 0 (entirely optional) to 1 (effectively required). */
+  priority?: number;
+  /** ISO 8601, e.g. "2025-01-12T15:00:58Z". */
+  lastModified?: string;
+}
+
+/** The `_meta` field the schema allows on most objects (basic spec, "General fields: _meta"). */
+export type Meta = Record<string, unknown>;
 
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients must not trust them blindly. */
 export interface ToolAnnotations {
@@ -24,16 +44,32 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string }
-  | { type: "audio"; data: string; mimeType: string }
-  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string };
+/** MCP `TextResourceContents` / `BlobResourceContents`: what `resources/read` answers with. */
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string; _meta?: Meta }
+  | { uri: string; mimeType?: string; /** base64 */ blob: string; _meta?: Meta };
+
+interface BlockExtras {
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+
+/** MCP `ContentBlock`: one piece of a tool result or a prompt message. */
+export type ContentBlock = BlockExtras &
+  (
+    | { type: "text"; text: string }
+    | { type: "image"; /** base64 */ data: string; mimeType: string }
+    | { type: "audio"; /** base64 */ data: string; mimeType: string }
+    | { type: "resource_link"; uri: string; name: string; title?: string; mimeType?: string; description?: string; size?: number }
+    /** An embedded resource (MCP `EmbeddedResource`), e.g. a file's text inside a prompt. */
+    | { type: "resource"; resource: ResourceContents }
+  );
 
 export interface CallToolResult {
   content: ContentBlock[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: Meta;
 }
 
 /** What the session knows about its client, as negotiated by `initialize`. */
@@ -62,23 +98,89 @@ export interface RequestContext {
   storage: Omit<SessionStorage, "deleteAll">;
   /** The runtime's environment (Worker `env`, or the Deno host's variables). */
   env: Readonly<Record<string, unknown>>;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`) and waits for the
+   * answer. Needs the client's `sampling` capability; rejects with a readable error otherwise,
+   * or when the client declines or does not answer before the handler's deadline.
+   *
+   * @example const { content } = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 100 });
+   */
+  sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Asks the user for input through the client (`elicitation/create`, form or URL mode); needs `elicitation`. */
+  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The client's filesystem roots (`roots/list`); needs the client's `roots` capability. */
+  listRoots(): Promise<Record<string, unknown>>;
+  /**
+   * Streamable HTTP only (SEP-1699 polling): ends the HTTP connection carrying this request's
+   * stream without ending the stream. The client reconnects with `Last-Event-ID` and receives
+   * everything sent meanwhile. A no-op on the legacy transport.
+   */
+  closeStream(): void;
 }
 
-export interface ToolDefinition<
-  Input extends z.ZodType = z.ZodType,
-  Output extends z.ZodType | undefined = z.ZodType | undefined,
-> {
+/**
+ * What a completer gets besides the typed-so-far value: the request's context plus the values the
+ * client already chose for the other arguments (`context.arguments` of `completion/complete`).
+ */
+export interface CompletionContext extends RequestContext {
+  /** `{}` when the client sent none. */
+  arguments: Readonly<Record<string, string>>;
+}
+
+/**
+ * Suggests values for one prompt argument or template variable (MCP completion spec). Return
+ * them best first; the server sends at most 100 and reports the full count as `total`.
+ *
+ * @example (value) => ["python", "pytorch", "rust"].filter((v) => v.startsWith(value))
+ */
+export type Completer = (value: string, context: CompletionContext) => string[] | Promise<string[]>;
+
+/** A JSON Schema whose root describes an object, as MCP requires of tool input and output schemas. */
+export type JsonSchemaObject = { type: "object"; [key: string]: unknown };
+
+interface ToolBase {
   /** Unique within the server; 1–128 characters of [A-Za-z0-9_.-]. */
   name: string;
   title?: string;
   description: string;
+  annotations?: ToolAnnotations;
+}
+
+/** A tool whose arguments (and, optionally, output) are described with zod. */
+export interface ToolDefinition<
+  Input extends z.ZodType = z.ZodType,
+  Output extends z.ZodType | undefined = z.ZodType | undefined,
+> extends ToolBase {
   /** Validated before the handler runs; advertised as JSON Schema. Use `z.strictObject` to refuse extra keys. */
   input: Input;
   /** When set, the handler returns this shape; it goes out as `structuredContent` plus a JSON text block. */
   output?: Output;
-  annotations?: ToolAnnotations;
+  inputSchema?: never;
+  outputSchema?: never;
   handler(args: z.output<Input>, ctx: RequestContext): Promise<HandlerReturn<Output>>;
 }
+
+/**
+ * A tool described by a raw JSON Schema instead of zod: advertised verbatim (`$schema` kept) and
+ * validated with `@cfworker/json-schema`. Dialect from `$schema`: 2020-12 (the MCP default when
+ * absent), 2019-09, draft-07 or draft-04.
+ *
+ * @example
+ * tool({ name: "greet", description: "Greets",
+ *        inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+ *        handler: async (args) => `Hello ${String(args.name)}` })
+ */
+export interface JsonSchemaToolDefinition extends ToolBase {
+  inputSchema: JsonSchemaObject;
+  /** When set, the handler returns an object matching it (or a full `CallToolResult`). */
+  outputSchema?: JsonSchemaObject;
+  input?: never;
+  output?: never;
+  handler(args: Record<string, unknown>, ctx: RequestContext): Promise<ToolReturn | Record<string, unknown>>;
+}
+
+/** Either kind of tool, as a server definition holds them. */
+export type AnyToolDefinition = ToolDefinition<any, any> | JsonSchemaToolDefinition;
 
 /** Without an output schema a handler returns plain text or a full result. */
 export type ToolReturn = string | CallToolResult;
@@ -92,5 +194,10 @@ export interface ServerDefinition {
   title?: string;
   /** Sent in the `initialize` result: how a model should use this server. */
   instructions?: string;
-  tools?: ToolDefinition<any, any>[];
+  tools?: AnyToolDefinition[];
+  /** Fixed resources, listed by `resources/list`. */
+  resources?: ResourceDefinition[];
+  /** Parameterised resources, listed by `resources/templates/list`; tried in order by `resources/read`. */
+  resourceTemplates?: ResourceTemplateDefinition<any>[];
+  prompts?: PromptDefinition<any>[];
 }

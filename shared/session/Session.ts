@@ -1,40 +1,46 @@
 /**
- * One MCP session, independent of where it is hosted: its persisted record, its outbound queue,
- * its open stream (at most one), and the handlers it is running. A Durable Object hosts it on
+ * One MCP session, independent of where it is hosted: its persisted record, its channels (SSE
+ * streams), its outbound budget, and the requests it is running. A Durable Object hosts it on
  * Workers (`durable/SessionObject.ts`); any host that supplies `SessionDeps` can.
  *
- * Rules it keeps (issue 2):
- * - Admission: a POST whose requests would not fit in the queue is refused whole with 429 and
- *   Retry-After; what is accepted holds a queue reservation until answered, so no reply is
+ * Two transports share it. Legacy HTTP+SSE (`transport: "sse"`): one channel, opened by
+ * `attach()`, fed by `receive()`. Streamable HTTP (`"streamable"`): `post()` answers each POST
+ * with JSON or its own SSE stream, `listen()` opens the standalone GET stream or resumes any
+ * stream after `Last-Event-ID`; every event is stored before it is written (`EventStore`).
+ *
+ * Rules it keeps:
+ * - Admission: a POST whose requests would not fit in the session's budget is refused whole with
+ *   429 and Retry-After; what is accepted holds a reservation until answered, so no reply is
  *   dropped for lack of room.
- * - At most `maxConcurrentHandlers` run at once; later requests wait in FIFO order.
- * - Each handler has a deadline; past it, its signal aborts and the request is answered -32001
- *   at once, whether or not the handler stops.
- * - `notifications/cancelled` aborts the handler and, per the spec, sends no response.
- * - When the client goes away (the stream is cancelled), one teardown runs: handlers see their
- *   signal abort, the queue is released, the stream's timers are cleared. The record stays until
- *   the idle TTL passes, so the session can be reopened with `GET /sse?sessionId=`.
- * - Nothing in memory is authoritative: the record is reloaded from storage on a cold start.
+ * - A legacy client that goes away ends its requests (one teardown: handlers abort, queue
+ *   released, timers cleared). A Streamable HTTP disconnection is not a cancellation (transports
+ *   spec): handlers go on and their events wait in storage for the client to resume.
+ * - The record outlives its streams until the idle TTL passes; nothing in memory is authoritative.
  */
+import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { toMcpError } from "../http/errorResponse.ts";
-import type { Config } from "../config/readConfig.ts";
-import { isRequest, isNotification, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../jsonrpc/messages.ts";
+import { isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
-import { atLeast } from "../protocol/logLevels.ts";
 import { DEFAULT_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import type { McpServer, SessionHooks } from "../server/McpServer.ts";
-import type { RequestContext, SessionInfo } from "../server/types.ts";
-import { encodeSse } from "../sse/encodeSse.ts";
-import { OutboundQueue } from "./OutboundQueue.ts";
+import type { SessionInfo } from "../server/types.ts";
+import { Channel } from "./Channel.ts";
+import { EventStore } from "./EventStore.ts";
+import { QueueBudget } from "./QueueBudget.ts";
+import { DISCONNECTED, RequestRunner } from "./RequestRunner.ts";
 import { DATA_PREFIX, SESSION_KEY, type SessionRecord, type TransportKind } from "./SessionRecord.ts";
 import { scoped, type SessionStorage } from "./SessionStorage.ts";
-import { Slots } from "./Slots.ts";
-import { type CloseReason, SseStream } from "./SseStream.ts";
+import type { CloseReason } from "./SseStream.ts";
 
 /** Seconds a client told 429 should wait: about the time a reading client needs to drain a full queue. */
 export const RETRY_AFTER_SECONDS = 1;
+/** Largest single event kept for resumption; larger ones go out live only. Below storage's value limit. */
+export const MAX_STORED_EVENT_BYTES = 1_048_576;
+/** Resource subscriptions one session may hold: bounds the record's size. */
+export const MAX_SUBSCRIPTIONS = 1_000;
+/** Protocol revisions whose clients understand the SEP-1699 priming event. */
+const PRIMING_SINCE = "2025-11-25";
 
 export interface SessionDeps {
   server: McpServer;
@@ -46,7 +52,7 @@ export interface SessionDeps {
   scheduleWakeup(atMs: number): Promise<void>;
 }
 
-/** What the transport answers a POST with; replies themselves go out on the stream. */
+/** What the legacy transport answers a POST with; replies themselves go out on the stream. */
 export interface ReceiveOutcome {
   status: number;
   /** A JSON-RPC error response, as JSON text (text crosses the Durable Object RPC boundary as is). */
@@ -54,28 +60,19 @@ export interface ReceiveOutcome {
   headers?: Record<string, string>;
 }
 
-/** Abort reasons after which no response is sent: nobody is waiting for one. */
-const CANCELLED = Symbol("cancelled by the client");
-const DISCONNECTED = Symbol("client disconnected");
-
-interface InFlight {
-  controller: AbortController;
-  method: string;
-  /** Set once the request is answered: its progress and log notifications MUST stop (progress spec). */
-  settled: boolean;
-}
-
-const encoder = new TextEncoder();
-
 export class Session {
   readonly #deps: SessionDeps;
   readonly #log: Logger;
-  readonly #queue: OutboundQueue;
-  readonly #slots: Slots;
-  readonly #inFlight = new Map<string, InFlight>();
-  readonly #hooks: SessionHooks;
+  readonly #budget: QueueBudget;
+  readonly #runner: RequestRunner;
+  readonly #legacy: Channel | undefined;
+  readonly #events: EventStore | undefined;
+  /** Live Streamable HTTP channels by stream id: unfinished POST streams and the standalone stream. */
+  readonly #channels = new Map<string, Channel>();
+  /** Replies still owed on each POST channel; at zero the channel finishes. */
+  readonly #owed = new Map<Channel, number>();
+  #standalone: Channel | undefined;
   #record: SessionRecord;
-  #stream: SseStream | undefined;
   #lastActivity = Date.now();
   #ended = false;
 
@@ -83,20 +80,59 @@ export class Session {
     this.#record = record;
     this.#deps = deps;
     this.#log = deps.logger.child({ session: record.id });
-    this.#queue = new OutboundQueue({ maxBytes: deps.config.maxQueueBytes, maxMessages: deps.config.maxQueueMessages });
-    this.#slots = new Slots(deps.config.maxConcurrentHandlers);
-    this.#hooks = {
+    const { config } = deps;
+    this.#budget = new QueueBudget({ maxBytes: config.maxQueueBytes, maxMessages: config.maxQueueMessages });
+    const hooks: SessionHooks = {
       setLogLevel: async (level) => {
         this.#record = { ...this.#record, logLevel: level };
         await this.#persist();
       },
+      subscribe: async (uri) => {
+        const current = this.#record.subscriptions ?? [];
+        if (current.includes(uri)) return;
+        if (current.length >= MAX_SUBSCRIPTIONS) throw McpError.invalidParams(`A session may subscribe to at most ${MAX_SUBSCRIPTIONS} resources`);
+        this.#record = { ...this.#record, subscriptions: [...current, uri] };
+        await this.#persist();
+      },
+      unsubscribe: async (uri) => {
+        const current = this.#record.subscriptions ?? [];
+        if (!current.includes(uri)) return;
+        this.#record = { ...this.#record, subscriptions: current.filter((u) => u !== uri) };
+        await this.#persist();
+      },
     };
+    this.#runner = new RequestRunner({
+      server: deps.server,
+      hooks,
+      config,
+      log: this.#log,
+      env: deps.env,
+      storage: scoped(deps.storage, DATA_PREFIX),
+      budget: this.#budget,
+      session: () => this.#info(),
+      logLevel: () => this.#record.logLevel,
+      onSettled: (channel) => this.#settled(channel),
+    });
+    if (record.transport === "sse") {
+      this.#legacy = new Channel({
+        id: "legacy",
+        budget: this.#budget,
+        keepaliveIntervalMs: config.keepaliveIntervalMs,
+        log: this.#log,
+        onDisconnect: (reason) => this.#legacyClosed(reason),
+      });
+    } else {
+      this.#events = new EventStore(deps.storage, { maxEvents: config.maxStoredEvents, maxBytes: config.maxStoredBytes, maxEventBytes: MAX_STORED_EVENT_BYTES });
+    }
   }
 
   /** The session stored under this host, or undefined if there is none (never created, or ended). */
   static async load(deps: SessionDeps): Promise<Session | undefined> {
     const record = await deps.storage.get<SessionRecord>(SESSION_KEY);
-    return record ? new Session(record, deps) : undefined;
+    if (!record) return undefined;
+    const session = new Session(record, deps);
+    await session.#events?.load();
+    return session;
   }
 
   static async create(id: string, transport: TransportKind, deps: SessionDeps): Promise<Session> {
@@ -115,58 +151,81 @@ export class Session {
   }
 
   get queueStats() {
-    return { ...this.#queue.stats, running: this.#slots.running, streamOpen: this.#stream !== undefined };
+    const { bytes, messages, reserved } = this.#budget;
+    return { bytes, messages, reserved, running: this.#runner.running, streamOpen: this.#anyConnected() };
   }
 
-  /** Opens the session's SSE stream; `first` (the legacy endpoint event) is its first bytes. */
+  // ---- Legacy HTTP+SSE (2024-11-05) ----
+
+  /** Opens the legacy stream; `first` (the `endpoint` event) is its first bytes. */
   attach(first?: string): Response {
-    if (this.#stream) {
+    const legacy = this.#legacy;
+    if (!legacy) throw McpError.invalidRequest("This is a Streamable HTTP session; use GET /mcp", 400);
+    if (legacy.connected) {
       throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another");
     }
-    const stream = new SseStream(this.#queue, {
-      keepaliveIntervalMs: this.#deps.config.keepaliveIntervalMs,
-      first: first === undefined ? undefined : encoder.encode(first),
-      onClose: (reason) => this.#onStreamClose(stream, reason),
-    });
-    this.#stream = stream;
     this.#touch();
-    this.#log.info("stream.open");
-    return new Response(stream.body, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        // Tells buffering reverse proxies (nginx and kin) to pass events through at once.
-        "x-accel-buffering": "no",
-      },
-    });
+    this.#log.info("stream.open", { stream: legacy.id });
+    return legacy.connect(first);
   }
 
-  /** Takes one POST's messages. Requests are answered on the stream; this says 202 or why not. */
+  /** Takes one legacy POST's messages. Requests are answered on the stream; this says 202 or why not. */
   async receive(messages: JsonRpcMessage[]): Promise<ReceiveOutcome> {
+    const legacy = this.#legacy;
+    if (!legacy) throw McpError.invalidRequest("This is a Streamable HTTP session; use POST /mcp", 400);
     this.#touch();
-    const requests = messages.filter(isRequest);
-    if (requests.length > 0 && !this.#queue.canAdmit(requests.length)) {
-      const stats = this.#queue.stats;
-      this.#log.warn("queue.full", { ...stats, refused: requests.length });
-      const error = new McpError(429, ErrorCode.ServerBusy, `Session queue is full (${stats.messages} messages, ${stats.bytes} bytes waiting for the client to read); retry after ${RETRY_AFTER_SECONDS}s`);
-      return {
-        status: 429,
-        headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
-        body: JSON.stringify({ jsonrpc: "2.0", id: requests.length === 1 ? requests[0]!.id : null, error: error.toJsonRpc() }),
-      };
-    }
-    for (const message of messages) {
-      if (isRequest(message)) await this.#accept(message);
-      else if (isNotification(message)) this.#onNotification(message.method, message.params ?? {});
-      // Responses answer server-to-client requests, which this server does not send yet.
-      else this.#log.warn("rpc.unexpected-response", { id: message.id });
-    }
+    const refused = this.#admit(messages);
+    if (refused) return { status: refused.status, headers: refused.headers, body: JSON.stringify(refused.body) };
+    await this.#intake(messages, legacy);
     return { status: 202 };
   }
 
+  // ---- Streamable HTTP (2025-03-26 … 2025-11-25) ----
+
+  /**
+   * Answers one POST: 202 for notifications and responses only; otherwise the requests' replies,
+   * as one JSON object when the single request produces nothing but its reply, else as an SSE
+   * stream carrying its notifications, server requests and replies.
+   */
+  async post(messages: JsonRpcMessage[], headers: Record<string, string> = {}): Promise<Response> {
+    if (!this.#events) throw McpError.invalidRequest("This is a legacy HTTP+SSE session; use POST /message", 400);
+    this.#touch();
+    const refused = this.#admit(messages);
+    if (refused) return Response.json(refused.body, { status: refused.status, headers: refused.headers });
+    const requests = messages.filter(isRequest).length;
+    if (requests === 0) {
+      await this.#intake(messages, undefined);
+      return new Response(null, { status: 202 });
+    }
+    const channel = this.#newChannel();
+    this.#owed.set(channel, requests);
+    const response = channel.respond(requests === 1 && messages.length === 1, headers);
+    await this.#intake(messages, channel);
+    return response;
+  }
+
+  /**
+   * `GET /mcp`. With `Last-Event-ID`, resumes the stream that id belongs to: replays its stored
+   * events after that id, then continues live if the stream is unfinished. Without, opens the
+   * standalone stream for server-initiated messages (one at a time).
+   */
+  async listen(lastEventId: string | null): Promise<Response> {
+    if (!this.#events) throw McpError.invalidRequest("This is a legacy HTTP+SSE session; use GET /sse", 400);
+    this.#touch();
+    if (lastEventId !== null) return this.#resume(lastEventId);
+    if (this.#standalone?.connected) {
+      throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open GET stream; resume it with Last-Event-ID or close it first");
+    }
+    this.#standalone ??= this.#newChannel();
+    this.#log.info("stream.open", { stream: this.#standalone.id, standalone: true });
+    return this.#standalone.connect();
+  }
+
+  // ---- Lifetime ----
+
   /** Host timer callback: ends the session once it has been idle, with no stream, past the TTL. */
   async wakeup(now = Date.now()): Promise<"alive" | "ended"> {
-    if (this.#stream) return "alive";
+    if (this.#anyConnected()) return "alive";
     const due = this.#lastActivity + this.#deps.config.sessionIdleTtlMs;
     if (now < due) {
       await this.#deps.scheduleWakeup(due);
@@ -176,159 +235,144 @@ export class Session {
     return "ended";
   }
 
-  /** Ends the session for good: stream closed, handlers aborted, storage deleted. */
+  /** Ends the session for good: streams closed, handlers aborted, storage deleted. */
   async end(reason: string): Promise<void> {
     this.#ended = true;
-    this.#stream?.close();
-    this.#abortAll(DISCONNECTED);
-    this.#queue.clear();
+    this.#legacy?.close();
+    for (const channel of this.#channels.values()) channel.close();
+    this.#runner.abortAll(DISCONNECTED);
+    this.#legacy?.discard();
     await this.#deps.storage.deleteAll();
     this.#log.info("session.end", { reason });
   }
 
-  async #accept(request: JsonRpcRequest): Promise<void> {
-    this.#queue.reserve();
-    this.#log.debug("rpc.in", { id: request.id, method: request.method });
-    if (request.method === "initialize") return this.#initialize(request);
-    const key = keyOf(request.id);
-    if (this.#inFlight.has(key)) {
-      this.#reply(request.id, { error: McpError.invalidRequest(`Request id ${JSON.stringify(request.id)} is already in use by a request in flight`).toJsonRpc() });
-      return;
-    }
-    const entry: InFlight = { controller: new AbortController(), method: request.method, settled: false };
-    this.#inFlight.set(key, entry);
-    void this.#run(request, key, entry);
+  // ---- Internals ----
+
+  /** The 429 answer when a message's requests do not fit the budget, else undefined. */
+  #admit(messages: JsonRpcMessage[]): { status: number; headers: Record<string, string>; body: object } | undefined {
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0 || this.#budget.canAdmit(requests.length)) return undefined;
+    const { bytes, messages: queued } = this.#budget;
+    this.#log.warn("queue.full", { bytes, messages: queued, reserved: this.#budget.reserved, refused: requests.length });
+    const error = new McpError(429, ErrorCode.ServerBusy, `Session queue is full (${queued} messages, ${bytes} bytes waiting for the client to read); retry after ${RETRY_AFTER_SECONDS}s`);
+    return {
+      status: 429,
+      headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+      body: { jsonrpc: "2.0", id: requests.length === 1 ? requests[0]!.id : null, error: error.toJsonRpc() },
+    };
   }
 
-  async #initialize(request: JsonRpcRequest): Promise<void> {
+  /** Starts requests (answered on `channel`), applies notifications, routes client responses. */
+  async #intake(messages: JsonRpcMessage[], channel: Channel | undefined): Promise<void> {
+    for (const message of messages) {
+      if (isRequest(message)) {
+        this.#budget.reserve();
+        if (message.method === "initialize") await this.#initialize(message, channel!);
+        else this.#runner.start(message, channel!);
+      } else if (isNotification(message)) {
+        this.#onNotification(message.method, message.params ?? {});
+      } else if (!this.#runner.clientRequests.settle(message)) {
+        this.#log.warn("rpc.unexpected-response", { id: message.id });
+      }
+    }
+  }
+
+  async #initialize(request: JsonRpcRequest, channel: Channel): Promise<void> {
     const { result, negotiated } = this.#deps.server.initialize(request.params ?? {});
     this.#record = { ...this.#record, ...negotiated };
     await this.#persist();
     this.#log.info("session.initialized", { protocolVersion: negotiated.protocolVersion, client: negotiated.clientInfo?.name });
-    this.#reply(request.id, { result });
-  }
-
-  async #run(request: JsonRpcRequest, key: string, entry: InFlight): Promise<void> {
-    const { signal } = entry.controller;
-    await this.#slots.acquire();
-    const started = Date.now();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      signal.throwIfAborted();
-      const timeoutMs = this.#deps.config.handlerTimeoutMs;
-      timer = setTimeout(() => {
-        entry.controller.abort(new McpError(504, ErrorCode.RequestTimeout, `Request ${request.method} timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      const result = await untilAborted(this.#deps.server.handle(request, this.#context(request, entry), this.#hooks), signal);
-      this.#reply(request.id, { result });
-      this.#log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started });
-    } catch (thrown) {
-      const reason = signal.aborted ? signal.reason : thrown;
-      if (reason === CANCELLED || reason === DISCONNECTED) {
-        this.#queue.release();
-        this.#log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started, aborted: String(reason.description) });
-      } else {
-        const error = toMcpError(reason, this.#log);
-        this.#reply(request.id, { error: error.toJsonRpc() });
-        this.#log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started, code: error.code });
-      }
-    } finally {
-      entry.settled = true;
-      clearTimeout(timer);
-      this.#inFlight.delete(key);
-      this.#slots.release();
-    }
-  }
-
-  #context(request: JsonRpcRequest, entry: InFlight): RequestContext {
-    const { signal } = entry.controller;
-    const meta = request.params?._meta as { progressToken?: unknown } | undefined;
-    const progressToken = meta?.progressToken;
-    return {
-      signal,
-      requestId: request.id,
-      session: this.#info(),
-      env: this.#deps.env,
-      storage: scoped(this.#deps.storage, DATA_PREFIX),
-      progress: async (progress, total, message) => {
-        if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
-        const params: Record<string, unknown> = { progressToken, progress };
-        if (total !== undefined) params.total = total;
-        if (message !== undefined) params.message = message;
-        await this.#notify("notifications/progress", params, entry);
-      },
-      log: async (level, data, logger) => {
-        const threshold = this.#record.logLevel;
-        if (!threshold || !atLeast(level, threshold)) return;
-        await this.#notify("notifications/message", logger === undefined ? { level, data } : { level, data, logger }, entry);
-      },
-    };
-  }
-
-  #info(): SessionInfo {
-    const { id, protocolVersion, clientInfo, clientCapabilities } = this.#record;
-    return { id, protocolVersion: protocolVersion ?? DEFAULT_PROTOCOL_VERSION, clientInfo, clientCapabilities };
+    await this.#runner.reply(request.id, channel, { result });
   }
 
   #onNotification(method: string, params: Record<string, unknown>): void {
     if (method === "notifications/cancelled") {
-      const id = params.requestId;
-      const entry = typeof id === "string" || typeof id === "number" ? this.#inFlight.get(keyOf(id)) : undefined;
-      // Per the cancellation spec, an unknown or finished request is ignored.
-      entry?.controller.abort(CANCELLED);
-      this.#log.info("rpc.cancelled", { id, known: entry !== undefined, reason: params.reason });
+      const known = this.#runner.cancel(params.requestId);
+      this.#log.info("rpc.cancelled", { id: params.requestId, known, reason: params.reason });
       return;
     }
     // notifications/initialized and the rest need no action; a client may never send initialized.
     this.#log.debug("rpc.notification", { method });
   }
 
-  /** Queues a response. Its room was reserved at admission, so it is never refused. */
-  #reply(id: RequestId, payload: { result: unknown } | { error: unknown }): void {
-    let frame = encodeMessage({ jsonrpc: "2.0", id, ...payload });
-    const limit = this.#deps.config.maxQueueBytes;
-    if (frame.byteLength > limit) {
-      this.#log.error("rpc.reply-too-large", { id, bytes: frame.byteLength, limit });
-      const error = new McpError(500, ErrorCode.InternalError, `The response is ${frame.byteLength} bytes, over the session's limit of ${limit} bytes`);
-      frame = encodeMessage({ jsonrpc: "2.0", id, error: error.toJsonRpc() });
+  async #resume(lastEventId: string): Promise<Response> {
+    const match = /^([0-9a-f]{12})\.(\d{1,10})$/.exec(lastEventId);
+    if (!match) throw McpError.invalidRequest(`Malformed Last-Event-ID ${JSON.stringify(lastEventId)}: expected an event id this session sent`);
+    const [, streamId, seq] = match as unknown as [string, string, string];
+    let channel = this.#channels.get(streamId);
+    if (!channel && this.#events!.has(streamId)) {
+      // A finished stream whose events are still stored: replay them, then end the response.
+      channel = this.#newChannel(streamId, false);
+      channel.finish();
     }
-    this.#queue.push(frame);
-    this.#queue.release();
+    if (!channel) {
+      throw new McpError(404, ErrorCode.InvalidRequest, `Last-Event-ID ${JSON.stringify(lastEventId)} belongs to no stream of this session (or its events have expired)`);
+    }
+    this.#log.info("stream.resume", { stream: streamId, after: Number(seq) });
+    return channel.resume(Number(seq));
   }
 
-  /**
-   * Queues a handler's notification once there is room. After its request was answered, aborted
-   * or timed out, a notification would follow the reply (or nothing), so it is refused: an
-   * aborted handler gets the abort reason thrown, a settled one a logged no-op.
-   */
-  async #notify(method: string, params: Record<string, unknown>, entry: InFlight): Promise<void> {
-    const { signal } = entry.controller;
-    signal.throwIfAborted();
-    if (entry.settled) {
-      this.#log.warn("rpc.late-notification", { method });
+  #newChannel(id = newStreamId(), live = true): Channel {
+    const version = this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
+    const channel = new Channel({
+      id,
+      budget: this.#budget,
+      keepaliveIntervalMs: this.#deps.config.keepaliveIntervalMs,
+      log: this.#log,
+      events: this.#events,
+      primingRetryMs: version >= PRIMING_SINCE ? this.#deps.config.sseRetryMs : undefined,
+      onDisconnect: (reason) => this.#streamClosed(channel, reason),
+    });
+    if (live) this.#channels.set(id, channel);
+    return channel;
+  }
+
+  /** A reply went out (or was skipped) on `channel`: a POST stream with nothing more owed finishes. */
+  #settled(channel: Channel): void {
+    const owed = this.#owed.get(channel);
+    if (owed === undefined) return;
+    if (owed > 1) {
+      this.#owed.set(channel, owed - 1);
       return;
     }
-    await this.#queue.pushWhenRoom(encodeMessage({ jsonrpc: "2.0", method, params }), signal);
+    this.#owed.delete(channel);
+    this.#channels.delete(channel.id);
+    channel.finish();
   }
 
-  #onStreamClose(stream: SseStream, reason: CloseReason): void {
-    if (this.#stream !== stream) return;
-    this.#stream = undefined;
+  #legacyClosed(reason: CloseReason): void {
     this.#touch();
-    if (reason !== "server-closed") {
-      // The client is gone: nobody will read what is queued or running.
-      this.#abortAll(DISCONNECTED);
-      this.#queue.clear();
-    }
-    this.#log.info("stream.closed", { reason });
+    this.#log.info("stream.closed", { stream: "legacy", reason });
     if (this.#ended) return;
+    if (reason !== "server-closed") {
+      // The legacy client is gone: nobody will read what is queued or running.
+      this.#runner.abortAll(DISCONNECTED);
+      this.#legacy!.discard();
+    }
+    this.#scheduleExpiry();
+  }
+
+  #streamClosed(channel: Channel, reason: CloseReason): void {
+    this.#touch();
+    this.#log.info("stream.closed", { stream: channel.id, reason });
+    if (!this.#ended && !this.#anyConnected()) this.#scheduleExpiry();
+  }
+
+  #scheduleExpiry(): void {
     void this.#deps.scheduleWakeup(this.#lastActivity + this.#deps.config.sessionIdleTtlMs).catch((error) => {
       this.#log.error("session.schedule-failed", { message: String(error) });
     });
   }
 
-  #abortAll(reason: symbol): void {
-    for (const entry of this.#inFlight.values()) entry.controller.abort(reason);
+  #anyConnected(): boolean {
+    if (this.#legacy?.connected) return true;
+    for (const channel of this.#channels.values()) if (channel.connected) return true;
+    return false;
+  }
+
+  #info(): SessionInfo {
+    const { id, protocolVersion, clientInfo, clientCapabilities } = this.#record;
+    return { id, protocolVersion: protocolVersion ?? DEFAULT_PROTOCOL_VERSION, clientInfo, clientCapabilities };
   }
 
   #touch(): void {
@@ -340,21 +384,9 @@ export class Session {
   }
 }
 
-function encodeMessage(message: unknown): Uint8Array {
-  return encoder.encode(encodeSse({ event: "message", data: JSON.stringify(message) }));
-}
-
-/** JSON-RPC ids 1 and "1" are different requests. */
-function keyOf(id: RequestId): string {
-  return `${typeof id}:${id}`;
-}
-
-/** Settles with the promise, or rejects with the signal's reason the moment it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+/** 48 random bits: unique among one session's streams, and short in every event id. */
+function newStreamId(): string {
+  let hex = "";
+  for (const byte of crypto.getRandomValues(new Uint8Array(6))) hex += byte.toString(16).padStart(2, "0");
+  return hex;
 }

@@ -10,7 +10,7 @@ import type { Implementation } from "../server/types.ts";
 export const SESSION_KEY = "session";
 export const DATA_PREFIX = "data:";
 
-export type TransportKind = "sse";
+export type TransportKind = "sse" | "streamable";
 
 export interface SessionRecord {
   id: string;
@@ -23,4 +23,6 @@ export interface SessionRecord {
   clientCapabilities?: Record<string, unknown>;
   /** The client's `logging/setLevel` threshold; no log notifications until it sets one. */
   logLevel?: LogLevel;
+  /** Resource URIs the client subscribed to (`resources/subscribe`). */
+  subscriptions?: string[];
 }

@@ -28,6 +28,7 @@ export class SseStream {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
+  #draining = false;
   #releasePull: (() => void) | undefined;
 
   constructor(
@@ -52,6 +53,13 @@ export class SseStream {
     return this.#closed;
   }
 
+  /** Ends the stream once everything queued has been read (a POST stream after its last reply). */
+  closeWhenDrained(): void {
+    this.#draining = true;
+    if (this.queue.stats.messages === 0) this.close();
+    else this.#releasePull?.();
+  }
+
   /** Ends the stream from the server side. */
   close(): void {
     if (this.#closed) return;
@@ -65,12 +73,16 @@ export class SseStream {
 
   async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
     let frame = this.queue.shift();
-    while (!frame && !this.#closed) {
+    while (!frame && !this.#closed && !this.#draining) {
       await Promise.race([this.queue.whenData(), new Promise<void>((r) => (this.#releasePull = r))]);
       this.#releasePull = undefined;
       if (!this.#closed) frame = this.queue.shift();
     }
-    if (!frame || this.#closed) return;
+    if (!frame) {
+      if (this.#draining) this.close();
+      return;
+    }
+    if (this.#closed) return;
     try {
       controller.enqueue(frame);
     } catch {
@@ -82,7 +94,7 @@ export class SseStream {
     // Every tick with nothing waiting gets a comment, so no gap on the wire exceeds one interval
     // (skipping ticks after recent writes would allow gaps of almost two). With frames waiting,
     // either they are flowing, or the client is not reading and a comment could not reach it.
-    if (this.queue.stats.messages === 0) this.queue.push(KEEPALIVE);
+    if (!this.#draining && this.queue.stats.messages === 0) this.queue.push(KEEPALIVE);
   }
 
   #dispose(reason: CloseReason): void {

@@ -1,0 +1,52 @@
+/**
+ * How a server author declares prompts (MCP prompts spec): a name, string arguments described
+ * with a zod object, and an async `get` that returns the messages.
+ *
+ * Prompt arguments are strings on the wire (`GetPromptRequestParams.arguments` is a string map),
+ * so every field of `arguments` must accept a string: `z.string()`, `z.enum([...])`, with
+ * `.optional()`, `.describe()` or string checks as needed. Anything else fails at startup.
+ */
+import type { z } from "zod";
+import type { Completer, ContentBlock, Meta, RequestContext, Role } from "./types.ts";
+
+/** MCP `PromptMessage`. */
+export interface PromptMessage {
+  role: Role;
+  content: ContentBlock;
+}
+
+/** MCP `GetPromptResult`. */
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: Meta;
+}
+
+/** A zod object whose fields take strings (optional or not). */
+export type PromptArguments = z.ZodObject<{ [name: string]: z.ZodType<unknown, string | undefined> }, any>;
+
+/** The argument names of a prompt, for typing its completers. */
+export type PromptArgumentName<Args> = Args extends z.ZodObject<infer Shape, any> ? keyof Shape & string : never;
+
+/**
+ * A prompt, listed by `prompts/list` and rendered by `prompts/get`. Arguments are validated
+ * before `get` runs; a failure answers -32602 (prompts spec, "Error Handling").
+ *
+ * @example
+ * prompt({ name: "code_review", description: "Review code",
+ *   arguments: z.object({ code: z.string().describe("The code"), language: z.string().optional() }),
+ *   get: async ({ code, language }) => [{ role: "user", content: { type: "text", text: `Review this ${language ?? ""} code:\n${code}` } }],
+ *   complete: { language: (value) => ["python", "rust"].filter((l) => l.startsWith(value)) } })
+ */
+export interface PromptDefinition<Args extends PromptArguments | undefined = PromptArguments | undefined> {
+  /** Unique within the server. */
+  name: string;
+  title?: string;
+  description?: string;
+  /** Advertised as `PromptArgument[]`: `.describe()` gives the description, `.optional()` makes it not required. */
+  arguments?: Args;
+  /** A message list, or a full result (e.g. with its own `description`). Without `arguments`, `args` is `{}`. */
+  get(args: Args extends PromptArguments ? z.output<Args> : Record<string, never>, ctx: RequestContext): Promise<PromptMessage[] | GetPromptResult>;
+  /** Completers for `completion/complete` with `ref: { type: "ref/prompt", name }`. */
+  complete?: Partial<Record<PromptArgumentName<Args>, Completer>>;
+}

@@ -1,0 +1,66 @@
+/**
+ * How a server author declares resources (MCP resources spec): fixed ones with a URI, and
+ * templates whose URI has `{variables}`. Both read through an async function; what it returns
+ * becomes `ResourceContents` (see `toResourceContents`).
+ *
+ * Templates use RFC 6570 level 1 only (`{var}`, simple string expansion); see `UriTemplate`.
+ */
+import type { Annotations, Completer, RequestContext, ResourceContents } from "./types.ts";
+
+/**
+ * What a `read` function may return: text (sent as `text`), bytes (sent base64-encoded as
+ * `blob`), or the full `contents` list when one read yields several items or needs `_meta`.
+ */
+export type ResourceReturn = string | Uint8Array | ResourceContents[];
+
+/**
+ * A resource with a fixed URI, listed by `resources/list`.
+ *
+ * @example
+ * { uri: "config://app", name: "app-config", mimeType: "application/json",
+ *   read: async (ctx) => JSON.stringify(await ctx.storage.get("config") ?? {}) }
+ */
+export interface ResourceDefinition {
+  /** Unique within the server; any scheme (`file://`, `https://`, or your own such as `notes://`). */
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  /** Sent with the listing and with every content item that `read` returns as text or bytes. */
+  mimeType?: string;
+  /** The raw content's size in bytes (before base64), if known. */
+  size?: number;
+  annotations?: Annotations;
+  read(ctx: RequestContext): Promise<ResourceReturn>;
+}
+
+/** The variable names of a level-1 URI template: `"a://{x}/{y}"` gives `"x" | "y"`. */
+export type TemplateVariables<T extends string> = string extends T
+  ? string
+  : T extends `${string}{${infer Name}}${infer Rest}`
+    ? Name | TemplateVariables<Rest>
+    : never;
+
+/**
+ * A family of resources whose URIs match `uriTemplate`, listed by `resources/templates/list`.
+ * Only RFC 6570 level 1 (`{var}`) is supported: a variable matches one or more characters other
+ * than `/`, `?` and `#`, and reaches `read` percent-decoded.
+ *
+ * @example
+ * resourceTemplate({ uriTemplate: "notes://{id}", name: "note",
+ *   read: async ({ id }, _uri, ctx) => (await ctx.storage.get<string>(`note:${id}`)) ?? "",
+ *   complete: { id: async (prefix, ctx) => (await ctx.storage.get<string[]>("ids") ?? []).filter((i) => i.startsWith(prefix)) } })
+ */
+export interface ResourceTemplateDefinition<T extends string = string> {
+  uriTemplate: T;
+  name: string;
+  title?: string;
+  description?: string;
+  /** Only if every matching resource has this type (schema `ResourceTemplate.mimeType`). */
+  mimeType?: string;
+  annotations?: Annotations;
+  /** `uri` is the URI the client asked for, exactly as sent. */
+  read(vars: Record<TemplateVariables<T>, string>, uri: string, ctx: RequestContext): Promise<ResourceReturn>;
+  /** Completers for `completion/complete` with `ref: { type: "ref/resource", uri: <uriTemplate> }`. */
+  complete?: Partial<Record<TemplateVariables<T>, Completer>>;
+}

@@ -1,0 +1,65 @@
+import { describe, it, expect, expectTypeOf } from "vitest";
+import { z } from "zod";
+import { defineServer, prompt, resourceTemplate, tool } from "./defineServer.ts";
+import { call } from "./testKit.ts";
+import type { CompletionContext, RequestContext } from "./types.ts";
+
+// The helpers are identities; what they are for is inference, which `tsc -p .` checks here.
+describe("definition helpers", () => {
+  it("types a zod tool's arguments from its input and a raw-schema tool's as a record", () => {
+    const zodTool = tool({ name: "a", description: "", input: z.object({ n: z.number() }), handler: async ({ n }) => String(n) });
+    const rawTool = tool({
+      name: "b",
+      description: "",
+      inputSchema: { type: "object", properties: { n: { type: "number" } } },
+      handler: async (args) => {
+        expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+        return "";
+      },
+    });
+    expectTypeOf(zodTool.handler).parameter(0).toEqualTypeOf<{ n: number }>();
+    expectTypeOf(rawTool.handler).parameter(1).toEqualTypeOf<RequestContext>();
+    expect(tool(zodTool)).toBe(zodTool);
+  });
+
+  it("types a template's variables and completers from its uriTemplate", () => {
+    const t = resourceTemplate({
+      uriTemplate: "repo://{owner}/{name}",
+      name: "repo",
+      read: async (vars) => {
+        expectTypeOf(vars).toEqualTypeOf<Record<"owner" | "name", string>>();
+        return `${vars.owner}/${vars.name}`;
+      },
+      complete: { owner: (_value, context) => [context.arguments.name ?? ""] },
+    });
+    // @ts-expect-error "repo" is not a variable of the template
+    resourceTemplate({ ...t, complete: { repo: () => [] } });
+    expect(t.uriTemplate).toBe("repo://{owner}/{name}");
+  });
+
+  it("types a prompt's arguments and completers from its zod object", async () => {
+    const p = prompt({
+      name: "p",
+      arguments: z.object({ a: z.string(), b: z.string().optional() }),
+      get: async (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ a: string; b?: string | undefined }>();
+        return [{ role: "user", content: { type: "text", text: args.a } }];
+      },
+      complete: {
+        b: (value, context) => {
+          expectTypeOf(context).toEqualTypeOf<CompletionContext>();
+          return [value];
+        },
+      },
+    });
+    // @ts-expect-error prompt arguments must take strings
+    prompt({ name: "q", arguments: z.object({ n: z.number() }), get: async () => [] });
+    const server = defineServer({ name: "s", version: "1", prompts: [p] });
+    expect(await call(server, "prompts/get", { name: "p", arguments: { a: "hi" } })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] });
+  });
+
+  it("types a prompt without arguments as getting {}", () => {
+    const p = prompt({ name: "p", get: async (args) => (expectTypeOf(args).toEqualTypeOf<Record<string, never>>(), []) });
+    expect(p.arguments).toBeUndefined();
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * A prompt's zod `arguments` object → the `PromptArgument[]` that `prompts/list` advertises
+ * (`{ name, title?, description?, required }`), via zod's JSON Schema converter so that
+ * `.describe()`, `.meta({ title })`, `.optional()` and `.default()` read the same as for tools.
+ *
+ * Prompt arguments are strings on the wire, so a field that does not take a string fails here,
+ * at startup, naming the prompt and the field.
+ */
+import { z } from "zod";
+import type { PromptArguments } from "./PromptDefinition.ts";
+
+/** MCP `PromptArgument`. */
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required: boolean;
+}
+
+interface FieldSchema {
+  type?: unknown;
+  title?: unknown;
+  description?: unknown;
+}
+
+/**
+ * @param what Names the prompt in errors, e.g. `Prompt code_review`.
+ *
+ * @example promptArguments(z.object({ code: z.string().describe("The code") }), "Prompt review")
+ * // [{ name: "code", description: "The code", required: true }]
+ */
+export function promptArguments(schema: PromptArguments, what: string): PromptArgument[] {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+    type?: unknown;
+    properties?: Record<string, FieldSchema>;
+    required?: string[];
+  };
+  if (json.type !== "object") throw new TypeError(`${what}'s arguments must be a z.object of string fields`);
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties ?? {}).map(([name, field]) => {
+    if (field.type !== "string") {
+      throw new TypeError(
+        `${what}'s argument "${name}" must take a string (z.string(), z.enum([...]), optionally .optional()): prompt arguments are strings on the wire`,
+      );
+    }
+    return {
+      name,
+      ...(typeof field.title === "string" ? { title: field.title } : {}),
+      ...(typeof field.description === "string" ? { description: field.description } : {}),
+      required: required.has(name),
+    };
+  });
+}

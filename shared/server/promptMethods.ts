@@ -1,0 +1,62 @@
+/**
+ * `prompts/list` and `prompts/get` (MCP prompts spec). Arguments are validated with the prompt's
+ * zod object before `get` runs; an unknown prompt or invalid arguments answer -32602 ("Invalid
+ * prompt name", "Missing required arguments" in the spec's "Error Handling"). A request without
+ * `arguments` is validated as `{}`. The prompt set is fixed per deployment: `listChanged` is false.
+ */
+import { z } from "zod";
+import { McpError } from "../errors/McpError.ts";
+import { isObject } from "./isObject.ts";
+import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
+import { listResult } from "./paginate.ts";
+import { promptArguments } from "./promptArguments.ts";
+import type { PromptDefinition } from "./PromptDefinition.ts";
+import { toGetPromptResult } from "./toGetPromptResult.ts";
+
+/** @example promptMethods(definition.prompts ?? []).methods["prompts/get"]({ name: "review" }, ctx, hooks) */
+export function promptMethods(prompts: readonly PromptDefinition[]): MethodGroup {
+  if (prompts.length === 0) return NO_METHODS;
+  const byName = new Map<string, PromptDefinition>();
+  const listed: Result[] = [];
+  for (const prompt of prompts) {
+    const what = `Prompt ${JSON.stringify(prompt.name)}`;
+    if (typeof prompt.name !== "string" || prompt.name === "") throw new TypeError(`${what} needs a non-empty "name"`);
+    if (byName.has(prompt.name)) throw new TypeError(`Prompt ${prompt.name} is defined twice`);
+    if (typeof prompt.get !== "function") throw new TypeError(`${what} needs a "get" function`);
+    byName.set(prompt.name, prompt);
+    listed.push(describePrompt(prompt, what));
+  }
+  return {
+    capabilities: { prompts: { listChanged: false } },
+    methods: {
+      "prompts/list": async (params) => listResult("prompts", listed, params.cursor),
+      "prompts/get": async (params, ctx) => {
+        if (typeof params.name !== "string") throw McpError.invalidParams('prompts/get needs a "name" string');
+        const prompt = byName.get(params.name);
+        if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
+        const raw = params.arguments ?? {};
+        if (!isObject(raw)) throw McpError.invalidParams('prompts/get "arguments" must be an object of strings');
+        let args: Record<string, unknown> = {};
+        if (prompt.arguments) {
+          const parsed = prompt.arguments.safeParse(raw);
+          if (!parsed.success) throw McpError.invalidParams(`Invalid arguments for prompt ${prompt.name}:\n${z.prettifyError(parsed.error)}`);
+          args = parsed.data;
+        }
+        return { ...toGetPromptResult(await prompt.get(args as never, ctx), `Prompt ${prompt.name}`, prompt.description) };
+      },
+    },
+  };
+}
+
+/** MCP `Prompt`, with only the fields that are set; completer names are checked against the arguments. */
+function describePrompt(prompt: PromptDefinition, what: string): Result {
+  const args = prompt.arguments ? promptArguments(prompt.arguments, what) : [];
+  for (const name of Object.keys(prompt.complete ?? {})) {
+    if (!args.some((a) => a.name === name)) throw new TypeError(`${what} has a completer for "${name}", which is not one of its arguments`);
+  }
+  const entry: Result = { name: prompt.name };
+  if (prompt.title !== undefined) entry.title = prompt.title;
+  if (prompt.description !== undefined) entry.description = prompt.description;
+  if (prompt.arguments) entry.arguments = args;
+  return entry;
+}

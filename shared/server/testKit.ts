@@ -1,0 +1,76 @@
+/**
+ * Test helpers for the server's unit tests (not part of the public API): a `RequestContext` with
+ * no session behind it, `SessionHooks` that record what they are asked, and a one-line request.
+ */
+import { McpError } from "../errors/McpError.ts";
+import type { LogLevel } from "../protocol/logLevels.ts";
+import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
+import { MemoryStorage } from "../session/MemoryStorage.ts";
+import { scoped } from "../session/SessionStorage.ts";
+import type { McpServer, SessionHooks } from "./McpServer.ts";
+import type { RequestContext } from "./types.ts";
+
+export function stubContext(env: Record<string, unknown> = {}): RequestContext {
+  return {
+    signal: new AbortController().signal,
+    requestId: 1,
+    session: { id: "test", protocolVersion: LATEST_PROTOCOL_VERSION },
+    progress: async () => {},
+    log: async () => {},
+    storage: scoped(new MemoryStorage(), "data:"),
+    env,
+    sample: async () => {
+      throw new Error("no client in unit tests");
+    },
+    elicit: async () => {
+      throw new Error("no client in unit tests");
+    },
+    listRoots: async () => {
+      throw new Error("no client in unit tests");
+    },
+    closeStream: () => {},
+  };
+}
+
+/** Hooks that record each call, in order, as `[hook, argument]`. */
+export function stubHooks() {
+  const levels: LogLevel[] = [];
+  const calls: [string, string][] = [];
+  const hooks: SessionHooks = {
+    setLogLevel: async (level) => void levels.push(level),
+    subscribe: async (uri) => void calls.push(["subscribe", uri]),
+    unsubscribe: async (uri) => void calls.push(["unsubscribe", uri]),
+  };
+  return { hooks, levels, calls };
+}
+
+let nextId = 1;
+
+/** One request through `server.handle`, with a stub context and hooks unless given. */
+export function call(server: McpServer, method: string, params?: Record<string, unknown>, ctx = stubContext(), hooks = stubHooks().hooks) {
+  return server.handle({ jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) }, ctx, hooks);
+}
+
+/** Rejection of `promise` as an McpError; fails the test if it resolves or rejects otherwise. */
+export async function mcpError(promise: Promise<unknown>): Promise<McpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
+  return error;
+}
+
+/** Every page of a list method, following `nextCursor`; also returns how many pages there were. */
+export async function allPages(server: McpServer, method: string, key: string): Promise<{ items: Record<string, unknown>[]; pages: number }> {
+  const items: Record<string, unknown>[] = [];
+  let cursor: unknown;
+  let pages = 0;
+  do {
+    const page = await call(server, method, cursor === undefined ? undefined : { cursor });
+    items.push(...(page[key] as Record<string, unknown>[]));
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined);
+  return { items, pages };
+}

@@ -1,0 +1,59 @@
+/**
+ * `tools/list` and `tools/call` (MCP tools spec). Names are checked and schemas computed once,
+ * here, at startup; a call only validates and runs.
+ *
+ * Both methods answer even when the server has no tools (an empty list, "Unknown tool"), as they
+ * always have; only the `tools` capability depends on there being some. The tool set is fixed
+ * per deployment, so `listChanged` is false.
+ */
+import { McpError } from "../errors/McpError.ts";
+import { callTool } from "./callTool.ts";
+import { isObject } from "./isObject.ts";
+import type { MethodGroup, Result } from "./Method.ts";
+import { listResult } from "./paginate.ts";
+import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
+import type { AnyToolDefinition } from "./types.ts";
+
+/** Tool names per the MCP tools spec ("Tool names"): 1–128 characters, case-sensitive. */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx, hooks) */
+export function toolMethods(tools: readonly AnyToolDefinition[]): MethodGroup {
+  const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas }>();
+  const listed: Result[] = [];
+  for (const tool of tools) {
+    if (!TOOL_NAME.test(tool.name)) {
+      throw new TypeError(`Tool name ${JSON.stringify(tool.name)} must be 1-128 characters of A-Z a-z 0-9 _ . -`);
+    }
+    if (byName.has(tool.name)) throw new TypeError(`Tool ${tool.name} is defined twice`);
+    const schemas = toolSchemas(tool);
+    byName.set(tool.name, { tool, schemas });
+    listed.push(describeTool(tool, schemas));
+  }
+  return {
+    capabilities: tools.length > 0 ? { tools: { listChanged: false } } : {},
+    methods: {
+      "tools/list": async (params) => listResult("tools", listed, params.cursor),
+      "tools/call": async (params, ctx) => {
+        if (typeof params.name !== "string") throw McpError.invalidParams('tools/call needs a "name" string');
+        const found = byName.get(params.name);
+        if (!found) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
+        if (params.arguments !== undefined && !isObject(params.arguments)) {
+          throw McpError.invalidParams('tools/call "arguments" must be an object');
+        }
+        return { ...(await callTool(found.tool, params.arguments, ctx, found.schemas)) };
+      },
+    },
+  };
+}
+
+/** MCP `Tool`, keys in the schema's order so listings read naturally. */
+function describeTool(tool: AnyToolDefinition, schemas: ToolSchemas): Result {
+  const entry: Result = { name: tool.name };
+  if (tool.title) entry.title = tool.title;
+  entry.description = tool.description;
+  entry.inputSchema = schemas.inputSchema;
+  if (schemas.outputSchema) entry.outputSchema = schemas.outputSchema;
+  if (tool.annotations) entry.annotations = tool.annotations;
+  return entry;
+}

@@ -1,0 +1,146 @@
+import { describe, it, expect } from "vitest";
+import { z } from "zod";
+import { defineServer, tool } from "./defineServer.ts";
+import { call } from "./testKit.ts";
+import { toolSchemas } from "./toolSchemas.ts";
+import type { JsonSchemaObject, JsonSchemaToolDefinition } from "./types.ts";
+
+/** The 2020-12 schema of the brief, as text, so that "verbatim" is checked byte for byte. */
+const CONTACT_SCHEMA_JSON =
+  '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}';
+
+const received: Record<string, unknown>[] = [];
+const contact = tool({
+  name: "contact",
+  description: "Records a contact",
+  inputSchema: JSON.parse(CONTACT_SCHEMA_JSON) as JsonSchemaObject,
+  handler: async (args) => {
+    received.push(args);
+    return `recorded ${String(args.name)}`;
+  },
+});
+
+const server = defineServer({
+  name: "raw",
+  version: "1",
+  tools: [
+    contact,
+    tool({
+      name: "measure",
+      description: "Structured output from a raw output schema",
+      inputSchema: { type: "object", properties: { mode: { type: "string" } }, required: ["mode"] },
+      outputSchema: { type: "object", properties: { size: { type: "integer" } }, required: ["size"], additionalProperties: false },
+      handler: async ({ mode }) => {
+        if (mode === "ok") return { size: 3 };
+        if (mode === "error") return { content: [{ type: "text", text: "upstream down" }], isError: true };
+        return { size: "three" };
+      },
+    }),
+    tool({ name: "zod", description: "Unchanged zod path", input: z.strictObject({ a: z.string() }), handler: async ({ a }) => a }),
+  ],
+});
+
+type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+const callContact = (args: unknown) => call(server, "tools/call", { name: "contact", arguments: args }) as Promise<Result>;
+
+describe("tools declared with a raw JSON Schema", () => {
+  it("advertises the schema verbatim, $schema, $defs, $anchor and key order included", async () => {
+    const { tools } = (await call(server, "tools/list")) as { tools: Record<string, unknown>[] };
+    expect(JSON.stringify(tools[0]!.inputSchema)).toBe(CONTACT_SCHEMA_JSON);
+    expect(tools[0]).toEqual({ name: "contact", description: "Records a contact", inputSchema: JSON.parse(CONTACT_SCHEMA_JSON) });
+    expect(tools[1]!.outputSchema).toEqual({ type: "object", properties: { size: { type: "integer" } }, required: ["size"], additionalProperties: false });
+  });
+
+  it("runs the handler with the arguments as sent when they are valid", async () => {
+    received.length = 0;
+    const args = { name: "x", contactMethod: "phone", phone: "555", address: { city: "Lyon" } };
+    expect(await callContact(args)).toEqual({ content: [{ type: "text", text: "recorded x" }], isError: false });
+    expect(received).toEqual([args]);
+  });
+
+  it("answers the if/then branch's missing phone with an isError result and does not run the handler", async () => {
+    received.length = 0;
+    const result = await callContact({ name: "x", contactMethod: "phone" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^Invalid arguments for tool contact:\n/);
+    expect(result.content[0]!.text).toContain('required property "phone"');
+    expect(received).toEqual([]);
+  });
+
+  it("takes the else branch: email is then required", async () => {
+    expect((await callContact({ name: "x", email: "x@example.com" })).isError).toBe(false);
+    const result = await callContact({ name: "x", contactMethod: "email", phone: "555" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('required property "email"');
+  });
+
+  it("refuses an unknown property (additionalProperties: false)", async () => {
+    const result = await callContact({ name: "x", contactMethod: "phone", phone: "555", extra: 1 });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('Property "extra" does not match additional properties schema');
+  });
+
+  it("follows $ref into $defs, and reports where the value is wrong", async () => {
+    const result = await callContact({ name: "x", email: "e", address: { city: 3 } });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain("→ at #/address/city");
+  });
+
+  it("validates missing arguments as {}", async () => {
+    const result = (await call(server, "tools/call", { name: "contact" })) as Result;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('required property "phone"');
+  });
+
+  it("sends a return matching the raw output schema as structuredContent", async () => {
+    expect(await call(server, "tools/call", { name: "measure", arguments: { mode: "ok" } })).toEqual({
+      content: [{ type: "text", text: '{"size":3}' }],
+      structuredContent: { size: 3 },
+      isError: false,
+    });
+  });
+
+  it("answers a return that breaks the raw output schema with an isError result", async () => {
+    const result = (await call(server, "tools/call", { name: "measure", arguments: { mode: "bad" } })) as Result;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^Tool measure returned a value that does not match its output schema:\n✖ Instance type "string" is invalid/);
+    expect(result).not.toHaveProperty("structuredContent");
+  });
+
+  it("passes a CallToolResult through despite the output schema", async () => {
+    expect(await call(server, "tools/call", { name: "measure", arguments: { mode: "error" } })).toEqual({
+      content: [{ type: "text", text: "upstream down" }],
+      isError: true,
+    });
+  });
+
+  it("leaves zod tools as they were, side by side", async () => {
+    const result = (await call(server, "tools/call", { name: "zod", arguments: { a: 1 } })) as Result;
+    expect(result.content[0]!.text).toContain("expected string, received number");
+    const { tools } = (await call(server, "tools/list")) as { tools: Record<string, unknown>[] };
+    expect(tools[2]!.inputSchema).toEqual({ type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false });
+  });
+});
+
+describe("toolSchemas refuses at startup", () => {
+  const base = { name: "t", description: "", handler: async () => "" };
+  it.each<[string, unknown, string | RegExp]>([
+    ["a root that is not an object schema", { ...base, inputSchema: { type: "string" } }, /Tool t's inputSchema must be a JSON Schema object with "type": "object"/],
+    ["a root without a type", { ...base, inputSchema: { properties: {} } }, /must be a JSON Schema object with "type": "object"/],
+    ["a boolean property schema", { ...base, inputSchema: { type: "object", properties: { a: true } } }, /"properties" must map each name to a schema object/],
+    ["a required that is not a list of names", { ...base, inputSchema: { type: "object", required: "a" } }, /"required" must be an array of property names/],
+    ["an unknown dialect", { ...base, inputSchema: { type: "object", $schema: "https://example.com/s" } }, /has "\$schema": "https:\/\/example.com\/s"/],
+    ["an output schema that is not an object", { ...base, inputSchema: { type: "object" }, outputSchema: { type: "array" } }, /Tool t's outputSchema must be/],
+    ["both a zod input and an inputSchema", { ...base, input: z.object({}), inputSchema: { type: "object" } }, /needs exactly one of "input"/],
+    ["neither", { ...base }, /needs exactly one of "input"/],
+  ])("%s", (_name, definition, message) => {
+    expect(() => toolSchemas(definition as JsonSchemaToolDefinition)).toThrow(message);
+    expect(() => defineServer({ name: "s", version: "1", tools: [definition as JsonSchemaToolDefinition] })).toThrow(message);
+  });
+
+  it("accepts the MCP spec's no-parameter schema and then refuses any argument", () => {
+    const schemas = toolSchemas({ ...base, inputSchema: { type: "object", additionalProperties: false } });
+    expect(schemas.checkInput({})).toEqual({ ok: true, value: {} });
+    expect(schemas.checkInput({ a: 1 }).ok).toBe(false);
+  });
+});

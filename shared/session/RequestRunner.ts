@@ -1,0 +1,227 @@
+/**
+ * Runs a session's requests: at most `maxConcurrentHandlers` at once (FIFO), each with a deadline,
+ * each answered exactly once on the channel it came in on — unless it was cancelled or its client
+ * went away, after which nobody is waiting and no response is sent (cancellation spec).
+ *
+ * It also gives each handler its `RequestContext`: progress and log notifications on the
+ * request's own channel (refused once the request is answered: progress spec, "MUST stop"), and
+ * requests to the client (sampling, elicitation, roots) whose answers `ClientRequests` routes back.
+ *
+ * Not here: admission (the session decides what to accept), transports, persistence.
+ */
+import type { Config } from "../config/readConfig.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { toMcpError } from "../http/errorResponse.ts";
+import type { JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
+import type { Logger } from "../log/Logger.ts";
+import { atLeast, type LogLevel } from "../protocol/logLevels.ts";
+import type { McpServer, SessionHooks } from "../server/McpServer.ts";
+import type { RequestContext, SessionInfo } from "../server/types.ts";
+import type { Channel } from "./Channel.ts";
+import { ClientRequests } from "./ClientRequests.ts";
+import type { QueueBudget } from "./QueueBudget.ts";
+import type { SessionStorage } from "./SessionStorage.ts";
+import { Slots } from "./Slots.ts";
+
+/** Abort reasons after which no response is sent: nobody is waiting for one. */
+export const CANCELLED = Symbol("cancelled by the client");
+export const DISCONNECTED = Symbol("client disconnected");
+
+export interface RunnerDeps {
+  server: McpServer;
+  hooks: SessionHooks;
+  config: Config;
+  log: Logger;
+  env: Readonly<Record<string, unknown>>;
+  storage: Omit<SessionStorage, "deleteAll">;
+  budget: QueueBudget;
+  session(): SessionInfo;
+  logLevel(): LogLevel | undefined;
+  /** Called after a request's reply was sent (or skipped): the channel may be finished. */
+  onSettled(channel: Channel): void;
+}
+
+interface InFlight {
+  controller: AbortController;
+  channel: Channel;
+  /** Set once the request is answered: its notifications MUST stop (progress spec). */
+  settled: boolean;
+}
+
+/** The client capability each server-to-client request needs (lifecycle spec, "Capability Negotiation"). */
+const NEEDS: Record<string, string> = { "sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots" };
+
+export class RequestRunner {
+  readonly #deps: RunnerDeps;
+  readonly #slots: Slots;
+  readonly #inFlight = new Map<string, InFlight>();
+  readonly clientRequests: ClientRequests;
+
+  constructor(deps: RunnerDeps) {
+    this.#deps = deps;
+    this.#slots = new Slots(deps.config.maxConcurrentHandlers);
+    this.clientRequests = new ClientRequests(deps.config.handlerTimeoutMs);
+  }
+
+  get running(): number {
+    return this.#slots.running;
+  }
+
+  /** Starts a request whose reply room is already reserved; answers on `channel`. */
+  start(request: JsonRpcRequest, channel: Channel): void {
+    this.#deps.log.debug("rpc.in", { id: request.id, method: request.method });
+    const key = keyOf(request.id);
+    if (this.#inFlight.has(key)) {
+      void this.reply(request.id, channel, { error: McpError.invalidRequest(`Request id ${JSON.stringify(request.id)} is already in use by a request in flight`).toJsonRpc() });
+      return;
+    }
+    const entry: InFlight = { controller: new AbortController(), channel, settled: false };
+    this.#inFlight.set(key, entry);
+    void this.#run(request, key, entry);
+  }
+
+  /** `notifications/cancelled`: aborts the request; an unknown or finished one is ignored (spec). */
+  cancel(id: unknown): boolean {
+    const entry = typeof id === "string" || typeof id === "number" ? this.#inFlight.get(keyOf(id)) : undefined;
+    entry?.controller.abort(CANCELLED);
+    return entry !== undefined;
+  }
+
+  /** Aborts every request, e.g. `DISCONNECTED` when a legacy client goes away. */
+  abortAll(reason: unknown): void {
+    for (const entry of this.#inFlight.values()) entry.controller.abort(reason);
+  }
+
+  /** Sends a reply whose room was reserved at admission, then frees the reservation. */
+  async reply(id: RequestId, channel: Channel, payload: { result: unknown } | { error: unknown }): Promise<void> {
+    let message: object = { jsonrpc: "2.0", id, ...payload };
+    const limit = this.#deps.config.maxQueueBytes;
+    const bytes = JSON.stringify(message).length;
+    if (bytes > limit) {
+      this.#deps.log.error("rpc.reply-too-large", { id, bytes, limit });
+      const error = new McpError(500, ErrorCode.InternalError, `The response is ${bytes} bytes, over the session's limit of ${limit} bytes`);
+      message = { jsonrpc: "2.0", id, error: error.toJsonRpc() };
+    }
+    try {
+      await channel.send(message, "reply", undefined, () => this.#deps.budget.release());
+    } finally {
+      this.#deps.onSettled(channel);
+    }
+  }
+
+  async #run(request: JsonRpcRequest, key: string, entry: InFlight): Promise<void> {
+    const { signal } = entry.controller;
+    const log = this.#deps.log;
+    await this.#slots.acquire();
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      signal.throwIfAborted();
+      const timeoutMs = this.#deps.config.handlerTimeoutMs;
+      timer = setTimeout(() => {
+        entry.controller.abort(new McpError(504, ErrorCode.RequestTimeout, `Request ${request.method} timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const result = await untilAborted(this.#deps.server.handle(request, this.#context(request, entry), this.#deps.hooks), signal);
+      entry.settled = true;
+      await this.reply(request.id, entry.channel, { result });
+      log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started });
+    } catch (thrown) {
+      entry.settled = true;
+      const reason = signal.aborted ? signal.reason : thrown;
+      if (reason === CANCELLED || reason === DISCONNECTED) {
+        this.#deps.budget.release();
+        this.#deps.onSettled(entry.channel);
+        log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started, aborted: String(reason.description) });
+      } else {
+        const error = toMcpError(reason, log);
+        await this.reply(request.id, entry.channel, { error: error.toJsonRpc() });
+        log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started, code: error.code });
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#inFlight.delete(key);
+      this.#slots.release();
+    }
+  }
+
+  #context(request: JsonRpcRequest, entry: InFlight): RequestContext {
+    const { signal } = entry.controller;
+    const progressToken = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    const session = this.#deps.session();
+    return {
+      signal,
+      requestId: request.id,
+      session,
+      env: this.#deps.env,
+      storage: this.#deps.storage,
+      progress: async (progress, total, message) => {
+        if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
+        const params: Record<string, unknown> = { progressToken, progress };
+        if (total !== undefined) params.total = total;
+        if (message !== undefined) params.message = message;
+        await this.#notify(entry, { jsonrpc: "2.0", method: "notifications/progress", params });
+      },
+      log: async (level, data, logger) => {
+        const threshold = this.#deps.logLevel();
+        if (!threshold || !atLeast(level, threshold)) return;
+        const params = logger === undefined ? { level, data } : { level, data, logger };
+        await this.#notify(entry, { jsonrpc: "2.0", method: "notifications/message", params });
+      },
+      sample: (params) => this.#ask(entry, session, "sampling/createMessage", params),
+      elicit: (params) => this.#ask(entry, session, "elicitation/create", params),
+      listRoots: () => this.#ask(entry, session, "roots/list", {}),
+      closeStream: () => entry.channel.disconnect(),
+    };
+  }
+
+  /**
+   * Queues a handler's notification once there is room. After its request was answered, aborted
+   * or timed out, a notification would follow the reply (or nothing), so it is refused: an
+   * aborted handler gets the abort reason thrown, a settled one a logged no-op.
+   */
+  async #notify(entry: InFlight, message: { method: string; [field: string]: unknown }): Promise<void> {
+    entry.controller.signal.throwIfAborted();
+    if (entry.settled) {
+      this.#deps.log.warn("rpc.late-notification", { method: message.method });
+      return;
+    }
+    await entry.channel.send(message, "notification", entry.controller.signal);
+  }
+
+  /** Sends a request to the client on the handler's channel and waits for the answer. */
+  async #ask(entry: InFlight, session: SessionInfo, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const capability = NEEDS[method]!;
+    if (!session.clientCapabilities || !(capability in session.clientCapabilities)) {
+      throw new Error(`The client did not declare the "${capability}" capability, so ${method} cannot be sent`);
+    }
+    if (method === "elicitation/create" && params.mode === "url" && !hasUrlElicitation(session.clientCapabilities)) {
+      throw new Error('The client did not declare URL-mode elicitation (capabilities.elicitation.url)');
+    }
+    const { id, result } = this.clientRequests.open(method, entry.controller.signal);
+    // If sending fails, the same abort also rejects `result`; observe it so it is not reported unhandled.
+    result.catch(() => {});
+    await this.#notify(entry, { jsonrpc: "2.0", id, method, params });
+    return result;
+  }
+}
+
+function hasUrlElicitation(capabilities: Record<string, unknown>): boolean {
+  const elicitation = capabilities.elicitation;
+  return typeof elicitation === "object" && elicitation !== null && "url" in elicitation;
+}
+
+/** JSON-RPC ids 1 and "1" are different requests. */
+function keyOf(id: RequestId): string {
+  return `${typeof id}:${id}`;
+}
+
+/** Settles with the promise, or rejects with the signal's reason the moment it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
