@@ -5,21 +5,10 @@
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { parsePort } from "./parsePort.mjs";
 
 const DEFAULT_PORT = 8787;
-const args = process.argv.slice(2);
-let port = DEFAULT_PORT;
-const rest = [];
-for (let i = 0; i < args.length; i++) {
-  const arg = args[i];
-  if (arg === "--port" || arg === "-p") port = Number(args[++i]);
-  else if (arg.startsWith("--port=")) port = Number(arg.slice("--port=".length));
-  else rest.push(arg);
-}
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`--port must be an integer from 0 to 65535, got ${JSON.stringify(port)}`);
-  process.exit(2);
-}
+const { port, rest } = parsePort(process.argv.slice(2), DEFAULT_PORT);
 
 const wrangler = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
 const child = spawn(process.execPath, [wrangler, "dev", "--ip", "127.0.0.1", "--port", String(port), ...rest], {
