@@ -82,10 +82,13 @@ export class Channel {
     });
   }
 
-  /** Opens a connection reading this channel; `first` is sent before anything queued. */
-  connect(first?: string, headers: Record<string, string> = {}): Response {
+  /**
+   * Opens a connection reading this channel; `first` is sent before anything queued. A new
+   * stream is primed (SEP-1699) unless `prime` is false, as for a resumed one.
+   */
+  connect(first?: string, headers: Record<string, string> = {}, prime = true): Response {
     this.#connection?.close();
-    const primed = this.#priming() + (first ?? "");
+    const primed = (prime ? this.#priming() : "") + (first ?? "");
     const stream = new SseStream(this.#queue, {
       keepaliveIntervalMs: this.#options.keepaliveIntervalMs,
       first: primed ? encoder.encode(primed) : undefined,
@@ -101,7 +104,7 @@ export class Channel {
     const events = this.#options.events;
     if (!events) throw new Error(`Channel ${this.id} is not resumable`);
     const frames = await events.after(this.id, seq);
-    return this.connect(frames.join(""));
+    return this.connect(frames.join(""), {}, false);
   }
 
   /**

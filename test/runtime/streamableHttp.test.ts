@@ -1,0 +1,156 @@
+/**
+ * Streamable HTTP on /mcp inside workerd: the raw wire (status codes, headers, JSON vs SSE),
+ * resumption after a dropped stream with no lost reply, and state surviving eviction.
+ */
+import { env, evictDurableObject, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { sessionStub } from "../../worker/sessionStub.ts";
+import { SseReader } from "../support/SseReader.ts";
+import { BASE, call, initialize } from "./helpers.ts";
+
+const MCP = `${BASE}/mcp`;
+const BOTH = "application/json, text/event-stream";
+
+function postMcp(body: unknown, headers: Record<string, string> = {}) {
+  return SELF.fetch(MCP, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: BOTH, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function open(version = "2025-11-25") {
+  const response = await postMcp(initialize(0, version));
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toContain("application/json");
+  const sessionId = response.headers.get("mcp-session-id")!;
+  expect(sessionId).toMatch(/^[0-9a-f]{32}$/);
+  expect((await response.json<any>()).result.protocolVersion).toBe(version);
+  const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": version };
+  expect((await postMcp({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+  return { sessionId, headers, post: (body: unknown) => postMcp(body, headers) };
+}
+
+async function expectError(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  const body = await response.json<any>();
+  expect(body.jsonrpc).toBe("2.0");
+  expect(typeof body.error.code).toBe("number");
+  return body;
+}
+
+describe("Streamable HTTP wire", () => {
+  it("answers a plain request with JSON, and a request whose handler sends progress first with SSE", async () => {
+    const s = await open();
+    const json = await s.post({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(json.headers.get("content-type")).toContain("application/json");
+    expect(await json.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+
+    const sse = await s.post(call(2, "wait", { ms: 1 }, { progressToken: "p" }));
+    expect(sse.headers.get("content-type")).toContain("text/event-stream");
+    const reader = new SseReader(sse.body!);
+    const priming = await reader.next();
+    expect(priming.data).toBe("");
+    expect(priming.id).toMatch(/^[0-9a-f]{12}\.0$/);
+    const progress = await reader.next();
+    expect(JSON.parse(progress.data).method).toBe("notifications/progress");
+    expect(progress.id).toBe(priming.id!.replace(/\.0$/, ".1"));
+    const reply = await reader.next();
+    expect(JSON.parse(reply.data)).toMatchObject({ id: 2, result: { content: [{ text: "waited 1 ms" }] } });
+    await expect(reader.next(1_000)).rejects.toThrow("SSE stream ended"); // finished after its reply
+  });
+
+  it("refuses what the transport spec refuses", async () => {
+    const s = await open();
+    await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }), 400); // no session
+    await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }, { "mcp-session-id": "f".repeat(32) }), 404);
+    await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }, { ...s.headers, accept: "application/json" }), 406);
+    await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }, { ...s.headers, "mcp-protocol-version": "1999-01-01" }), 400);
+    await expectError(await postMcp([{ jsonrpc: "2.0", id: 1, method: "ping" }], s.headers), 400); // no batches after 2025-03-26
+    await expectError(await postMcp(initialize(), s.headers), 400); // initialize with a session id
+    await expectError(await SELF.fetch(MCP, { method: "PUT" }), 405);
+    expect((await SELF.fetch(MCP, { method: "PATCH" })).headers.get("allow")).toBe("GET, POST, DELETE");
+    await expectError(await SELF.fetch(MCP, { headers: { accept: "text/event-stream" } }), 400); // GET without session
+    await expectError(await SELF.fetch(MCP, { headers: { ...s.headers, accept: "application/json" } }), 406);
+    await expectError(await postMcp(initialize(), { origin: "http://evil.test" }), 403);
+  });
+
+  it("accepts batches from 2025-03-26 clients, answering on one SSE stream", async () => {
+    const s = await open("2025-03-26");
+    const response = await s.post([
+      { jsonrpc: "2.0", id: "a", method: "ping" },
+      { jsonrpc: "2.0", id: "b", method: "ping" },
+    ]);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = new SseReader(response.body!);
+    const ids = [JSON.parse((await reader.next()).data).id, JSON.parse((await reader.next()).data).id];
+    expect(ids.sort()).toEqual(["a", "b"]);
+  });
+
+  it("ends a session on DELETE: 204, then 404 for every use of its id", async () => {
+    const s = await open();
+    const deleted = await SELF.fetch(MCP, { method: "DELETE", headers: s.headers });
+    expect(deleted.status).toBe(204);
+    await expectError(await s.post({ jsonrpc: "2.0", id: 1, method: "ping" }), 404);
+    await expectError(await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } }), 404);
+    await expectError(await SELF.fetch(MCP, { method: "DELETE", headers: s.headers }), 404);
+  });
+
+  it("opens one standalone GET stream at a time", async () => {
+    const s = await open();
+    const first = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toContain("text/event-stream");
+    await expectError(await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } }), 409);
+    await first.body!.cancel();
+  });
+});
+
+describe("resumability", () => {
+  it("delivers a reply that completed while the client was disconnected, after Last-Event-ID, and nothing twice", async () => {
+    const s = await open();
+    const response = await s.post(call(1, "wait", { ms: 300 }, { progressToken: "t" }));
+    const reader = new SseReader(response.body!);
+    const priming = await reader.next();
+    const progress = await reader.next();
+    await reader.cancel(); // the connection drops mid-call; the handler goes on
+    await new Promise((r) => setTimeout(r, 500)); // the reply is produced while nobody listens
+
+    const resumed = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream", "last-event-id": progress.id! } });
+    expect(resumed.status).toBe(200);
+    const replay = new SseReader(resumed.body!);
+    const reply = await replay.next();
+    expect(JSON.parse(reply.data)).toMatchObject({ jsonrpc: "2.0", id: 1, result: { content: [{ text: "waited 300 ms" }] } });
+    await expect(replay.next(1_000)).rejects.toThrow("SSE stream ended");
+
+    // From the priming id, everything after it comes again, in order, and only from that stream.
+    const again = new SseReader((await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream", "last-event-id": priming.id! } })).body!);
+    expect((await again.next()).id).toBe(progress.id);
+    expect((await again.next()).id).toBe(reply.id);
+  });
+
+  it("refuses a Last-Event-ID from another session, or malformed", async () => {
+    const a = await open();
+    const b = await open();
+    const response = await a.post(call(1, "wait", { ms: 1 }, { progressToken: "t" }));
+    const id = (await new SseReader(response.body!).next()).id!;
+    await expectError(await SELF.fetch(MCP, { headers: { ...b.headers, accept: "text/event-stream", "last-event-id": id } }), 404);
+    await expectError(await SELF.fetch(MCP, { headers: { ...b.headers, accept: "text/event-stream", "last-event-id": "nonsense" } }), 400);
+  });
+
+  it("keeps a session, its negotiated state and its stored events across eviction", async () => {
+    const s = await open();
+    const response = await s.post(call(1, "wait", { ms: 1 }, { progressToken: "t" }));
+    const reader = new SseReader(response.body!);
+    const priming = await reader.next();
+    await reader.next();
+    await reader.next();
+    await evictDurableObject(sessionStub(env, s.sessionId));
+
+    const who = await (await s.post(call(2, "whoami", {}))).json<any>();
+    expect(JSON.parse(who.result.content[0].text)).toMatchObject({ id: s.sessionId, protocolVersion: "2025-11-25", clientInfo: { name: "Cline" } });
+    const replay = new SseReader((await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream", "last-event-id": priming.id! } })).body!);
+    expect(JSON.parse((await replay.next()).data).method).toBe("notifications/progress");
+    expect(JSON.parse((await replay.next()).data).id).toBe(1);
+  });
+});
