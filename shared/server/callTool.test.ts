@@ -1,34 +1,24 @@
 import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { McpError } from "../errors/McpError.ts";
-import { MemoryStorage } from "../session/MemoryStorage.ts";
-import { scoped } from "../session/SessionStorage.ts";
 import { callTool, toolError } from "./callTool.ts";
 import { tool } from "./defineServer.ts";
-import type { RequestContext, ToolDefinition } from "./types.ts";
+import { stubContext } from "./testKit.ts";
+import type { ToolDefinition } from "./types.ts";
 
 /** A handler's context with no session behind it; progress and log calls are recorded. */
-function stubContext(signal = new AbortController().signal) {
+function recordingContext(signal = new AbortController().signal) {
   const calls = { progress: [] as unknown[][], log: [] as unknown[][] };
-  const ctx: RequestContext = {
-    signal,
-    requestId: "r-1",
-    session: { id: "test", protocolVersion: "2025-06-18" },
-    progress: async (...args) => void calls.progress.push(args),
-    log: async (...args) => void calls.log.push(args),
-    storage: scoped(new MemoryStorage(), "data:"),
-    env: { GREETING: "hi" },
-    sample: async () => {
-      throw new Error("no client in unit tests");
+  const ctx = stubContext(
+    { GREETING: "hi" },
+    {
+      signal,
+      requestId: "r-1",
+      session: { id: "test", protocolVersion: "2025-06-18" },
+      progress: async (...args) => void calls.progress.push(args),
+      log: async (...args) => void calls.log.push(args),
     },
-    elicit: async () => {
-      throw new Error("no client in unit tests");
-    },
-    listRoots: async () => {
-      throw new Error("no client in unit tests");
-    },
-    closeStream: () => {},
-  };
+  );
   return { ctx, calls };
 }
 
@@ -36,7 +26,7 @@ const untyped = (definition: ToolDefinition<any, any>) => definition as ToolDefi
 
 describe("callTool", () => {
   it("hands the handler its parsed arguments (defaults and transforms applied) and the context", async () => {
-    const { ctx, calls } = stubContext();
+    const { ctx, calls } = recordingContext();
     const greet = tool({
       name: "greet",
       description: "Greets",
@@ -66,7 +56,7 @@ describe("callTool", () => {
         return "ran";
       },
     });
-    const result = await callTool(untyped(strict), { count: "3" }, stubContext().ctx);
+    const result = await callTool(untyped(strict), { count: "3" }, recordingContext().ctx);
     expect(ran).toBe(false);
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("at count") });
@@ -75,13 +65,13 @@ describe("callTool", () => {
   it("passes a full CallToolResult through unchanged, isError and all", async () => {
     const full = { content: [{ type: "text" as const, text: "no such city" }], isError: true };
     const t = tool({ name: "t", description: "", input: z.object({}), handler: async () => full });
-    expect(await callTool(untyped(t), {}, stubContext().ctx)).toBe(full);
+    expect(await callTool(untyped(t), {}, recordingContext().ctx)).toBe(full);
   });
 
   it("passes a CallToolResult through even when the tool has an output schema", async () => {
     const full = { content: [{ type: "text" as const, text: "upstream error" }], isError: true };
     const t = tool({ name: "t", description: "", input: z.object({}), output: z.object({ v: z.number() }), handler: async () => full });
-    expect(await callTool(untyped(t), {}, stubContext().ctx)).toBe(full);
+    expect(await callTool(untyped(t), {}, recordingContext().ctx)).toBe(full);
   });
 
   it("sends the schema's parsed output as structuredContent", async () => {
@@ -92,7 +82,7 @@ describe("callTool", () => {
       output: z.object({ v: z.number() }),
       handler: async () => ({ v: 1, internal: "stripped" }) as { v: number },
     });
-    expect(await callTool(untyped(t), {}, stubContext().ctx)).toEqual({
+    expect(await callTool(untyped(t), {}, recordingContext().ctx)).toEqual({
       content: [{ type: "text", text: '{"v":1}' }],
       structuredContent: { v: 1 },
       isError: false,
@@ -101,7 +91,7 @@ describe("callTool", () => {
 
   it("answers a return value that is neither text nor a result with an isError result", async () => {
     const t = untyped({ name: "t", description: "", input: z.object({}), handler: async () => 42 as never });
-    expect(await callTool(t, {}, stubContext().ctx)).toEqual(toolError("Tool t returned number; a handler returns a string or { content: [...] }"));
+    expect(await callTool(t, {}, recordingContext().ctx)).toEqual(toolError("Tool t returned number; a handler returns a string or { content: [...] }"));
   });
 
   it("answers a thrown non-Error with its string form", async () => {
@@ -113,7 +103,7 @@ describe("callTool", () => {
         throw "plain string";
       },
     });
-    expect(await callTool(untyped(t), {}, stubContext().ctx)).toEqual(toolError("Tool t failed: plain string"));
+    expect(await callTool(untyped(t), {}, recordingContext().ctx)).toEqual(toolError("Tool t failed: plain string"));
   });
 
   it("rethrows the abort reason when the handler fails because its request was aborted", async () => {
@@ -130,7 +120,7 @@ describe("callTool", () => {
         return "unreachable";
       },
     });
-    await expect(callTool(untyped(t), {}, stubContext(controller.signal).ctx)).rejects.toBe(reason);
+    await expect(callTool(untyped(t), {}, recordingContext(controller.signal).ctx)).rejects.toBe(reason);
   });
 
   it("rethrows an McpError from the handler as is", async () => {
@@ -143,6 +133,6 @@ describe("callTool", () => {
         throw error;
       },
     });
-    await expect(callTool(untyped(t), {}, stubContext().ctx)).rejects.toBe(error);
+    await expect(callTool(untyped(t), {}, recordingContext().ctx)).rejects.toBe(error);
   });
 });

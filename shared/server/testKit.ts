@@ -10,7 +10,7 @@ import { scoped } from "../session/SessionStorage.ts";
 import type { McpServer, SessionHooks } from "./McpServer.ts";
 import type { RequestContext } from "./types.ts";
 
-export function stubContext(env: Record<string, unknown> = {}): RequestContext {
+export function stubContext(env: Record<string, unknown> = {}, overrides: Partial<RequestContext> = {}): RequestContext {
   return {
     signal: new AbortController().signal,
     requestId: 1,
@@ -29,6 +29,7 @@ export function stubContext(env: Record<string, unknown> = {}): RequestContext {
       throw new Error("no client in unit tests");
     },
     closeStream: () => {},
+    ...overrides,
   };
 }
 
