@@ -29,6 +29,7 @@ export function stubContext(env: Record<string, unknown> = {}, overrides: Partia
       throw new Error("no client in unit tests");
     },
     closeStream: () => {},
+    resourceUpdated: async () => {},
     ...overrides,
   };
 }

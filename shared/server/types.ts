@@ -116,6 +116,12 @@ export interface RequestContext {
    * everything sent meanwhile. A no-op on the legacy transport.
    */
   closeStream(): void;
+  /**
+   * Tells this session's client that a resource changed (`notifications/resources/updated`),
+   * if it subscribed to `uri`; otherwise nothing is sent. Goes out on the session's standalone
+   * stream (Streamable HTTP, stored for resumption) or its legacy stream.
+   */
+  resourceUpdated(uri: string): Promise<void>;
 }
 
 /**

@@ -40,6 +40,8 @@ export interface RunnerDeps {
   logLevel(): LogLevel | undefined;
   /** Called after a request's reply was sent (or skipped): the channel may be finished. */
   onSettled(channel: Channel): void;
+  /** Sends `notifications/resources/updated` for `uri` if the session subscribed to it. */
+  resourceUpdated(uri: string, signal: AbortSignal): Promise<void>;
 }
 
 interface InFlight {
@@ -172,6 +174,7 @@ export class RequestRunner {
       elicit: (params) => this.#ask(entry, session, "elicitation/create", params),
       listRoots: () => this.#ask(entry, session, "roots/list", {}),
       closeStream: () => entry.channel.disconnect(),
+      resourceUpdated: (uri) => this.#deps.resourceUpdated(uri, signal),
     };
   }
 

@@ -112,6 +112,10 @@ export class Session {
       session: () => this.#info(),
       logLevel: () => this.#record.logLevel,
       onSettled: (channel) => this.#settled(channel),
+      resourceUpdated: async (uri, signal) => {
+        if (!this.#record.subscriptions?.includes(uri)) return;
+        await this.#serverChannel().send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } }, "notification", signal);
+      },
     });
     if (record.transport === "sse") {
       this.#legacy = new Channel({
@@ -216,9 +220,9 @@ export class Session {
     if (this.#standalone?.connected) {
       throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open GET stream; resume it with Last-Event-ID or close it first");
     }
-    this.#standalone ??= this.#newChannel();
-    this.#log.info("stream.open", { stream: this.#standalone.id, standalone: true });
-    return this.#standalone.connect();
+    const standalone = this.#serverChannel();
+    this.#log.info("stream.open", { stream: standalone.id, standalone: true });
+    return standalone.connect();
   }
 
   // ---- Lifetime ----
@@ -310,6 +314,12 @@ export class Session {
     }
     this.#log.info("stream.resume", { stream: streamId, after: Number(seq) });
     return channel.resume(Number(seq));
+  }
+
+  /** Where messages that answer no request go: the legacy stream, or the standalone GET stream. */
+  #serverChannel(): Channel {
+    if (this.#legacy) return this.#legacy;
+    return (this.#standalone ??= this.#newChannel());
   }
 
   #newChannel(id = newStreamId(), live = true): Channel {

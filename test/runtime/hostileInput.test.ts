@@ -95,8 +95,8 @@ describe("hostile input on POST /message", () => {
   });
 
   it("unknown method → -32601 on the stream; unknown tool → -32602", async () => {
-    expect((await session.post({ jsonrpc: "2.0", id: "m", method: "resources/list" })).status).toBe(202);
-    expect(await session.reader.nextMessage()).toEqual({ jsonrpc: "2.0", id: "m", error: { code: -32601, message: "Method not found: resources/list" } });
+    expect((await session.post({ jsonrpc: "2.0", id: "m", method: "bogus/method" })).status).toBe(202);
+    expect(await session.reader.nextMessage()).toEqual({ jsonrpc: "2.0", id: "m", error: { code: -32601, message: "Method not found: bogus/method" } });
     await session.post({ jsonrpc: "2.0", id: "t", method: "tools/call", params: { name: "nope", arguments: {} } });
     expect((await session.reader.nextMessage()).error).toEqual({ code: -32602, message: "Unknown tool: nope" });
   });

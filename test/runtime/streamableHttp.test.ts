@@ -154,3 +154,24 @@ describe("resumability", () => {
     expect(JSON.parse((await replay.next()).data).id).toBe(1);
   });
 });
+
+describe("resource subscriptions", () => {
+  it("sends notifications/resources/updated on the standalone stream to subscribers only", async () => {
+    const s = await open();
+    const listening = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } });
+    const events = new SseReader(listening.body!);
+    expect((await events.next()).data).toBe(""); // priming
+
+    await s.post(call(1, "touch", {})); // not subscribed yet: nothing is sent
+    expect((await (await s.post({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "test://counter" } })).json<any>()).result).toEqual({});
+    await s.post(call(3, "touch", {}));
+    const update = await events.next();
+    expect(JSON.parse(update.data)).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://counter" } });
+    expect(update.id).toMatch(/\.1$/); // the first event of the stream: the unsubscribed touch sent nothing
+
+    await s.post({ jsonrpc: "2.0", id: 4, method: "resources/unsubscribe", params: { uri: "test://counter" } });
+    await s.post(call(5, "touch", {}));
+    await expect(events.next(500)).rejects.toThrow("No SSE event");
+    await events.cancel();
+  });
+});

@@ -44,12 +44,22 @@ export const testServer = defineServer({
       handler: async (_args, ctx) => JSON.stringify(ctx.session),
     }),
     tool({
+      name: "touch",
+      description: "Reports test://counter as updated to subscribers",
+      input: z.strictObject({}),
+      handler: async (_args, ctx) => {
+        await ctx.resourceUpdated("test://counter");
+        return "touched";
+      },
+    }),
+    tool({
       name: "blob",
       description: "Returns `bytes` characters of text",
       input: z.strictObject({ bytes: z.number().int().min(0).max(8_000_000) }),
       handler: async ({ bytes }) => "x".repeat(bytes),
     }),
   ],
+  resources: [{ uri: "test://counter", name: "counter", description: "A resource tests subscribe to", mimeType: "text/plain", read: async () => "0" }],
 });
 
 export class McpSession extends SessionObject {
