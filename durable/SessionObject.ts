@@ -86,17 +86,11 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** Opens (or creates and opens) the session's SSE stream. */
-  async open(sessionId: string, options: OpenOptions): Promise<Response> {
-    try {
-      this.#throwIfLoadFailed();
-      if (options.create) {
-        if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
-        this.#session = await Session.create(sessionId, options.transport, this.#deps);
-      }
-      return this.#require(sessionId).attach(options.first);
-    } catch (error) {
-      return errorResponse(error, null, this.#deps.logger);
-    }
+  open(sessionId: string, options: OpenOptions): Promise<Response> {
+    return this.#answer(async () => {
+      const session = options.create ? await this.#create(sessionId, options.transport) : this.#require(sessionId);
+      return session.attach(options.first);
+    });
   }
 
   /** Delivers one POST's validated messages. */
@@ -114,40 +108,26 @@ export class SessionObject extends DurableObject<Env> {
    * A Streamable HTTP POST. With `create`, the session is created first (the POST carries
    * `initialize`) and the response names it in `Mcp-Session-Id`.
    */
-  async post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response> {
-    try {
-      this.#throwIfLoadFailed();
-      if (create) {
-        if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
-        this.#session = await Session.create(sessionId, "streamable", this.#deps);
-        return await this.#session.post(messages, { "mcp-session-id": sessionId });
-      }
-      return await this.#require(sessionId).post(messages);
-    } catch (error) {
-      return errorResponse(error, null, this.#deps.logger);
-    }
+  post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response> {
+    return this.#answer(async () =>
+      create
+        ? (await this.#create(sessionId, "streamable")).post(messages, { "mcp-session-id": sessionId })
+        : this.#require(sessionId).post(messages),
+    );
   }
 
   /** A Streamable HTTP GET: the standalone stream, or a resumed one after `Last-Event-ID`. */
-  async listen(sessionId: string, lastEventId: string | null): Promise<Response> {
-    try {
-      this.#throwIfLoadFailed();
-      return await this.#require(sessionId).listen(lastEventId);
-    } catch (error) {
-      return errorResponse(error, null, this.#deps.logger);
-    }
+  listen(sessionId: string, lastEventId: string | null): Promise<Response> {
+    return this.#answer(() => this.#require(sessionId).listen(lastEventId));
   }
 
   /** A Streamable HTTP DELETE: the client ends the session; its storage goes with it. */
-  async terminate(sessionId: string): Promise<Response> {
-    try {
-      this.#throwIfLoadFailed();
+  terminate(sessionId: string): Promise<Response> {
+    return this.#answer(async () => {
       await this.#require(sessionId).end("client-deleted");
       this.#session = undefined;
       return new Response(null, { status: 204 });
-    } catch (error) {
-      return errorResponse(error, null, this.#deps.logger);
-    }
+    });
   }
 
   /** Live figures for tests and the benchmark: queue depth, handlers running, stream state. */
@@ -158,6 +138,22 @@ export class SessionObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     if (!this.#session) return;
     if ((await this.#session.wakeup()) === "ended") this.#session = undefined;
+  }
+
+  /** Runs one RPC that answers with a Response; any failure becomes its JSON-RPC error response. */
+  async #answer(work: () => Response | Promise<Response>): Promise<Response> {
+    try {
+      this.#throwIfLoadFailed();
+      return await work();
+    } catch (error) {
+      return errorResponse(error, null, this.#deps.logger);
+    }
+  }
+
+  async #create(sessionId: string, transport: TransportKind): Promise<Session> {
+    if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
+    this.#session = await Session.create(sessionId, transport, this.#deps);
+    return this.#session;
   }
 
   #require(sessionId: string): Session {

@@ -51,6 +51,3 @@ export function isRequest(m: JsonRpcMessage): m is JsonRpcRequest {
 export function isNotification(m: JsonRpcMessage): m is JsonRpcNotification {
   return "method" in m && !("id" in m);
 }
-export function isResponse(m: JsonRpcMessage): m is JsonRpcResponse {
-  return !("method" in m);
-}

@@ -8,10 +8,9 @@ import type { Config } from "../../shared/config/readConfig.ts";
 import { ErrorCode } from "../../shared/errors/errorCodes.ts";
 import { McpError } from "../../shared/errors/McpError.ts";
 import { errorResponse } from "../../shared/http/errorResponse.ts";
-import { requireAccept, requireJsonContentType, requireMcpSessionId } from "../../shared/http/guards.ts";
-import { readBody } from "../../shared/http/readBody.ts";
+import { requireAccept, requireMcpSessionId } from "../../shared/http/guards.ts";
+import { readMessages } from "../../shared/http/readMessages.ts";
 import { isRequest } from "../../shared/jsonrpc/messages.ts";
-import { parseMessages } from "../../shared/jsonrpc/parseMessages.ts";
 import { protocolVersionHeader } from "../../shared/protocol/versions.ts";
 import { newSessionId } from "../../shared/session/newSessionId.ts";
 import type { Env } from "../Env.ts";
@@ -21,17 +20,15 @@ const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
 
 export async function postMcp(request: Request, env: Env, config: Config): Promise<Response> {
-  const failed =
-    requireAccept(request, POST_ACCEPTS) ?? requireJsonContentType(request) ?? versionError(request);
-  if (failed) return errorResponse(failed);
-  const body = await readBody(request, config.maxBodyBytes);
-  if (!body.ok) return errorResponse(body.error);
-  const parsed = parseMessages(body.text);
+  const accept = requireAccept(request, POST_ACCEPTS);
+  if (accept) return errorResponse(accept);
+  const version = protocolVersionHeader(request);
+  if (!version.ok) return errorResponse(new McpError(400, ErrorCode.InvalidRequest, version.message));
+  const parsed = await readMessages(request, config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
   const { messages } = parsed;
 
-  const version = protocolVersionHeader(request);
-  if (parsed.batch && version.ok && version.version !== "2025-03-26") {
+  if (parsed.batch && version.version !== "2025-03-26") {
     return errorResponse(McpError.invalidRequest(`JSON-RPC batches are not part of protocol ${version.version}; send one message per POST`));
   }
   const initialize = messages.find((m) => isRequest(m) && m.method === "initialize");

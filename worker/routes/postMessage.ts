@@ -5,10 +5,9 @@
  * (400, -32700), nesting and JSON-RPC shape (400, -32600). The session object then answers 202
  * (replies follow on the stream), 404 (unknown session) or 429 (queue full).
  */
-import { requireJsonContentType, requireSessionId } from "../../shared/http/guards.ts";
+import { requireSessionId } from "../../shared/http/guards.ts";
 import { errorResponse } from "../../shared/http/errorResponse.ts";
-import { readBody } from "../../shared/http/readBody.ts";
-import { parseMessages } from "../../shared/jsonrpc/parseMessages.ts";
+import { readMessages } from "../../shared/http/readMessages.ts";
 import type { Config } from "../../shared/config/readConfig.ts";
 import type { Env } from "../Env.ts";
 import { sessionStub } from "../sessionStub.ts";
@@ -16,11 +15,7 @@ import { sessionStub } from "../sessionStub.ts";
 export async function postMessage(request: Request, env: Env, config: Config): Promise<Response> {
   const session = requireSessionId(new URL(request.url));
   if (!session.ok) return errorResponse(session.error);
-  const contentType = requireJsonContentType(request);
-  if (contentType) return errorResponse(contentType);
-  const body = await readBody(request, config.maxBodyBytes);
-  if (!body.ok) return errorResponse(body.error);
-  const parsed = parseMessages(body.text);
+  const parsed = await readMessages(request, config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
 
   const outcome = await sessionStub(env, session.sessionId).receive(session.sessionId, parsed.messages);
