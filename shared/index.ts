@@ -7,6 +7,7 @@
 export { defineServer, tool, prompt, resourceTemplate } from "./server/defineServer.ts";
 export { McpServer } from "./server/McpServer.ts";
 export type * from "./server/types.ts";
+export type { ListKind } from "./server/ListKind.ts";
 
 // Tools
 export { toolError } from "./server/callTool.ts";

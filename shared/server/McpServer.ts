@@ -16,6 +16,7 @@ import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
 import { negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
 import { completionMethods } from "./completionMethods.ts";
 import { isObject } from "./isObject.ts";
+import { type ListKind, type Overrides, toggleKey } from "./ListKind.ts";
 import type { Method, MethodGroup, Result } from "./Method.ts";
 import { promptMethods } from "./promptMethods.ts";
 import { resourceMethods } from "./resourceMethods.ts";
@@ -39,6 +40,10 @@ export interface SessionHooks {
   subscribe(uri: string): Promise<void>;
   /** `resources/unsubscribe`: forget `uri`; a URI that was never subscribed is not an error. */
   unsubscribe(uri: string): Promise<void>;
+  /** The session's switched definitions (see `ListKind.ts`); `{}` when none were switched. */
+  overrides(): Overrides;
+  /** Replaces them, persistently; called only by `McpServer.setEnabled`. */
+  setOverrides(next: Overrides): Promise<void>;
 }
 
 export class McpServer {
@@ -46,6 +51,8 @@ export class McpServer {
   readonly #definition: ServerDefinition;
   readonly #capabilities: Result;
   readonly #methods: Record<string, Method>;
+  /** Declared state of every switchable definition, by `toggleKey`. */
+  readonly #switchable = new Map<string, boolean>();
 
   /** @throws TypeError naming the tool, resource or prompt whose definition is broken. */
   constructor(definition: ServerDefinition) {
@@ -57,6 +64,17 @@ export class McpServer {
       promptMethods(definition.prompts ?? []),
       completionMethods(definition.prompts ?? [], definition.resourceTemplates ?? []),
     ];
+    const declared = [
+      ...(definition.tools ?? []).map((d) => ["tool", d.name, d.enabled] as const),
+      ...(definition.prompts ?? []).map((d) => ["prompt", d.name, d.enabled] as const),
+      ...(definition.resources ?? []).map((d) => ["resource", d.uri, d.enabled] as const),
+      ...(definition.resourceTemplates ?? []).map((d) => ["resourceTemplate", d.uriTemplate, d.enabled] as const),
+    ];
+    for (const [kind, id, enabled] of declared) {
+      if (enabled === undefined) continue;
+      if (typeof enabled !== "boolean") throw new TypeError(`The ${kind} ${JSON.stringify(id)} has "enabled": ${JSON.stringify(enabled)}; it must be true or false`);
+      this.#switchable.set(toggleKey(kind, id), enabled);
+    }
     // Every server answers logging/setLevel, so `logging` is always advertised.
     this.#capabilities = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));
     this.#methods = Object.assign(
@@ -86,6 +104,25 @@ export class McpServer {
     const result: Result = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.info };
     if (this.#definition.instructions) result.instructions = this.#definition.instructions;
     return { result, negotiated };
+  }
+
+  /**
+   * `ctx.setEnabled`: switches a definition for the session behind `hooks`. Resolves with
+   * whether its state changed, so that the caller knows whether a `list_changed` is due.
+   *
+   * @throws TypeError for a definition that does not exist or was not declared with `enabled`.
+   */
+  async setEnabled(kind: ListKind, id: string, enabled: boolean, hooks: SessionHooks): Promise<boolean> {
+    const key = toggleKey(kind, id);
+    const declared = this.#switchable.get(key);
+    if (declared === undefined) {
+      throw new TypeError(`The ${kind} ${JSON.stringify(id)} cannot be switched: only a ${kind} declared with "enabled: true|false" can`);
+    }
+    const overrides = hooks.overrides();
+    if ((overrides[key] ?? declared) === enabled) return false;
+    const { [key]: _previous, ...rest } = overrides;
+    await hooks.setOverrides(enabled === declared ? rest : { ...rest, [key]: enabled });
+    return true;
   }
 
   /** Throws `McpError` for protocol faults; resolves with the JSON-RPC `result`. */

@@ -45,6 +45,11 @@ export interface PromptDefinition<Args extends PromptArguments | undefined = Pro
   description?: string;
   /** Advertised as `PromptArgument[]`: `.describe()` gives the description, `.optional()` makes it not required. */
   arguments?: Args;
+  /**
+   * Makes it switchable per session with `ctx.setEnabled`, starting in this state. Leave it out
+   * for a definition that is always on (see `ListKind.ts`).
+   */
+  enabled?: boolean;
   /** A message list, or a full result (e.g. with its own `description`). Without `arguments`, `args` is `{}`. */
   get(args: Args extends PromptArguments ? z.output<Args> : Record<string, never>, ctx: RequestContext): Promise<PromptMessage[] | GetPromptResult>;
   /** Completers for `completion/complete` with `ref: { type: "ref/prompt", name }`. */

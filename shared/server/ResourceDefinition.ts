@@ -31,6 +31,11 @@ export interface ResourceDefinition {
   /** The raw content's size in bytes (before base64), if known. */
   size?: number;
   annotations?: Annotations;
+  /**
+   * Makes it switchable per session with `ctx.setEnabled`, starting in this state. Leave it out
+   * for a definition that is always on (see `ListKind.ts`).
+   */
+  enabled?: boolean;
   read(ctx: RequestContext): Promise<ResourceReturn>;
 }
 
@@ -59,6 +64,11 @@ export interface ResourceTemplateDefinition<T extends string = string> {
   /** Only if every matching resource has this type (schema `ResourceTemplate.mimeType`). */
   mimeType?: string;
   annotations?: Annotations;
+  /**
+   * Makes it switchable per session with `ctx.setEnabled`, starting in this state. Leave it out
+   * for a definition that is always on (see `ListKind.ts`).
+   */
+  enabled?: boolean;
   /** `uri` is the URI the client asked for, exactly as sent. */
   read(vars: Record<TemplateVariables<T>, string>, uri: string, ctx: RequestContext): Promise<ResourceReturn>;
   /** Completers for `completion/complete` with `ref: { type: "ref/resource", uri: <uriTemplate> }`. */

@@ -1,7 +1,8 @@
 /**
  * `completion/complete` (MCP completion spec): suggestions for a prompt argument
  * (`ref/prompt`, by name) or a resource template variable (`ref/resource`, by its `uriTemplate`).
- * An unknown prompt or template is -32602; an argument without a completer gets no suggestions.
+ * An unknown prompt or template, or one switched off for the session, is -32602; an argument
+ * without a completer gets no suggestions.
  *
  * The completer may return any number of values, best first; the reply carries at most
  * `MAX_COMPLETION_VALUES`, the full count as `total`, and `hasMore` when some were cut.
@@ -9,6 +10,7 @@
  */
 import { z } from "zod";
 import { McpError } from "../errors/McpError.ts";
+import { isEnabled } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceTemplateDefinition } from "./ResourceDefinition.ts";
@@ -32,16 +34,24 @@ type Completers = Partial<Record<string, Completer>>;
 /** @example completionMethods(definition.prompts ?? [], definition.resourceTemplates ?? []) */
 export function completionMethods(prompts: readonly PromptDefinition[], templates: readonly ResourceTemplateDefinition[]): MethodGroup {
   if (prompts.length === 0 && templates.length === 0) return NO_METHODS;
-  const forPrompt = new Map<string, Completers>(prompts.map((p) => [p.name, p.complete ?? {}]));
-  const forTemplate = new Map<string, Completers>(templates.map((t) => [t.uriTemplate, t.complete ?? {}]));
+  const forPrompt = new Map(prompts.map((p) => [p.name, p]));
+  const forTemplate = new Map(templates.map((t) => [t.uriTemplate, t]));
   return {
     capabilities: { completions: {} },
     methods: {
-      "completion/complete": async (params, ctx) => {
+      "completion/complete": async (params, ctx, hooks) => {
         const parsed = CompleteParams.safeParse(params);
         if (!parsed.success) throw McpError.invalidParams(`Invalid completion/complete params:\n${z.prettifyError(parsed.error)}`);
         const { ref, argument, context } = parsed.data;
-        const completers = ref.type === "ref/prompt" ? forPrompt.get(ref.name) : forTemplate.get(ref.uri);
+        const overrides = hooks.overrides();
+        const prompt = ref.type === "ref/prompt" ? forPrompt.get(ref.name) : undefined;
+        const template = ref.type === "ref/resource" ? forTemplate.get(ref.uri) : undefined;
+        const completers: Completers | undefined =
+          prompt && isEnabled("prompt", prompt.name, prompt.enabled, overrides)
+            ? (prompt.complete ?? {})
+            : template && isEnabled("resourceTemplate", template.uriTemplate, template.enabled, overrides)
+              ? (template.complete ?? {})
+              : undefined;
         if (!completers) {
           throw McpError.invalidParams(ref.type === "ref/prompt" ? `Unknown prompt: ${ref.name}` : `Unknown resource template: ${ref.uri}`);
         }

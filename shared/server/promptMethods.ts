@@ -2,11 +2,13 @@
  * `prompts/list` and `prompts/get` (MCP prompts spec). Arguments are validated with the prompt's
  * zod object before `get` runs; an unknown prompt or invalid arguments answer -32602 ("Invalid
  * prompt name", "Missing required arguments" in the spec's "Error Handling"). A request without
- * `arguments` is validated as `{}`. The prompt set is fixed per deployment: `listChanged` is false.
+ * `arguments` is validated as `{}`. A prompt switched off for the session (`ListKind.ts`) is
+ * neither listed nor answered; `listChanged` is true once a prompt can be switched.
  */
 import { z } from "zod";
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "./isObject.ts";
+import { isEnabled, switchable } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import { promptArguments } from "./promptArguments.ts";
@@ -17,23 +19,27 @@ import { toGetPromptResult } from "./toGetPromptResult.ts";
 export function promptMethods(prompts: readonly PromptDefinition[]): MethodGroup {
   if (prompts.length === 0) return NO_METHODS;
   const byName = new Map<string, PromptDefinition>();
-  const listed: Result[] = [];
+  const listed: { prompt: PromptDefinition; entry: Result }[] = [];
   for (const prompt of prompts) {
     const what = `Prompt ${JSON.stringify(prompt.name)}`;
     if (typeof prompt.name !== "string" || prompt.name === "") throw new TypeError(`${what} needs a non-empty "name"`);
     if (byName.has(prompt.name)) throw new TypeError(`Prompt ${prompt.name} is defined twice`);
     if (typeof prompt.get !== "function") throw new TypeError(`${what} needs a "get" function`);
     byName.set(prompt.name, prompt);
-    listed.push(describePrompt(prompt, what));
+    listed.push({ prompt, entry: describePrompt(prompt, what) });
   }
   return {
-    capabilities: { prompts: { listChanged: false } },
+    capabilities: { prompts: { listChanged: switchable(prompts) } },
     methods: {
-      "prompts/list": async (params) => listResult("prompts", listed, params.cursor),
-      "prompts/get": async (params, ctx) => {
+      "prompts/list": async (params, _ctx, hooks) => {
+        const overrides = hooks.overrides();
+        const visible = listed.filter(({ prompt }) => isEnabled("prompt", prompt.name, prompt.enabled, overrides));
+        return listResult("prompts", visible.map(({ entry }) => entry), params.cursor);
+      },
+      "prompts/get": async (params, ctx, hooks) => {
         if (typeof params.name !== "string") throw McpError.invalidParams('prompts/get needs a "name" string');
         const prompt = byName.get(params.name);
-        if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
+        if (!prompt || !isEnabled("prompt", prompt.name, prompt.enabled, hooks.overrides())) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
         const raw = params.arguments ?? {};
         if (!isObject(raw)) throw McpError.invalidParams('prompts/get "arguments" must be an object of strings');
         let args: Record<string, unknown> = {};

@@ -4,10 +4,12 @@
  * each template in definition order; no match is -32002 "Resource not found" with `data.uri`.
  *
  * Subscriptions are the session's business: this module checks the URI and hands it to
- * `SessionHooks`; sending `notifications/resources/updated` is not done here. The resource set
- * is fixed per deployment, so `listChanged` is false.
+ * `SessionHooks`; sending `notifications/resources/updated` is not done here. A resource or
+ * template switched off for the session (`ListKind.ts`) is neither listed nor readable;
+ * `listChanged` is true once one can be switched.
  */
 import { McpError } from "../errors/McpError.ts";
+import { isEnabled, type Overrides, switchable } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
@@ -33,16 +35,18 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
     byUri.set(resource.uri, resource);
   }
   const compiled = templates.map(compileTemplate);
-  const listedResources = resources.map((r) => describe(r, { uri: r.uri }));
-  const listedTemplates = templates.map((t) => describe(t, { uriTemplate: t.uriTemplate }));
+  const listedResources = resources.map((r) => ({ on: (o: Overrides) => resourceOn(r, o), entry: describe(r, { uri: r.uri }) }));
+  const listedTemplates = templates.map((t) => ({ on: (o: Overrides) => templateOn(t, o), entry: describe(t, { uriTemplate: t.uriTemplate }) }));
+  const visible = (listed: typeof listedResources, overrides: Overrides) => listed.filter(({ on }) => on(overrides)).map(({ entry }) => entry);
 
-  /** The read this URI resolves to, or undefined if the server has no such resource. */
-  function resolve(uri: string): ((ctx: RequestContext) => Promise<Result>) | undefined {
+  /** The read this URI resolves to in this session, or undefined if it has no such resource. */
+  function resolve(uri: string, overrides: Overrides): ((ctx: RequestContext) => Promise<Result>) | undefined {
     const resource = byUri.get(uri);
-    if (resource) {
+    if (resource && resourceOn(resource, overrides)) {
       return async (ctx) => ({ contents: toResourceContents(await resource.read(ctx), uri, resource.mimeType, `Resource ${uri}`) });
     }
     for (const { definition, template } of compiled) {
+      if (!templateOn(definition, overrides)) continue;
       const vars = template.match(uri);
       if (!vars) continue;
       const what = `Resource template ${definition.uriTemplate}`;
@@ -52,20 +56,21 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
   }
 
   return {
-    capabilities: { resources: { subscribe: true, listChanged: false } },
+    capabilities: { resources: { subscribe: true, listChanged: switchable([...resources, ...templates]) } },
     methods: {
-      "resources/list": async (params) => listResult("resources", listedResources, params.cursor),
-      "resources/templates/list": async (params) => listResult("resourceTemplates", listedTemplates, params.cursor),
-      "resources/read": async (params, ctx) => {
+      "resources/list": async (params, _ctx, hooks) => listResult("resources", visible(listedResources, hooks.overrides()), params.cursor),
+      "resources/templates/list": async (params, _ctx, hooks) =>
+        listResult("resourceTemplates", visible(listedTemplates, hooks.overrides()), params.cursor),
+      "resources/read": async (params, ctx, hooks) => {
         const uri = requireUri(params, "resources/read");
-        const read = resolve(uri);
+        const read = resolve(uri, hooks.overrides());
         if (!read) throw McpError.resourceNotFound(uri);
         return read(ctx);
       },
       // Only a URI the server can read may be subscribed to ("Servers MUST validate all resource URIs").
       "resources/subscribe": async (params, _ctx, hooks) => {
         const uri = requireUri(params, "resources/subscribe");
-        if (!resolve(uri)) throw McpError.resourceNotFound(uri);
+        if (!resolve(uri, hooks.overrides())) throw McpError.resourceNotFound(uri);
         await hooks.subscribe(uri);
         return {};
       },
@@ -76,6 +81,14 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
       },
     },
   };
+}
+
+function resourceOn(resource: ResourceDefinition, overrides: Overrides): boolean {
+  return isEnabled("resource", resource.uri, resource.enabled, overrides);
+}
+
+function templateOn(template: ResourceTemplateDefinition, overrides: Overrides): boolean {
+  return isEnabled("resourceTemplate", template.uriTemplate, template.enabled, overrides);
 }
 
 function compileTemplate(definition: ResourceTemplateDefinition, index: number, all: readonly ResourceTemplateDefinition[]): Compiled {

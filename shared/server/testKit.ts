@@ -7,6 +7,7 @@ import type { LogLevel } from "../protocol/logLevels.ts";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { MemoryStorage } from "../session/MemoryStorage.ts";
 import { scoped } from "../session/SessionStorage.ts";
+import type { Overrides } from "./ListKind.ts";
 import type { McpServer, SessionHooks } from "./McpServer.ts";
 import type { RequestContext } from "./types.ts";
 
@@ -30,18 +31,26 @@ export function stubContext(env: Record<string, unknown> = {}, overrides: Partia
     },
     closeStream: () => {},
     resourceUpdated: async () => {},
+    setEnabled: async () => {
+      throw new Error("no session in unit tests");
+    },
     ...overrides,
   };
 }
 
-/** Hooks that record each call, in order, as `[hook, argument]`. */
+/** Hooks that record each call, in order, as `[hook, argument]`, and keep switched definitions in memory. */
 export function stubHooks() {
   const levels: LogLevel[] = [];
   const calls: [string, string][] = [];
+  let switched: Overrides = {};
   const hooks: SessionHooks = {
     setLogLevel: async (level) => void levels.push(level),
     subscribe: async (uri) => void calls.push(["subscribe", uri]),
     unsubscribe: async (uri) => void calls.push(["unsubscribe", uri]),
+    overrides: () => switched,
+    setOverrides: async (next) => {
+      switched = next;
+    },
   };
   return { hooks, levels, calls };
 }

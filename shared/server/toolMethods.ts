@@ -3,12 +3,14 @@
  * here, at startup; a call only validates and runs.
  *
  * Both methods answer even when the server has no tools (an empty list, "Unknown tool"), as they
- * always have; only the `tools` capability depends on there being some. The tool set is fixed
- * per deployment, so `listChanged` is false.
+ * always have; only the `tools` capability depends on there being some. A tool switched off for
+ * the session (`ListKind.ts`) is neither listed nor callable; `listChanged` is true once a tool
+ * can be switched.
  */
 import { McpError } from "../errors/McpError.ts";
 import { callTool } from "./callTool.ts";
 import { isObject } from "./isObject.ts";
+import { isEnabled, switchable } from "./ListKind.ts";
 import type { MethodGroup, Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
@@ -20,7 +22,7 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx, hooks) */
 export function toolMethods(tools: readonly AnyToolDefinition[]): MethodGroup {
   const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas }>();
-  const listed: Result[] = [];
+  const listed: { tool: AnyToolDefinition; entry: Result }[] = [];
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) {
       throw new TypeError(`Tool name ${JSON.stringify(tool.name)} must be 1-128 characters of A-Z a-z 0-9 _ . -`);
@@ -28,16 +30,20 @@ export function toolMethods(tools: readonly AnyToolDefinition[]): MethodGroup {
     if (byName.has(tool.name)) throw new TypeError(`Tool ${tool.name} is defined twice`);
     const schemas = toolSchemas(tool);
     byName.set(tool.name, { tool, schemas });
-    listed.push(describeTool(tool, schemas));
+    listed.push({ tool, entry: describeTool(tool, schemas) });
   }
   return {
-    capabilities: tools.length > 0 ? { tools: { listChanged: false } } : {},
+    capabilities: tools.length > 0 ? { tools: { listChanged: switchable(tools) } } : {},
     methods: {
-      "tools/list": async (params) => listResult("tools", listed, params.cursor),
-      "tools/call": async (params, ctx) => {
+      "tools/list": async (params, _ctx, hooks) => {
+        const overrides = hooks.overrides();
+        const visible = listed.filter(({ tool }) => isEnabled("tool", tool.name, tool.enabled, overrides));
+        return listResult("tools", visible.map(({ entry }) => entry), params.cursor);
+      },
+      "tools/call": async (params, ctx, hooks) => {
         if (typeof params.name !== "string") throw McpError.invalidParams('tools/call needs a "name" string');
         const found = byName.get(params.name);
-        if (!found) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
+        if (!found || !isEnabled("tool", found.tool.name, found.tool.enabled, hooks.overrides())) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
         if (params.arguments !== undefined && !isObject(params.arguments)) {
           throw McpError.invalidParams('tools/call "arguments" must be an object');
         }

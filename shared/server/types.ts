@@ -10,6 +10,7 @@ import type { z } from "zod";
 import type { RequestId } from "../jsonrpc/messages.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { SessionStorage } from "../session/SessionStorage.ts";
+import type { ListKind } from "./ListKind.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 
@@ -122,6 +123,15 @@ export interface RequestContext {
    * stream (Streamable HTTP, stored for resumption) or its legacy stream.
    */
   resourceUpdated(uri: string): Promise<void>;
+  /**
+   * Switches a definition declared with `enabled` on or off for this session only, and tells the
+   * client (`notifications/tools/list_changed` and kin, on this request's stream) if its listing
+   * changed. `id` is the tool or prompt name, the resource URI or the template's `uriTemplate`.
+   * Persisted with the session. Throws TypeError for a definition not declared with `enabled`.
+   *
+   * @example await ctx.setEnabled("tool", "deleteAccount", true)
+   */
+  setEnabled(kind: ListKind, id: string, enabled: boolean): Promise<void>;
 }
 
 /**
@@ -150,6 +160,11 @@ interface ToolBase {
   title?: string;
   description: string;
   annotations?: ToolAnnotations;
+  /**
+   * Makes it switchable per session with `ctx.setEnabled`, starting in this state. Leave it out
+   * for a definition that is always on (see `ListKind.ts`).
+   */
+  enabled?: boolean;
 }
 
 /** A tool whose arguments (and, optionally, output) are described with zod. */

@@ -17,6 +17,7 @@ import type { JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import { atLeast, type LogLevel } from "../protocol/logLevels.ts";
 import type { McpServer, SessionHooks } from "../server/McpServer.ts";
+import { LIST_CHANGED } from "../server/ListKind.ts";
 import type { RequestContext, SessionInfo } from "../server/types.ts";
 import type { Channel } from "./Channel.ts";
 import { ClientRequests } from "./ClientRequests.ts";
@@ -175,6 +176,13 @@ export class RequestRunner {
       listRoots: () => this.#ask(entry, session, "roots/list", {}),
       closeStream: () => entry.channel.disconnect(),
       resourceUpdated: (uri) => this.#deps.resourceUpdated(uri, signal),
+      // On the request's own stream: the change is this request's doing, and a client that never
+      // opened the standalone stream still learns of it.
+      setEnabled: async (kind, id, enabled) => {
+        if (await this.#deps.server.setEnabled(kind, id, enabled, this.#deps.hooks)) {
+          await this.#notify(entry, { jsonrpc: "2.0", method: LIST_CHANGED[kind] });
+        }
+      },
     };
   }
 

@@ -100,6 +100,11 @@ export class Session {
         this.#record = { ...this.#record, subscriptions: current.filter((u) => u !== uri) };
         await this.#persist();
       },
+      overrides: () => this.#record.overrides ?? {},
+      setOverrides: async (next) => {
+        this.#record = { ...this.#record, overrides: next };
+        await this.#persist();
+      },
     };
     this.#runner = new RequestRunner({
       server: deps.server,

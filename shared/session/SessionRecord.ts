@@ -5,6 +5,7 @@
  */
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { ProtocolVersion } from "../protocol/versions.ts";
+import type { Overrides } from "../server/ListKind.ts";
 import type { Implementation } from "../server/types.ts";
 
 export const SESSION_KEY = "session";
@@ -25,4 +26,6 @@ export interface SessionRecord {
   logLevel?: LogLevel;
   /** Resource URIs the client subscribed to (`resources/subscribe`). */
   subscriptions?: string[];
+  /** Definitions switched by `ctx.setEnabled`, where they differ from their declared state. */
+  overrides?: Overrides;
 }

@@ -175,3 +175,32 @@ describe("resource subscriptions", () => {
     await events.cancel();
   });
 });
+
+describe("per-session tool lists", () => {
+  const toolNames = async (s: Awaited<ReturnType<typeof open>>, id: number) =>
+    ((await (await s.post({ jsonrpc: "2.0", id, method: "tools/list" })).json<any>()).result.tools as { name: string }[]).map((t) => t.name);
+
+  it("sends tools/list_changed on the switching request's stream, and keeps the switch across eviction for that session only", async () => {
+    const s = await open();
+    const other = await open();
+    expect(await toolNames(s, 1)).not.toContain("vault");
+
+    const response = await s.post(call(2, "unlock", {}));
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = new SseReader(response.body!);
+    expect((await reader.next()).data).toBe(""); // priming
+    expect(JSON.parse((await reader.next()).data)).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    expect(JSON.parse((await reader.next()).data).result.content[0].text).toBe("unlocked");
+
+    // Switching to the state it is already in changes nothing, so nothing is announced.
+    const again = await s.post(call(3, "unlock", {}));
+    expect(again.headers.get("content-type")).toContain("application/json");
+    expect((await again.json<any>()).result.content[0].text).toBe("unlocked");
+
+    await evictDurableObject(sessionStub(env, s.sessionId));
+    expect(await toolNames(s, 4)).toContain("vault");
+    expect((await (await s.post(call(5, "vault", {}))).json<any>()).result.content[0].text).toBe("opened");
+    expect(await toolNames(other, 1)).not.toContain("vault");
+    expect((await (await other.post(call(2, "vault", {}))).json<any>()).error).toMatchObject({ code: -32602, message: "Unknown tool: vault" });
+  });
+});

@@ -1,8 +1,9 @@
 /**
  * The Worker the runtime tests load into workerd: the real Worker routes and session Durable
  * Object, serving a server with the example's score tool plus tools built to probe the runtime
- * (slow handlers that record their abort, large replies). Same class name and binding as
- * wrangler.toml, so the production configuration is what is under test.
+ * (slow handlers that record their abort, large replies, a tool hidden until another switches it
+ * on). Same class name and binding as wrangler.toml, so the production configuration is what is
+ * under test. The e2e tests also bundle it, for the official SDK client to reach these tools.
  */
 import { z } from "zod";
 import { SessionObject } from "../../durable/SessionObject.ts";
@@ -50,6 +51,22 @@ export const testServer = defineServer({
       handler: async (_args, ctx) => {
         await ctx.resourceUpdated("test://counter");
         return "touched";
+      },
+    }),
+    tool({
+      name: "vault",
+      description: "Hidden until unlock switches it on for the session",
+      input: z.strictObject({}),
+      enabled: false,
+      handler: async () => "opened",
+    }),
+    tool({
+      name: "unlock",
+      description: "Switches vault on (or off) for this session",
+      input: z.strictObject({ on: z.boolean().default(true) }),
+      handler: async ({ on }, ctx) => {
+        await ctx.setEnabled("tool", "vault", on);
+        return on ? "unlocked" : "locked";
       },
     }),
     tool({

@@ -1,0 +1,40 @@
+/**
+ * Per-session lists: a tool, prompt, resource or resource template declared with `enabled`
+ * (its state when a session starts) can be switched on or off for one session from inside a
+ * handler (`ctx.setEnabled`), e.g. a `login` tool that reveals the tools a signed-in user may
+ * call. Each switch that changes a listing sends the matching `notifications/…/list_changed`
+ * (tools, prompts and resources specs, "List Changed Notification").
+ *
+ * A session stores only its differences from the declared states (`Overrides`, in its record),
+ * so a redeploy that changes a declared state applies to every session that never switched it.
+ * A definition without `enabled` is always on and cannot be switched; a feature with no
+ * switchable definition advertises `listChanged: false` and never sends the notification.
+ */
+
+/** What `ctx.setEnabled` switches. Tools and prompts go by name, resources by URI, templates by `uriTemplate`. */
+export type ListKind = "tool" | "prompt" | "resource" | "resourceTemplate";
+
+/** The notification a change of each kind sends; templates are part of the resources listing. */
+export const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
+  tool: "notifications/tools/list_changed",
+  prompt: "notifications/prompts/list_changed",
+  resource: "notifications/resources/list_changed",
+  resourceTemplate: "notifications/resources/list_changed",
+};
+
+/** A session's switched states, keyed by `toggleKey`; only keys whose state differs from the declared one. */
+export type Overrides = Readonly<Record<string, boolean>>;
+
+export function toggleKey(kind: ListKind, id: string): string {
+  return `${kind}:${id}`;
+}
+
+/** Whether a definition is on in a session: always, unless it declared `enabled`. */
+export function isEnabled(kind: ListKind, id: string, declared: boolean | undefined, overrides: Overrides): boolean {
+  return declared === undefined ? true : (overrides[toggleKey(kind, id)] ?? declared);
+}
+
+/** `listChanged` for a feature's capability: true once any of its definitions may be switched. */
+export function switchable(definitions: readonly { enabled?: boolean }[]): boolean {
+  return definitions.some((d) => d.enabled !== undefined);
+}
