@@ -2,6 +2,9 @@
  * `npm start [-- --port N]`: serves the example server on http://127.0.0.1:N (default 8787)
  * with `wrangler dev`, i.e. on workerd with live reload. Any other arguments go to wrangler.
  * Binds to loopback only; use `wrangler dev --ip 0.0.0.0` yourself to expose it.
+ *
+ * Requests must be addressed to a loopback name (ALLOWED_HOSTS below), which refuses DNS-rebinding
+ * pages even on GETs that carry no Origin. A later `--var ALLOWED_HOSTS:…` of yours replaces it.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -11,7 +14,9 @@ const DEFAULT_PORT = 8787;
 const { port, rest } = parsePort(process.argv.slice(2), DEFAULT_PORT);
 
 const wrangler = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
-const child = spawn(process.execPath, [wrangler, "dev", "--ip", "127.0.0.1", "--port", String(port), ...rest], {
+const LOOPBACK_HOSTS = "ALLOWED_HOSTS:localhost,127.0.0.1,[::1]";
+const args = [wrangler, "dev", "--ip", "127.0.0.1", "--port", String(port), "--var", LOOPBACK_HOSTS, ...rest];
+const child = spawn(process.execPath, args, {
   stdio: "inherit",
   env: { WRANGLER_SEND_METRICS: "false", ...process.env },
 });

@@ -12,6 +12,7 @@ import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { McpError } from "../shared/errors/McpError.ts";
 import { preflight, withCors } from "../shared/http/cors.ts";
 import { errorResponse } from "../shared/http/errorResponse.ts";
+import { checkHost } from "../shared/http/checkHost.ts";
 import { checkOrigin } from "../shared/http/originPolicy.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { McpServer } from "../shared/server/McpServer.ts";
@@ -33,10 +34,12 @@ export function createWorker(server: McpServer): ExportedHandler<Env> {
   const router = Router<IRequest, Args>({
     before: [
       (request) => void (request.startedAt = Date.now()),
-      // Security first: the preflight is answered, and a foreign Origin refused, before any route runs.
+      // Security first: a foreign Host refused, the preflight answered and a foreign Origin
+      // refused, before any route runs.
       (request, env) => {
-        const policy = { allowed: readConfig(env).allowedOrigins };
-        return preflight(request, policy) ?? errorIfAny(checkOrigin(request, policy));
+        const config = readConfig(env);
+        const policy = { allowed: config.allowedOrigins };
+        return errorIfAny(checkHost(request, config.allowedHosts)) ?? preflight(request, policy) ?? errorIfAny(checkOrigin(request, policy));
       },
     ],
     catch: (error, _request, env) => errorResponse(error, null, loggerFor(env)),

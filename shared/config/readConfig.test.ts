@@ -16,6 +16,7 @@ describe("readConfig", () => {
       maxStoredBytes: 8 * 1024 * 1024,
       sseRetryMs: 1_000,
       allowedOrigins: [],
+      allowedHosts: [],
     });
     expect(readConfig({})).toEqual(DEFAULT_CONFIG);
   });
@@ -38,6 +39,7 @@ describe("readConfig", () => {
       MAX_STORED_BYTES: "100000",
       SSE_RETRY_MS: "250",
       ALLOWED_ORIGINS: "https://app.example.com",
+      ALLOWED_HOSTS: "mcp.example.com",
     });
     expect(config).toEqual({
       logLevel: "debug",
@@ -52,6 +54,7 @@ describe("readConfig", () => {
       maxStoredBytes: 100000,
       sseRetryMs: 250,
       allowedOrigins: ["https://app.example.com"],
+      allowedHosts: ["mcp.example.com"],
     });
   });
 
@@ -97,5 +100,14 @@ describe("readConfig", () => {
 
   it.each(["app.example.com", "https://app.example.com/path", "null"])("refuses the ALLOWED_ORIGINS entry %j", (entry) => {
     expect(() => readConfig({ ALLOWED_ORIGINS: entry })).toThrow(/ALLOWED_ORIGINS entries must be origins/);
+  });
+
+  it("reads ALLOWED_HOSTS as host names, IPv6 in brackets, empty for any", () => {
+    expect(readConfig({}).allowedHosts).toEqual([]);
+    expect(readConfig({ ALLOWED_HOSTS: "LocalHost, 127.0.0.1,[::1]" }).allowedHosts).toEqual(["localhost", "127.0.0.1", "[::1]"]);
+  });
+
+  it.each(["localhost:8787", "http://localhost", "a/b", "", "::1"])("refuses the ALLOWED_HOSTS entry %j", (entry) => {
+    expect(() => readConfig({ ALLOWED_HOSTS: `localhost,${entry}` })).toThrow(/ALLOWED_HOSTS entries must be host names/);
   });
 });

@@ -30,6 +30,12 @@ export interface Config {
   sseRetryMs: number;
   /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
   allowedOrigins: readonly string[] | "*";
+  /**
+   * Host names the server answers to (`ALLOWED_HOSTS`, comma-separated, e.g. `localhost,127.0.0.1`);
+   * empty for any. `npm start` sets the loopback names, so a DNS-rebinding request (whose `Host` is
+   * the attacker's name) is refused even when it carries no `Origin`.
+   */
+  allowedHosts: readonly string[];
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -45,9 +51,10 @@ export const DEFAULT_CONFIG: Config = {
   maxStoredBytes: 8 * 1024 * 1024,
   sseRetryMs: 1_000,
   allowedOrigins: [],
+  allowedHosts: [],
 };
 
-const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins">, string> = {
+const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "allowedHosts">, string> = {
   keepaliveIntervalMs: "KEEPALIVE_INTERVAL_MS",
   maxBodyBytes: "MAX_BODY_BYTES",
   maxQueueBytes: "MAX_QUEUE_BYTES",
@@ -84,6 +91,9 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
   if (typeof env.ALLOWED_ORIGINS === "string" && env.ALLOWED_ORIGINS.trim() !== "") {
     config.allowedOrigins = env.ALLOWED_ORIGINS.trim() === "*" ? "*" : env.ALLOWED_ORIGINS.split(",").map(originOf);
   }
+  if (typeof env.ALLOWED_HOSTS === "string" && env.ALLOWED_HOSTS.trim() !== "") {
+    config.allowedHosts = env.ALLOWED_HOSTS.split(",").map(hostOf);
+  }
   cache.set(env, config);
   return config;
 }
@@ -101,4 +111,19 @@ function originOf(entry: string): string {
     throw new RangeError(`ALLOWED_ORIGINS entries must be origins like https://app.example.com, got ${JSON.stringify(trimmed)}`);
   }
   return url.origin;
+}
+
+/** Normalises one ALLOWED_HOSTS entry to a URL host name (lower case, IPv6 in brackets), refusing ports and paths. */
+function hostOf(entry: string): string {
+  const trimmed = entry.trim().toLowerCase();
+  let hostname: string | undefined;
+  try {
+    hostname = new URL(`http://${trimmed}`).hostname;
+  } catch {
+    // reported below
+  }
+  if (!hostname || hostname !== trimmed) {
+    throw new RangeError(`ALLOWED_HOSTS entries must be host names like mcp.example.com or [::1], without port or scheme; got ${JSON.stringify(entry.trim())}`);
+  }
+  return hostname;
 }

@@ -1,11 +1,24 @@
 /**
  * The README's start command works: `npm start -- --port N` serves the example server at
- * http://127.0.0.1:N with /health, /sse and /message (through `wrangler dev`).
+ * http://127.0.0.1:N with /health, /sse and /message (through `wrangler dev`), and refuses a
+ * request addressed to another host name, as a DNS-rebinding page's would be.
  */
 import { spawn } from "node:child_process";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { afterAll, expect, it } from "vitest";
 import { SseReader } from "../support/SseReader.ts";
+
+/** A GET with a `Host` of our choosing (fetch may not set it), as a rebound page's request arrives. */
+const getWithHost = (url: string, host: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on("error", reject).end();
+  });
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -50,4 +63,9 @@ it("npm start -- --port N serves the example server", { timeout: 90_000 }, async
   expect(accepted.status).toBe(202);
   expect(await reader.nextMessage()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
   await reader.cancel();
+
+  const rebound = await getWithHost(`${base}/sse`, `evil.test:${port}`);
+  expect(rebound.status).toBe(403);
+  expect(JSON.parse(rebound.body).error.message).toMatch(/^Host "evil.test" is not allowed/);
+  expect((await getWithHost(`${base}/health`, `localhost:${port}`)).status).toBe(200);
 });

@@ -1,0 +1,17 @@
+/**
+ * Host validation against DNS rebinding, the complement of `originPolicy`: a page on
+ * `http://evil.test:8787` whose name was rebound to 127.0.0.1 sends `Host: evil.test:8787`, and
+ * a same-origin GET from it carries no `Origin` at all. A server that knows the names it is
+ * reached by (`ALLOWED_HOSTS`) refuses every other name before any route runs. Deployments
+ * usually leave the list empty: the platform routes only the names bound to the Worker.
+ */
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+
+/** 403 with a JSON-RPC error (no id) when `allowedHosts` is set and the request's host is not on it. */
+export function checkHost(request: Request, allowedHosts: readonly string[]): McpError | undefined {
+  if (allowedHosts.length === 0) return undefined;
+  const { hostname } = new URL(request.url);
+  if (allowedHosts.includes(hostname)) return undefined;
+  return new McpError(403, ErrorCode.InvalidRequest, `Host ${JSON.stringify(hostname)} is not allowed; add it to ALLOWED_HOSTS to serve requests addressed to it`);
+}
