@@ -41,6 +41,7 @@ import { type ReceiveOutcome, Session, type SessionDeps } from "../shared/sessio
 import type { TransportKind } from "../shared/session/SessionRecord.ts";
 import type { Env } from "../worker/Env.ts";
 import { durableStorage } from "./durableStorage.ts";
+import { durableBroadcaster } from "./WatchObject.ts";
 
 export interface OpenOptions {
   /** Create the session (GET /sse without an id) rather than reopen an existing one. */
@@ -73,6 +74,7 @@ export class SessionObject extends DurableObject<Env> {
       config,
       logger: new Logger(config.logLevel),
       env,
+      broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH) : undefined,
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
     };
     // A throw inside blockConcurrencyWhile resets the object; keep the error and report it on use.

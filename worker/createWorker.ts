@@ -21,6 +21,7 @@ import { describeServer } from "./routes/describeServer.ts";
 import { openSse } from "./routes/openSse.ts";
 import { deleteMcp, getMcp, postMcp } from "./routes/mcp.ts";
 import { postMessage } from "./routes/postMessage.ts";
+import { statelessDeps } from "./statelessDeps.ts";
 
 type Args = [Env, ExecutionContext];
 
@@ -28,6 +29,7 @@ const loggerFor = (env: Env) => new Logger(readConfig(env).logLevel);
 const errorIfAny = (error: McpError | undefined) => (error ? errorResponse(error) : undefined);
 
 export function createWorker(server: McpServer): ExportedHandler<Env> {
+  const depsFor = statelessDeps(server);
   const notAllowed = (allow: string) => () =>
     errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${allow}`, undefined, { allow }));
 
@@ -64,7 +66,7 @@ export function createWorker(server: McpServer): ExportedHandler<Env> {
     .all("/sse", notAllowed("GET"))
     .post("/message", (request, env) => postMessage(request, env, readConfig(env)))
     .all("/message", notAllowed("POST"))
-    .post("/mcp", (request, env) => postMcp(request, env, readConfig(env)))
+    .post("/mcp", (request, env) => postMcp(request, env, readConfig(env), depsFor(env)))
     .get("/mcp", (request, env) => getMcp(request, env))
     .delete("/mcp", (request, env) => deleteMcp(request, env))
     .all("/mcp", notAllowed("GET, POST, DELETE"))

@@ -5,6 +5,7 @@
  */
 import server from "../example/server.ts";
 import { SessionObject } from "../durable/SessionObject.ts";
+import { WatchObject } from "../durable/WatchObject.ts";
 import { createWorker } from "./createWorker.ts";
 import type { Env } from "./Env.ts";
 
@@ -14,5 +15,8 @@ export class McpSession extends SessionObject {
     super(ctx, env, server);
   }
 }
+
+/** Bound as MCP_WATCH in wrangler.toml: change fan-out for 2026-07-28 listeners; server-independent. */
+export class McpWatch extends WatchObject {}
 
 export default createWorker(server);

@@ -15,6 +15,7 @@ describe("readConfig", () => {
       maxStoredEvents: 1_000,
       maxStoredBytes: 8 * 1024 * 1024,
       sseRetryMs: 1_000,
+      requestStateTtlMs: 600_000,
       allowedOrigins: [],
       allowedHosts: [],
     });
@@ -38,6 +39,7 @@ describe("readConfig", () => {
       MAX_STORED_EVENTS: "50",
       MAX_STORED_BYTES: "100000",
       SSE_RETRY_MS: "250",
+      REQUEST_STATE_TTL_MS: "30000",
       ALLOWED_ORIGINS: "https://app.example.com",
       ALLOWED_HOSTS: "mcp.example.com",
     });
@@ -53,6 +55,7 @@ describe("readConfig", () => {
       maxStoredEvents: 50,
       maxStoredBytes: 100000,
       sseRetryMs: 250,
+      requestStateTtlMs: 30000,
       allowedOrigins: ["https://app.example.com"],
       allowedHosts: ["mcp.example.com"],
     });

@@ -26,6 +26,8 @@ export interface Config {
   maxStoredEvents: number;
   /** Bytes of stored SSE events kept per session (`MAX_STORED_BYTES`). */
   maxStoredBytes: number;
+  /** How long a 2026-07-28 `requestState` stays valid for the client's retry (`REQUEST_STATE_TTL_MS`). */
+  requestStateTtlMs: number;
   /** The `retry` hint, in ms, that 2025-11-25 clients get in the priming event of each stream (`SSE_RETRY_MS`). */
   sseRetryMs: number;
   /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
@@ -50,6 +52,7 @@ export const DEFAULT_CONFIG: Config = {
   maxStoredEvents: 1_000,
   maxStoredBytes: 8 * 1024 * 1024,
   sseRetryMs: 1_000,
+  requestStateTtlMs: 10 * 60_000,
   allowedOrigins: [],
   allowedHosts: [],
 };
@@ -65,6 +68,7 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
   maxStoredEvents: "MAX_STORED_EVENTS",
   maxStoredBytes: "MAX_STORED_BYTES",
   sseRetryMs: "SSE_RETRY_MS",
+  requestStateTtlMs: "REQUEST_STATE_TTL_MS",
 };
 
 const cache = new WeakMap<object, Config>();

@@ -22,6 +22,12 @@ export const ErrorCode = {
   RequestTimeout: -32001,
   /** `resources/read` (or `resources/subscribe`) named a URI the server does not serve (MCP resources spec, "Error Handling"). */
   ResourceNotFound: -32002,
+  /** 2026-07-28: an `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*` header is missing, malformed, or disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability its `_meta` did not declare; `data.requiredCapabilities` says which. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the request's protocol version is not served here; `data.supported` lists what is. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

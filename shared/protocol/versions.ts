@@ -6,13 +6,23 @@
  * it answers with another version it supports, which SHOULD be its latest. It is independent of
  * the transport: a client on the legacy HTTP+SSE endpoint that asks for 2025-06-18 gets it.
  *
- * Not here: the stateless 2026-07-28 revision, which has no `initialize` at all.
+ * The stateless 2026-07-28 revision has no `initialize` and no negotiation: each request names
+ * its version in `_meta`, and a version we do not serve is refused (`MODERN_PROTOCOL_VERSIONS`).
  */
 
 /** Oldest first. Every message this server sends is valid in each of them. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+/** Revisions with per-request versions and no sessions (2026-07-28 "Versioning": "Modern"). */
+export const MODERN_PROTOCOL_VERSIONS = ["2026-07-28"] as const;
+
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+export function isModernVersion(version: unknown): version is ModernProtocolVersion {
+  return (MODERN_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
+}
 
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = "2025-11-25";
 

@@ -14,13 +14,18 @@
 /** What `ctx.setEnabled` switches. Tools and prompts go by name, resources by URI, templates by `uriTemplate`. */
 export type ListKind = "tool" | "prompt" | "resource" | "resourceTemplate";
 
-/** The notification a change of each kind sends; templates are part of the resources listing. */
-export const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
-  tool: "notifications/tools/list_changed",
-  prompt: "notifications/prompts/list_changed",
-  resource: "notifications/resources/list_changed",
-  resourceTemplate: "notifications/resources/list_changed",
+/** A feature whose list can change: what `ctx.listChanged` and `subscriptions/listen` speak of. */
+export type ListFeature = "tools" | "prompts" | "resources";
+
+/** The notification each feature's list change sends. */
+export const LIST_CHANGED_METHOD: Readonly<Record<ListFeature, string>> = {
+  tools: "notifications/tools/list_changed",
+  prompts: "notifications/prompts/list_changed",
+  resources: "notifications/resources/list_changed",
 };
+
+/** The feature each kind belongs to; templates are part of the resources listing. */
+export const FEATURE_OF: Readonly<Record<ListKind, ListFeature>> = { tool: "tools", prompt: "prompts", resource: "resources", resourceTemplate: "resources" };
 
 /** A session's switched states, keyed by `toggleKey`; only keys whose state differs from the declared one. */
 export type Overrides = Readonly<Record<string, boolean>>;

@@ -13,15 +13,16 @@
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
-import { negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
+import { MODERN_PROTOCOL_VERSIONS, negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
 import { completionMethods } from "./completionMethods.ts";
 import { isObject } from "./isObject.ts";
 import { type ListKind, type Overrides, toggleKey } from "./ListKind.ts";
 import type { Method, MethodGroup, Result } from "./Method.ts";
 import { promptMethods } from "./promptMethods.ts";
 import { resourceMethods } from "./resourceMethods.ts";
-import { toolMethods } from "./toolMethods.ts";
-import type { Implementation, RequestContext, ServerDefinition } from "./types.ts";
+import type { ParamHeader } from "./paramHeaders.ts";
+import { type ToolMethodGroup, toolMethods } from "./toolMethods.ts";
+import type { CacheableMethod, CacheHint, Implementation, RequestContext, ServerDefinition } from "./types.ts";
 
 /** What the session must remember from an `initialize` request. */
 export interface Negotiated {
@@ -51,6 +52,8 @@ export class McpServer {
   readonly #definition: ServerDefinition;
   readonly #capabilities: Result;
   readonly #methods: Record<string, Method>;
+  readonly #tools: ToolMethodGroup;
+  readonly #caching: Partial<Record<CacheableMethod, CacheHint>>;
   /** Declared state of every switchable definition, by `toggleKey`. */
   readonly #switchable = new Map<string, boolean>();
 
@@ -58,8 +61,10 @@ export class McpServer {
   constructor(definition: ServerDefinition) {
     this.#definition = definition;
     this.info = { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) };
+    const tools = toolMethods(definition.tools ?? []);
+    this.#tools = tools;
     const groups: MethodGroup[] = [
-      toolMethods(definition.tools ?? []),
+      tools,
       resourceMethods(definition.resources ?? [], definition.resourceTemplates ?? []),
       promptMethods(definition.prompts ?? []),
       completionMethods(definition.prompts ?? [], definition.resourceTemplates ?? []),
@@ -77,6 +82,11 @@ export class McpServer {
     }
     // Every server answers logging/setLevel, so `logging` is always advertised.
     this.#capabilities = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));
+    for (const [feature, on] of Object.entries(definition.listChanged ?? {})) {
+      const capability = this.#capabilities[feature] as Record<string, unknown> | undefined;
+      if (on && capability) capability.listChanged = true;
+    }
+    this.#caching = checkCaching(definition.caching ?? {});
     this.#methods = Object.assign(
       {
         ping: async () => ({}),
@@ -93,6 +103,23 @@ export class McpServer {
   /** MCP `ServerCapabilities`: only what the definition has. A fresh copy each call. */
   capabilities(): Result {
     return structuredClone(this.#capabilities);
+  }
+
+  /** 2026-07-28 `server/discover`: the versions served statelessly, capabilities and instructions (resultType and hints are added by the caller). */
+  discover(): Result {
+    const result: Result = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: this.capabilities() };
+    if (this.#definition.instructions) result.instructions = this.#definition.instructions;
+    return result;
+  }
+
+  /** The 2026-07-28 caching hint for a cacheable method's result, as configured (default: 0 ms, private). */
+  cacheHint(method: CacheableMethod): CacheHint {
+    return this.#caching[method] ?? { ttlMs: 0, cacheScope: "private" };
+  }
+
+  /** The `x-mcp-header` arguments of a tool (`[]` for none or an unknown tool). */
+  paramHeaders(toolName: string): readonly ParamHeader[] {
+    return this.#tools.paramHeaders(toolName);
   }
 
   /** Answers `initialize` (lifecycle spec) and says what the session must persist. */
@@ -131,6 +158,17 @@ export class McpServer {
     if (!method) throw McpError.methodNotFound(request.method);
     return method(request.params ?? {}, ctx, hooks);
   }
+}
+
+const CACHEABLE: readonly CacheableMethod[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+
+function checkCaching(caching: Partial<Record<string, CacheHint>>): Partial<Record<CacheableMethod, CacheHint>> {
+  for (const [method, hint] of Object.entries(caching)) {
+    if (!(CACHEABLE as readonly string[]).includes(method)) throw new TypeError(`caching: ${method} is not cacheable; use one of ${CACHEABLE.join(", ")}`);
+    if (!hint || !Number.isSafeInteger(hint.ttlMs) || hint.ttlMs < 0) throw new TypeError(`caching["${method}"].ttlMs must be a whole number of milliseconds ≥ 0`);
+    if (hint.cacheScope !== "public" && hint.cacheScope !== "private") throw new TypeError(`caching["${method}"].cacheScope must be "public" or "private"`);
+  }
+  return caching;
 }
 
 function isImplementation(value: unknown): value is Implementation {

@@ -31,6 +31,7 @@ export function stubContext(env: Record<string, unknown> = {}, overrides: Partia
     },
     closeStream: () => {},
     resourceUpdated: async () => {},
+    listChanged: async () => {},
     setEnabled: async () => {
       throw new Error("no session in unit tests");
     },

@@ -12,6 +12,7 @@ import { callTool } from "./callTool.ts";
 import { isObject } from "./isObject.ts";
 import { isEnabled, switchable } from "./ListKind.ts";
 import type { MethodGroup, Result } from "./Method.ts";
+import { type ParamHeader, paramHeaders } from "./paramHeaders.ts";
 import { listResult } from "./paginate.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
 import type { AnyToolDefinition } from "./types.ts";
@@ -19,9 +20,14 @@ import type { AnyToolDefinition } from "./types.ts";
 /** Tool names per the MCP tools spec ("Tool names"): 1–128 characters, case-sensitive. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+export interface ToolMethodGroup extends MethodGroup {
+  /** The tool's `x-mcp-header` arguments (2026-07-28); `[]` for an unknown tool. */
+  paramHeaders(name: string): readonly ParamHeader[];
+}
+
 /** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx, hooks) */
-export function toolMethods(tools: readonly AnyToolDefinition[]): MethodGroup {
-  const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas }>();
+export function toolMethods(tools: readonly AnyToolDefinition[]): ToolMethodGroup {
+  const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas; headers: ParamHeader[] }>();
   const listed: { tool: AnyToolDefinition; entry: Result }[] = [];
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) {
@@ -29,10 +35,11 @@ export function toolMethods(tools: readonly AnyToolDefinition[]): MethodGroup {
     }
     if (byName.has(tool.name)) throw new TypeError(`Tool ${tool.name} is defined twice`);
     const schemas = toolSchemas(tool);
-    byName.set(tool.name, { tool, schemas });
+    byName.set(tool.name, { tool, schemas, headers: paramHeaders(tool.name, schemas.inputSchema) });
     listed.push({ tool, entry: describeTool(tool, schemas) });
   }
   return {
+    paramHeaders: (name) => byName.get(name)?.headers ?? [],
     capabilities: tools.length > 0 ? { tools: { listChanged: switchable(tools) } } : {},
     methods: {
       "tools/list": async (params, _ctx, hooks) => {

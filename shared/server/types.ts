@@ -104,13 +104,21 @@ export interface RequestContext {
    * answer. Needs the client's `sampling` capability; rejects with a readable error otherwise,
    * or when the client declines or does not answer before the handler's deadline.
    *
+   * The same call works in both eras. On a 2025 session it is a request to the client on this
+   * request's stream. On 2026-07-28 it is a multi round-trip request: the first round answers
+   * the client with an `InputRequiredResult` asking for it, and the handler runs again, from the
+   * top, when the client retries with the answer (see `shared/stateless/InputRounds.ts`), so
+   * reach asks deterministically and do side effects after them. `options.key` names the ask in
+   * `inputRequests`; without it asks are numbered per kind (`sampling-1`, …). Asks made together
+   * with `Promise.all` go to the client together.
+   *
    * @example const { content } = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 100 });
    */
-  sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Asks the user for input through the client (`elicitation/create`, form or URL mode); needs `elicitation`. */
-  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** The client's filesystem roots (`roots/list`); needs the client's `roots` capability. */
-  listRoots(): Promise<Record<string, unknown>>;
+  sample(params: Record<string, unknown>, options?: InputOptions): Promise<Record<string, unknown>>;
+  /** Asks the user for input through the client (`elicitation/create`, form or URL mode); needs `elicitation`. Both eras, as `sample`. */
+  elicit(params: Record<string, unknown>, options?: InputOptions): Promise<Record<string, unknown>>;
+  /** The client's filesystem roots (`roots/list`); needs the client's `roots` capability. Both eras, as `sample`. */
+  listRoots(options?: InputOptions): Promise<Record<string, unknown>>;
   /**
    * Streamable HTTP only (SEP-1699 polling): ends the HTTP connection carrying this request's
    * stream without ending the stream. The client reconnects with `Last-Event-ID` and receives
@@ -118,11 +126,20 @@ export interface RequestContext {
    */
   closeStream(): void;
   /**
-   * Tells this session's client that a resource changed (`notifications/resources/updated`),
-   * if it subscribed to `uri`; otherwise nothing is sent. Goes out on the session's standalone
-   * stream (Streamable HTTP, stored for resumption) or its legacy stream.
+   * Tells the clients watching `uri` that the resource changed (`notifications/resources/updated`):
+   * this session's client if it subscribed (on its standalone stream, stored for resumption, or
+   * its legacy stream), and every 2026-07-28 `subscriptions/listen` stream that lists `uri`, in any
+   * isolate.
    */
   resourceUpdated(uri: string): Promise<void>;
+  /**
+   * Tells every client listening for it that a list changed for everyone (e.g. tools read from
+   * configuration that was just edited): `notifications/tools/list_changed` (or prompts,
+   * resources) on each 2026-07-28 `subscriptions/listen` stream that asked for it, in any
+   * isolate, and on this request's stream for a 2025 session. Advertise it with
+   * `listChanged` in the server definition.
+   */
+  listChanged(kind: "tools" | "prompts" | "resources"): Promise<void>;
   /**
    * Switches a definition declared with `enabled` on or off for this session only, and tells the
    * client (`notifications/tools/list_changed` and kin, on this request's stream) if its listing
@@ -132,6 +149,11 @@ export interface RequestContext {
    * @example await ctx.setEnabled("tool", "deleteAccount", true)
    */
   setEnabled(kind: ListKind, id: string, enabled: boolean): Promise<void>;
+}
+
+/** How a handler names one ask to the client (2026-07-28 `inputRequests` key). */
+export interface InputOptions {
+  key?: string;
 }
 
 /**
@@ -221,4 +243,28 @@ export interface ServerDefinition {
   /** Parameterised resources, listed by `resources/templates/list`; tried in order by `resources/read`. */
   resourceTemplates?: ResourceTemplateDefinition<any>[];
   prompts?: PromptDefinition<any>[];
+  /**
+   * Features whose lists may change for everyone while clients listen (`ctx.listChanged`):
+   * advertised as `listChanged: true`. Features with a definition declared with `enabled` are
+   * advertised so anyway.
+   */
+  listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+  /**
+   * 2026-07-28 caching hints (`ttlMs`, `cacheScope`) per cacheable method: `server/discover`, the
+   * four lists and `resources/read`. Default for each: `{ ttlMs: 0, cacheScope: "private" }`,
+   * i.e. stale at once and never shared between users; raise them for what is the same for all.
+   *
+   * @example caching: { "tools/list": { ttlMs: 300_000, cacheScope: "public" } }
+   */
+  caching?: Partial<Record<CacheableMethod, CacheHint>>;
+}
+
+/** The results 2026-07-28 marks cacheable ("Caching"). */
+export type CacheableMethod = "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";
+
+export interface CacheHint {
+  /** Milliseconds the result stays fresh; 0 = at once stale. A whole number ≥ 0. */
+  ttlMs: number;
+  /** "public": the same for every user, shareable by gateways; "private": per authorization context. */
+  cacheScope: "public" | "private";
 }

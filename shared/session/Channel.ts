@@ -112,8 +112,10 @@ export class Channel {
    * server requests wait for room in the session's budget, aborting with `signal`. `onQueued`
    * runs in the same synchronous step that queues the reply (or decides it needs no queueing), so
    * the caller can turn its reservation into the queued frame with no moment counted twice.
+   * `status` is the HTTP status of a reply that becomes the whole JSON response (a 2026-07-28
+   * error is 400 or 404, not 200); on a stream it has no meaning.
    */
-  async send(message: object, kind: SendKind, signal?: AbortSignal, onQueued?: () => void): Promise<void> {
+  async send(message: object, kind: SendKind, signal?: AbortSignal, onQueued?: () => void, status = 200): Promise<void> {
     let queued = false;
     const done = () => {
       if (!queued) onQueued?.();
@@ -126,7 +128,7 @@ export class Channel {
         this.#pendingJson = undefined;
         this.#finished = true;
         done();
-        resolve(new Response(data, { headers: { "content-type": "application/json" } }));
+        resolve(new Response(data, { status, headers: { "content-type": "application/json" } }));
         return;
       }
       if (this.#pendingJson) this.#resolveAsSse();

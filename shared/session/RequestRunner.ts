@@ -17,13 +17,16 @@ import type { JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import { atLeast, type LogLevel } from "../protocol/logLevels.ts";
 import type { McpServer, SessionHooks } from "../server/McpServer.ts";
-import { LIST_CHANGED } from "../server/ListKind.ts";
+import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import { describeMissing, requiredCapability } from "../protocol/requiredCapability.ts";
+import { FEATURE_OF, LIST_CHANGED_METHOD } from "../server/ListKind.ts";
 import type { RequestContext, SessionInfo } from "../server/types.ts";
 import type { Channel } from "./Channel.ts";
 import { ClientRequests } from "./ClientRequests.ts";
 import type { QueueBudget } from "./QueueBudget.ts";
 import type { SessionStorage } from "./SessionStorage.ts";
 import { Slots } from "./Slots.ts";
+import { untilAborted } from "./untilAborted.ts";
 
 /** Abort reasons after which no response is sent: nobody is waiting for one. */
 export const CANCELLED = Symbol("cancelled by the client");
@@ -41,8 +44,10 @@ export interface RunnerDeps {
   logLevel(): LogLevel | undefined;
   /** Called after a request's reply was sent (or skipped): the channel may be finished. */
   onSettled(channel: Channel): void;
-  /** Sends `notifications/resources/updated` for `uri` if the session subscribed to it. */
+  /** Sends `notifications/resources/updated` for `uri` to whoever watches it: the session if subscribed, and listeners. */
   resourceUpdated(uri: string, signal: AbortSignal): Promise<void>;
+  /** Where changes for everyone go (2026-07-28 listeners); absent when the host has none. */
+  broadcast?: Broadcaster;
 }
 
 interface InFlight {
@@ -51,9 +56,6 @@ interface InFlight {
   /** Set once the request is answered: its notifications MUST stop (progress spec). */
   settled: boolean;
 }
-
-/** The client capability each server-to-client request needs (lifecycle spec, "Capability Negotiation"). */
-const NEEDS: Record<string, string> = { "sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots" };
 
 export class RequestRunner {
   readonly #deps: RunnerDeps;
@@ -171,16 +173,22 @@ export class RequestRunner {
         const params = logger === undefined ? { level, data } : { level, data, logger };
         await this.#notify(entry, { jsonrpc: "2.0", method: "notifications/message", params });
       },
+      // `options.key` names 2026-07-28 input requests; a session's request has its own JSON-RPC id.
       sample: (params) => this.#ask(entry, session, "sampling/createMessage", params),
       elicit: (params) => this.#ask(entry, session, "elicitation/create", params),
       listRoots: () => this.#ask(entry, session, "roots/list", {}),
       closeStream: () => entry.channel.disconnect(),
       resourceUpdated: (uri) => this.#deps.resourceUpdated(uri, signal),
+      listChanged: async (feature) => {
+        const message = { jsonrpc: "2.0", method: LIST_CHANGED_METHOD[feature] };
+        await this.#deps.broadcast?.publish(feature, message);
+        await this.#notify(entry, message);
+      },
       // On the request's own stream: the change is this request's doing, and a client that never
       // opened the standalone stream still learns of it.
       setEnabled: async (kind, id, enabled) => {
         if (await this.#deps.server.setEnabled(kind, id, enabled, this.#deps.hooks)) {
-          await this.#notify(entry, { jsonrpc: "2.0", method: LIST_CHANGED[kind] });
+          await this.#notify(entry, { jsonrpc: "2.0", method: LIST_CHANGED_METHOD[FEATURE_OF[kind]] });
         }
       },
     };
@@ -202,13 +210,8 @@ export class RequestRunner {
 
   /** Sends a request to the client on the handler's channel and waits for the answer. */
   async #ask(entry: InFlight, session: SessionInfo, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const capability = NEEDS[method]!;
-    if (!session.clientCapabilities || !(capability in session.clientCapabilities)) {
-      throw new Error(`The client did not declare the "${capability}" capability, so ${method} cannot be sent`);
-    }
-    if (method === "elicitation/create" && params.mode === "url" && !hasUrlElicitation(session.clientCapabilities)) {
-      throw new Error('The client did not declare URL-mode elicitation (capabilities.elicitation.url)');
-    }
+    const missing = requiredCapability(method, params, session.clientCapabilities);
+    if (missing) throw new Error(describeMissing(method, missing));
     const { id, result } = this.clientRequests.open(method, entry.controller.signal);
     // If sending fails, the same abort also rejects `result`; observe it so it is not reported unhandled.
     result.catch(() => {});
@@ -217,22 +220,7 @@ export class RequestRunner {
   }
 }
 
-function hasUrlElicitation(capabilities: Record<string, unknown>): boolean {
-  const elicitation = capabilities.elicitation;
-  return typeof elicitation === "object" && elicitation !== null && "url" in elicitation;
-}
-
 /** JSON-RPC ids 1 and "1" are different requests. */
 function keyOf(id: RequestId): string {
   return `${typeof id}:${id}`;
-}
-
-/** Settles with the promise, or rejects with the signal's reason the moment it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

@@ -17,6 +17,7 @@
  *   spec): handlers go on and their events wait in storage for the client to resume.
  * - The record outlives its streams until the idle TTL passes; nothing in memory is authoritative.
  */
+import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -48,6 +49,8 @@ export interface SessionDeps {
   config: Config;
   logger: Logger;
   env: Readonly<Record<string, unknown>>;
+  /** Where changes for everyone go (2026-07-28 `subscriptions/listen` streams); optional. */
+  broadcast?: Broadcaster;
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
   scheduleWakeup(atMs: number): Promise<void>;
 }
@@ -117,9 +120,12 @@ export class Session {
       session: () => this.#info(),
       logLevel: () => this.#record.logLevel,
       onSettled: (channel) => this.#settled(channel),
+      broadcast: deps.broadcast,
       resourceUpdated: async (uri, signal) => {
+        const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } };
+        await deps.broadcast?.publish(resourceTopic(uri), message);
         if (!this.#record.subscriptions?.includes(uri)) return;
-        await this.#serverChannel().send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } }, "notification", signal);
+        await this.#serverChannel().send(message, "notification", signal);
       },
     });
     if (record.transport === "sse") {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { defineServer, prompt, resourceTemplate, tool, toolError } from "../../shared/index.ts";
+import { modernPrompts, modernTools } from "./modernFixture.ts";
 
 /** A 1×1 red PNG and a 1 ms silent 8 kHz WAV, made for this fixture. */
 export const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
@@ -208,6 +209,7 @@ export default defineServer({
         return "Reconnection test completed";
       },
     }),
+    ...modernTools,
   ],
   resources: [
     { uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain", read: async () => "This is the content of the static text resource." },
@@ -256,5 +258,15 @@ export default defineServer({
         { role: "user", content: text("Please analyze the image above.") },
       ],
     }),
+    ...modernPrompts,
   ],
+  listChanged: { tools: true, prompts: true },
+  caching: {
+    "server/discover": { ttlMs: 300_000, cacheScope: "public" },
+    "tools/list": { ttlMs: 300_000, cacheScope: "public" },
+    "prompts/list": { ttlMs: 300_000, cacheScope: "public" },
+    "resources/list": { ttlMs: 300_000, cacheScope: "public" },
+    "resources/templates/list": { ttlMs: 300_000, cacheScope: "public" },
+    "resources/read": { ttlMs: 0, cacheScope: "private" },
+  },
 });

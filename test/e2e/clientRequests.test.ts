@@ -54,7 +54,7 @@ for (const [name, transport] of Object.entries(transports)) {
       await client.connect(transport());
       const result: any = await client.callTool({ name: "test_sampling", arguments: { prompt: "hi" } });
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/did not declare the "sampling" capability/);
+      expect(result.content[0].text).toMatch(/did not declare the capability {"sampling":{}}, so sampling\/createMessage cannot be sent/);
       await client.close();
     });
   });

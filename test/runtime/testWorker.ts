@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { SessionObject } from "../../durable/SessionObject.ts";
+import { WatchObject } from "../../durable/WatchObject.ts";
 import { createWorker } from "../../worker/createWorker.ts";
 import type { Env } from "../../worker/Env.ts";
 import { defineServer, tool } from "../../shared/index.ts";
@@ -84,5 +85,7 @@ export class McpSession extends SessionObject {
     super(ctx, env, testServer);
   }
 }
+
+export class McpWatch extends WatchObject {}
 
 export default createWorker(testServer);

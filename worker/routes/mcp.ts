@@ -1,8 +1,11 @@
 /**
- * `/mcp` — the Streamable HTTP endpoint (protocol 2025-03-26 to 2025-11-25). Stateless checks
- * run here, before the Durable Object hop: Accept (406), session header (400 missing, 404 not
- * ours), protocol version header (400), content type (415), body size (413), JSON and JSON-RPC
- * shape (400). `initialize` mints the session id; everything else goes to that session's object.
+ * `/mcp` — the Streamable HTTP endpoint of every era. Checks that need no session run here, before
+ * any Durable Object hop: Accept (406), content type (415), body size (413), JSON and JSON-RPC
+ * shape (400). Then the era is decided once (`classifyEra`):
+ * - 2026-07-28 requests are answered here, statelessly (`handleStateless`); GET and DELETE,
+ *   which that revision does not have, get 405;
+ * - 2025-03-26 … 2025-11-25: protocol version header (400), session header (400 missing, 404 not
+ *   ours); `initialize` mints the session id; everything else goes to that session's object.
  */
 import type { Config } from "../../shared/config/readConfig.ts";
 import { ErrorCode } from "../../shared/errors/errorCodes.ts";
@@ -11,6 +14,8 @@ import { errorResponse } from "../../shared/http/errorResponse.ts";
 import { requireAccept, requireMcpSessionId } from "../../shared/http/guards.ts";
 import { readMessages } from "../../shared/http/readMessages.ts";
 import { isRequest } from "../../shared/jsonrpc/messages.ts";
+import { classifyBodiless, classifyEra } from "../../shared/stateless/classifyEra.ts";
+import { handleStateless, type StatelessDeps } from "../../shared/stateless/handleStateless.ts";
 import { protocolVersionHeader } from "../../shared/protocol/versions.ts";
 import { newSessionId } from "../../shared/session/newSessionId.ts";
 import type { Env } from "../Env.ts";
@@ -19,14 +24,15 @@ import { sessionStub } from "../sessionStub.ts";
 const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
 
-export async function postMcp(request: Request, env: Env, config: Config): Promise<Response> {
+export async function postMcp(request: Request, env: Env, config: Config, stateless: StatelessDeps): Promise<Response> {
   const accept = requireAccept(request, POST_ACCEPTS);
   if (accept) return errorResponse(accept);
-  const version = protocolVersionHeader(request);
-  if (!version.ok) return errorResponse(new McpError(400, ErrorCode.InvalidRequest, version.message));
   const parsed = await readMessages(request, config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
   const { messages } = parsed;
+  if (classifyEra(request.headers, messages, parsed.batch) === "modern") return handleStateless(request, messages, parsed.batch, stateless);
+  const version = protocolVersionHeader(request);
+  if (!version.ok) return errorResponse(new McpError(400, ErrorCode.InvalidRequest, version.message));
 
   if (parsed.batch && version.version !== "2025-03-26") {
     return errorResponse(McpError.invalidRequest(`JSON-RPC batches are not part of protocol ${version.version}; send one message per POST`));
@@ -46,6 +52,7 @@ export async function postMcp(request: Request, env: Env, config: Config): Promi
 }
 
 export async function getMcp(request: Request, env: Env): Promise<Response> {
+  if (classifyBodiless(request.headers) === "modern") return noStreamsHere("GET");
   const failed = requireAccept(request, GET_ACCEPTS) ?? versionError(request);
   if (failed) return errorResponse(failed);
   const session = requireMcpSessionId(request);
@@ -54,9 +61,17 @@ export async function getMcp(request: Request, env: Env): Promise<Response> {
 }
 
 export async function deleteMcp(request: Request, env: Env): Promise<Response> {
+  if (classifyBodiless(request.headers) === "modern") return noStreamsHere("DELETE");
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
   return sessionStub(env, session.sessionId).terminate(session.sessionId);
+}
+
+/** 2026-07-28 has no GET stream and no sessions to delete (transports spec: 405); clients probe this, so it is answered at once. */
+function noStreamsHere(method: string): Response {
+  return errorResponse(
+    new McpError(405, ErrorCode.InvalidRequest, `Protocol 2026-07-28 has no ${method} on /mcp; POST subscriptions/listen for change notifications`, undefined, { allow: "POST" }),
+  );
 }
 
 function versionError(request: Request): McpError | undefined {

@@ -1,0 +1,35 @@
+/**
+ * Which protocol era a POST to `/mcp` belongs to, decided once per request (2026-07-28
+ * "Versioning", "Backward Compatibility with Initialization-Based Versions": a dual-era server
+ * "selects its behavior from how the client opens").
+ *
+ * - `modern`: the body carries `_meta["io.modelcontextprotocol/protocolVersion"]`, or the
+ *   `MCP-Protocol-Version` header names something other than a legacy revision (2026-07-28, or
+ *   a version we do not know, which the stateless path then refuses properly). Served in the
+ *   Worker, without a session; an `Mcp-Session-Id` on such a request is ignored, as the spec asks.
+ * - `legacy`: everything else — `initialize`, requests with `Mcp-Session-Id`, an earlier
+ *   `MCP-Protocol-Version`, or no version at all (2025-03-26 clients send none).
+ */
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { META } from "../protocol/metaKeys.ts";
+import { isSupportedVersion } from "../protocol/versions.ts";
+
+export type Era = "modern" | "legacy";
+
+export function classifyEra(headers: Headers, messages: readonly JsonRpcMessage[], batch: boolean): Era {
+  if (!batch && messages.length === 1) {
+    const message = messages[0]!;
+    const meta = "method" in message ? message.params?._meta : undefined;
+    if (meta !== null && typeof meta === "object" && META.protocolVersion in meta) return "modern";
+  }
+  const header = headers.get("mcp-protocol-version");
+  if (header === null || isSupportedVersion(header)) return "legacy";
+  // A batch is a legacy (2025-03-26) construct whatever its header says.
+  return batch ? "legacy" : "modern";
+}
+
+/** The same decision for a GET or DELETE, which has no body: only the header can say. */
+export function classifyBodiless(headers: Headers): Era {
+  const header = headers.get("mcp-protocol-version");
+  return header === null || isSupportedVersion(header) ? "legacy" : "modern";
+}

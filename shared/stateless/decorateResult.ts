@@ -1,0 +1,23 @@
+/**
+ * What 2026-07-28 adds to every result, in one place: `resultType` (required on every result),
+ * the server's identity in `_meta["io.modelcontextprotocol/serverInfo"]` (SHOULD, "unless
+ * configured not to"), and caching hints (`ttlMs`, `cacheScope`) on the cacheable methods'
+ * complete results. An interim `InputRequiredResult` carries no caching hints.
+ */
+import { META } from "../protocol/metaKeys.ts";
+import type { McpServer } from "../server/McpServer.ts";
+import type { Result } from "../server/Method.ts";
+import type { CacheableMethod } from "../server/types.ts";
+
+const CACHEABLE = new Set<string>(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
+
+export function decorateResult(method: string, result: Result, server: McpServer): Result {
+  const meta = typeof result._meta === "object" && result._meta !== null ? result._meta : {};
+  const decorated: Result = { ...result, resultType: result.resultType ?? "complete", _meta: { ...meta, [META.serverInfo]: server.info } };
+  if (decorated.resultType === "complete" && CACHEABLE.has(method)) {
+    const hint = server.cacheHint(method as CacheableMethod);
+    decorated.ttlMs ??= hint.ttlMs;
+    decorated.cacheScope ??= hint.cacheScope;
+  }
+  return decorated;
+}

@@ -1,0 +1,106 @@
+/**
+ * `subscriptions/listen` (2026-07-28 "Subscriptions"): one long-lived POST response stream per
+ * listen request, carrying only the change notifications the client opted in to and the server
+ * advertises, each tagged with `_meta["io.modelcontextprotocol/subscriptionId"]` = the listen
+ * request's id. The acknowledgement, naming the honored subset, goes first; it is sent only after
+ * every topic is subscribed, so a change made right after the client reads it is not missed.
+ *
+ * Changes arrive through the `Broadcaster` (any isolate), one topic per list or per resource
+ * URI. The stream is bounded like every other: a listener that stops reading holds up only its
+ * own channel, and the broadcaster ends a subscriber that falls too far behind, which ends this
+ * stream with a final `SubscriptionsListenResult` (the client may listen again).
+ */
+import { resourceTopic } from "../broadcast/Broadcaster.ts";
+import { McpError } from "../errors/McpError.ts";
+import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
+import { META } from "../protocol/metaKeys.ts";
+import { Channel } from "../session/Channel.ts";
+import { QueueBudget } from "../session/QueueBudget.ts";
+import type { StatelessDeps } from "./handleStateless.ts";
+
+/** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
+export const MAX_LISTEN_RESOURCES = 100;
+
+const LISTS = [
+  ["toolsListChanged", "tools"],
+  ["promptsListChanged", "prompts"],
+  ["resourcesListChanged", "resources"],
+] as const;
+
+export async function listen(message: JsonRpcRequest, deps: StatelessDeps): Promise<Response> {
+  const filter = message.params?.notifications;
+  if (filter === null || typeof filter !== "object" || Array.isArray(filter)) {
+    throw McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }");
+  }
+  const wanted = filter as Record<string, unknown>;
+  const capabilities = deps.server.capabilities() as Record<string, { listChanged?: boolean; subscribe?: boolean } | undefined>;
+  const honored: Record<string, unknown> = {};
+  const topics: string[] = [];
+  for (const [key, feature] of LISTS) {
+    if (wanted[key] === true && capabilities[feature]?.listChanged) {
+      honored[key] = true;
+      topics.push(feature);
+    }
+  }
+  const uris = wanted.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) throw McpError.invalidParams("resourceSubscriptions must be an array of URIs");
+    if (uris.length > MAX_LISTEN_RESOURCES) throw McpError.invalidParams(`A listen request may watch at most ${MAX_LISTEN_RESOURCES} resources`);
+    if (uris.length > 0 && capabilities.resources?.subscribe) {
+      honored.resourceSubscriptions = [...new Set(uris)];
+      topics.push(...new Set(uris.map(resourceTopic)));
+    }
+  }
+
+  const { config, logger } = deps;
+  const controller = new AbortController();
+  const tag = { [META.subscriptionId]: message.id };
+  const channel = new Channel({
+    id: "listen",
+    budget: new QueueBudget({ maxBytes: config.maxQueueBytes, maxMessages: config.maxQueueMessages }),
+    keepaliveIntervalMs: config.keepaliveIntervalMs,
+    log: logger,
+    onDisconnect: () => controller.abort(),
+  });
+  const streams = await Promise.all(topics.map((topic) => deps.broadcast.subscribe(topic, controller.signal)));
+  const response = channel.connect(undefined, {}, false);
+  await channel.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: honored } }, "notification", controller.signal);
+
+  const relay = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const line of lines(stream)) {
+      const { params, ...rest } = JSON.parse(line) as { method: string; params?: Record<string, unknown> };
+      await channel.send({ ...rest, params: { ...params, _meta: { ...(params?._meta as object | undefined), ...tag } } }, "notification", controller.signal);
+    }
+  };
+  // The first relay to end (a subscriber dropped for falling behind) ends the subscription gracefully.
+  void Promise.race(streams.map(relay))
+    .catch((error) => controller.signal.aborted || logger.warn("listen.ended", { reason: String(error) }))
+    .then(async () => {
+      if (controller.signal.aborted) return;
+      controller.abort();
+      await channel.send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", _meta: tag } }, "reply");
+      channel.finish();
+    });
+  return response;
+}
+
+/** The newline-delimited texts of a byte stream. */
+async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += decoder.decode(value, { stream: true });
+      let newline: number;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        yield buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
