@@ -1,7 +1,8 @@
 /**
  * A `Broadcaster` inside one process. Each subscriber's stream queues at most `maxBytes` of
  * unread messages (a byte-length queuing strategy, so `desiredSize` is the room left); a publish
- * that finds a subscriber over its bound ends that subscriber's stream instead of growing it.
+ * that finds a subscriber over its bound closes that subscriber's stream instead of growing it
+ * (a close, not an error: the reader sees an ordinary end and finishes gracefully).
  */
 import type { Broadcaster } from "./Broadcaster.ts";
 
@@ -25,7 +26,7 @@ export class MemoryBroadcaster implements Broadcaster {
     for (const controller of this.#topics.get(topic) ?? []) {
       if ((controller.desiredSize ?? 0) < line.byteLength) {
         this.#drop(topic, controller);
-        controller.error(new Error(`subscriber to ${topic} fell more than ${this.#maxBytes} bytes behind`));
+        controller.close();
       } else controller.enqueue(line);
     }
   }

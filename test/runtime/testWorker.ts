@@ -71,6 +71,15 @@ export const testServer = defineServer({
       },
     }),
     tool({
+      name: "announce",
+      description: "Tells every listener that the tool list changed",
+      input: z.strictObject({}),
+      handler: async (_args, ctx) => {
+        await ctx.listChanged("tools");
+        return "announced";
+      },
+    }),
+    tool({
       name: "blob",
       description: "Returns `bytes` characters of text",
       input: z.strictObject({ bytes: z.number().int().min(0).max(8_000_000) }),

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { META } from "../protocol/metaKeys.ts";
+import { classifyBodiless, classifyEra } from "./classifyEra.ts";
+
+const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+const modernMeta = { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} };
+const listTools = (params?: Record<string, unknown>): JsonRpcMessage => ({ jsonrpc: "2.0", id: 1, method: "tools/list", ...(params ? { params } : {}) });
+const initialize: JsonRpcMessage = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+};
+
+describe("classifyEra", () => {
+  it("calls a single request modern when its _meta names a protocol version, whatever the headers say", () => {
+    expect(classifyEra(new Headers(), [listTools({ _meta: modernMeta })], false)).toBe("modern");
+    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2025-06-18" }), [listTools({ _meta: modernMeta })], false)).toBe("modern");
+    // The spec asks a modern request's Mcp-Session-Id to be ignored, not to turn it legacy.
+    const withSession = new Headers({ "Mcp-Session-Id": "abc", "MCP-Protocol-Version": "2026-07-28" });
+    expect(classifyEra(withSession, [listTools({ _meta: modernMeta })], false)).toBe("modern");
+  });
+
+  it("counts the _meta key even when its value is not a version, so the stateless path can refuse it", () => {
+    const notification: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/initialized", params: { _meta: { [META.protocolVersion]: 7 } } };
+    expect(classifyEra(new Headers(), [notification], false)).toBe("modern");
+  });
+
+  it("calls a request modern when the header names anything but a legacy revision", () => {
+    for (const version of ["2026-07-28", "v999", "2030-01-01"]) {
+      expect(classifyEra(new Headers({ "MCP-Protocol-Version": version }), [listTools()], false), version).toBe("modern");
+    }
+  });
+
+  it("reads the header name case-insensitively", () => {
+    expect(classifyEra(new Headers({ "mcp-protocol-version": "2026-07-28" }), [listTools()], false)).toBe("modern");
+    expect(classifyEra(new Headers({ "MCP-PROTOCOL-VERSION": "2025-06-18" }), [listTools({ _meta: {} })], false)).toBe("legacy");
+  });
+
+  it("calls initialize without a version _meta legacy", () => {
+    expect(classifyEra(new Headers(), [initialize], false)).toBe("legacy");
+    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2025-11-25" }), [initialize], false)).toBe("legacy");
+  });
+
+  it("calls a request with no version anywhere legacy (2025-03-26 clients send none)", () => {
+    expect(classifyEra(new Headers(), [listTools()], false)).toBe("legacy");
+    expect(classifyEra(new Headers(), [listTools({ _meta: { progressToken: 1 } })], false)).toBe("legacy");
+    expect(classifyEra(new Headers({ "Mcp-Session-Id": "abc" }), [listTools()], false)).toBe("legacy");
+  });
+
+  it("calls every legacy header revision legacy", () => {
+    for (const version of LEGACY_VERSIONS) {
+      expect(classifyEra(new Headers({ "MCP-Protocol-Version": version, "Mcp-Session-Id": "abc" }), [listTools()], false), version).toBe("legacy");
+    }
+  });
+
+  it("calls a batch legacy whatever its header or _meta says", () => {
+    const modernHeader = new Headers({ "MCP-Protocol-Version": "2026-07-28" });
+    expect(classifyEra(modernHeader, [listTools(), listTools()], true)).toBe("legacy");
+    expect(classifyEra(modernHeader, [listTools({ _meta: modernMeta })], true)).toBe("legacy");
+    expect(classifyEra(new Headers(), [listTools({ _meta: modernMeta }), listTools({ _meta: modernMeta })], true)).toBe("legacy");
+  });
+
+  it("does not read _meta from a response, only the header", () => {
+    const response = { jsonrpc: "2.0", id: 1, result: { _meta: modernMeta } } as JsonRpcMessage;
+    expect(classifyEra(new Headers(), [response], false)).toBe("legacy");
+    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2026-07-28" }), [response], false)).toBe("modern");
+  });
+});
+
+describe("classifyBodiless", () => {
+  it("is modern only when the header names a non-legacy version", () => {
+    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "2026-07-28" }))).toBe("modern");
+    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "v999" }))).toBe("modern");
+    expect(classifyBodiless(new Headers())).toBe("legacy");
+    expect(classifyBodiless(new Headers({ "Mcp-Session-Id": "abc" }))).toBe("legacy");
+    for (const version of LEGACY_VERSIONS) {
+      expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": version })), version).toBe("legacy");
+    }
+  });
+});
