@@ -31,7 +31,8 @@ describe("multi round-trip requests", () => {
     client.setRequestHandler("elicitation/create", async (request) => {
       const message = String(request.params.message);
       asked.push(message);
-      return { action: "accept", content: message.includes("name") ? { name: "Ada" } : { color: "green" } };
+      const content: Record<string, string> = message.includes("name") ? { name: "Ada" } : { color: "green" };
+      return { action: "accept", content };
     });
     await client.connect(new ModernTransport(new URL("/mcp", fixture.url)));
     const result: any = await client.callTool({ name: "test_input_required_result_multi_round", arguments: {} });
@@ -78,8 +79,8 @@ describe("subscriptions/listen", () => {
     const heard: { method: string; uri?: string }[] = [];
     let resolveBoth: () => void;
     const both = new Promise<void>((resolve) => (resolveBoth = resolve));
-    const record = (method: string) => async (notification: { params?: { uri?: string } }) => {
-      heard.push({ method, uri: notification.params?.uri });
+    const record = (method: string) => async (notification: { params?: object }) => {
+      heard.push({ method, uri: (notification.params as { uri?: string } | undefined)?.uri });
       if (heard.length === 2) resolveBoth();
     };
     listener.setNotificationHandler("notifications/resources/updated", record("notifications/resources/updated"));
