@@ -12,6 +12,20 @@ const answers = { "elicitation-1": { action: "accept", content: { name: "Ada" } 
 /** `token` with the character at `index` replaced by the next base64url character. */
 const changeAt = (token: string, index: number) => token.slice(0, index) + BASE64URL[(BASE64URL.indexOf(token[index]!) + 1) % 64] + token.slice(index + 1);
 
+/** The changed tokens (as "index: old -> new") that `open` still accepts, when `token` is changed at each of `positions`. */
+async function acceptedChanges(state: RequestState, token: string, positions: number[]): Promise<string[]> {
+  const accepted: string[] = [];
+  for (const i of positions) {
+    const changed = changeAt(token, i);
+    const opened = await state.open(changed, "tools/call", "d", NOW).then(
+      () => true,
+      () => false,
+    );
+    if (opened) accepted.push(`${i} of ${token.length}: ${token[i]} -> ${changed[i]}`);
+  }
+  return accepted;
+}
+
 async function refusal(state: RequestState, token: unknown, method = "tools/call", digest = "d", now = NOW) {
   const error = await mcpError(state.open(token, method, digest, now));
   expect(error.code).toBe(ErrorCode.InvalidParams);
@@ -36,18 +50,15 @@ describe("RequestState", () => {
   it("refuses a token whose payload was changed in any character", async () => {
     const state = new RequestState(SECRET, TTL_MS);
     const token = await state.seal("tools/call", "d", answers, NOW);
-    const dot = token.indexOf(".");
-    for (let i = 0; i < dot; i++) {
-      await expect(state.open(changeAt(token, i), "tools/call", "d", NOW), `payload character ${i}`).rejects.toThrow(/requestState rejected/);
-    }
+    const positions = [...Array(token.indexOf(".")).keys()];
+    expect(await acceptedChanges(state, token, positions)).toEqual([]);
   });
 
   it("refuses a token whose mac was changed in any character", async () => {
     const state = new RequestState(SECRET, TTL_MS);
     const token = await state.seal("tools/call", "d", answers, NOW);
-    for (let i = token.indexOf(".") + 1; i < token.length; i++) {
-      await expect(state.open(changeAt(token, i), "tools/call", "d", NOW), `mac character ${i} of ${token.length}`).rejects.toThrow(/requestState rejected/);
-    }
+    const positions = [...Array(token.length).keys()].filter((i) => i > token.indexOf("."));
+    expect(await acceptedChanges(state, token, positions)).toEqual([]);
   });
 
   it("refuses a forged payload signed with nothing or with the old mac", async () => {
