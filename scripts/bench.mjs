@@ -10,6 +10,8 @@
  *    accepted request was answered.
  * 2. Round-trip rate. `ping` over a session (Worker → Durable Object → stream) against
  *    `GET /health` (Worker only), same client concurrency: the ratio is the cost of the session hop.
+ * 3. The same tool call (`toUpperCase`) on 2026-07-28 (answered by the Worker, no session) and on
+ *    a 2025-11-25 Streamable HTTP session (Worker → Durable Object, JSON reply), same concurrency.
  *
  * Runs on bare workerd through miniflare's API (no wrangler dev proxy). Bounded in count and
  * time; binds 127.0.0.1 only.
@@ -174,8 +176,32 @@ async function roundTrips() {
   });
   clearInterval(pump);
   stream.close();
+
+  const call = (headers, meta) =>
+    fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "bench" }, ...meta } }),
+    }).then(async (r) => {
+      if (r.status !== 200) throw new Error(`tools/call answered ${r.status}: ${await r.text()}`);
+      await r.arrayBuffer();
+    });
+  const modernMeta = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
+  const stateless = await rate(server, "tools/call on 2026-07-28 (Worker only, no session)", () =>
+    call({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "toUpperCase" }, modernMeta),
+  );
+  const init = await fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
+  });
+  const sessionId = init.headers.get("mcp-session-id");
+  await init.arrayBuffer();
+  const session = await rate(server, "tools/call on a 2025-11-25 session (Worker → Durable Object)", () =>
+    call({ "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, {}),
+  );
   await server.dispose();
-  return [health, ping];
+  return [health, ping, stateless, session];
 }
 
 const mib = (n) => `${n.toFixed(1)} MiB`;
@@ -200,6 +226,7 @@ console.log(`   peak queue bytes bounded/baseline: ${(bounded.queuePeak.bytes / 
 console.log(`   peak RSS growth bounded/baseline: ${(growth(bounded) / growth(unbounded)).toFixed(3)}`);
 
 console.log(`\n2. Round trips, ${PINGS} requests, ${CONCURRENCY} concurrent`);
-const [health, ping] = await roundTrips();
-for (const r of [health, ping]) console.log(`   ${r.label.padEnd(56)} ${r.perSecond.toFixed(0)} req/s`);
+const [health, ping, stateless, session] = await roundTrips();
+for (const r of [health, ping, stateless, session]) console.log(`   ${r.label.padEnd(64)} ${r.perSecond.toFixed(0)} req/s`);
 console.log(`   ratio session round trip / Worker-only: ${(ping.perSecond / health.perSecond).toFixed(3)}`);
+console.log(`   ratio tools/call 2026-07-28 stateless / 2025-11-25 session: ${(stateless.perSecond / session.perSecond).toFixed(3)}`);

@@ -300,3 +300,70 @@ describe("McpServer other methods", () => {
     expect(levels).toEqual([]);
   });
 });
+
+describe("McpServer 2026-07-28 configuration", () => {
+  it("answers cacheHint with the configured hint, or 0 ms and private", () => {
+    const cached = defineServer({ name: "c", version: "1", caching: { "tools/list": { ttlMs: 1_000, cacheScope: "public" } } });
+    expect(cached.cacheHint("tools/list")).toEqual({ ttlMs: 1_000, cacheScope: "public" });
+    expect(cached.cacheHint("resources/read")).toEqual({ ttlMs: 0, cacheScope: "private" });
+  });
+
+  it("accepts a ttlMs of 0 and either scope", () => {
+    expect(() => defineServer({ name: "c", version: "1", caching: { "prompts/list": { ttlMs: 0, cacheScope: "public" } } })).not.toThrow();
+  });
+
+  it("refuses caching for a method that is not cacheable", () => {
+    const caching = { "tools/call": { ttlMs: 1, cacheScope: "public" } } as unknown as Record<"tools/list", { ttlMs: number; cacheScope: "public" }>;
+    expect(() => defineServer({ name: "c", version: "1", caching })).toThrow(TypeError);
+    expect(() => defineServer({ name: "c", version: "1", caching })).toThrow(/caching: tools\/call is not cacheable/);
+  });
+
+  it.each([
+    ["a negative ttlMs", -1],
+    ["a fractional ttlMs", 1.5],
+    ["a NaN ttlMs", Number.NaN],
+    ["an infinite ttlMs", Number.POSITIVE_INFINITY],
+    ["a string ttlMs", "60000"],
+  ])("refuses %s", (_what, ttlMs) => {
+    const caching = { "tools/list": { ttlMs: ttlMs as number, cacheScope: "public" as const } };
+    expect(() => defineServer({ name: "c", version: "1", caching })).toThrow(/caching\["tools\/list"\]\.ttlMs must be a whole number/);
+  });
+
+  it.each([["shared"], ["PUBLIC"], [undefined]])("refuses the cache scope %j", (cacheScope) => {
+    const caching = { "resources/read": { ttlMs: 1, cacheScope: cacheScope as "public" } };
+    expect(() => defineServer({ name: "c", version: "1", caching })).toThrow(/caching\["resources\/read"\]\.cacheScope must be "public" or "private"/);
+  });
+
+  it("refuses a missing hint", () => {
+    const caching = { "tools/list": undefined as unknown as { ttlMs: number; cacheScope: "public" } };
+    expect(() => defineServer({ name: "c", version: "1", caching })).toThrow(TypeError);
+  });
+
+  it("advertises listChanged for the features it is asked to, when they exist", () => {
+    const changing = defineServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: true, prompts: true } });
+    expect(changing.capabilities()).toEqual({ logging: {}, tools: { listChanged: true } });
+    const off = defineServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: false } });
+    expect(off.capabilities()).toEqual({ logging: {}, tools: { listChanged: false } });
+  });
+
+  it("does not leak listChanged into another server", () => {
+    defineServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: true } });
+    expect(defineServer({ name: "m", version: "1", tools: [echo] }).capabilities()).toEqual({ logging: {}, tools: { listChanged: false } });
+  });
+
+  it("discovers the stateless versions, the capabilities and the instructions", () => {
+    expect(server.discover()).toEqual({
+      supportedVersions: ["2026-07-28"],
+      capabilities: { logging: {}, tools: { listChanged: false } },
+      instructions: "Use echo.",
+    });
+    expect(defineServer({ name: "bare", version: "1" }).discover()).toEqual({ supportedVersions: ["2026-07-28"], capabilities: { logging: {} } });
+  });
+
+  it("hands out fresh discover results", () => {
+    const first = server.discover() as { supportedVersions: string[]; capabilities: { tools: { listChanged: boolean } } };
+    first.supportedVersions.push("v999");
+    first.capabilities.tools.listChanged = true;
+    expect(server.discover()).toMatchObject({ supportedVersions: ["2026-07-28"], capabilities: { tools: { listChanged: false } } });
+  });
+});
