@@ -24,7 +24,9 @@ export class MemoryBroadcaster implements Broadcaster {
   async publish(topic: string, message: object): Promise<void> {
     const line = encoder.encode(`${JSON.stringify(message)}\n`);
     for (const controller of this.#topics.get(topic) ?? []) {
-      if ((controller.desiredSize ?? 0) < line.byteLength) {
+      const room = controller.desiredSize ?? 0;
+      // Past the bound only with something already unread: one message larger than the bound still goes to a reader that keeps up.
+      if (room < line.byteLength && room < this.#maxBytes) {
         this.#drop(topic, controller);
         controller.close();
       } else controller.enqueue(line);

@@ -61,13 +61,21 @@ function checked(toolName: string, path: string[], schema: Record<string, unknow
   return { path, name, type };
 }
 
-/** Every schema object anywhere below `schema` that carries the annotation. */
+/** Keywords whose value is a subschema, a list of them, or a map of them (JSON Schema 2020-12 and draft-07). */
+const ONE = ["additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems"];
+const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+
+/**
+ * Every subschema below `schema` that carries the annotation. Only schema positions are
+ * visited: an argument named `x-mcp-header`, or one inside a `default` or `examples` value, is data.
+ */
 function findAnnotated(schema: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
-  if (Array.isArray(schema)) for (const item of schema) findAnnotated(item, out);
-  else if (isRecord(schema)) {
-    if (KEY in schema) out.push(schema);
-    for (const value of Object.values(schema)) findAnnotated(value, out);
-  }
+  if (!isRecord(schema)) return out;
+  if (KEY in schema) out.push(schema);
+  for (const keyword of ONE) if (isRecord(schema[keyword])) findAnnotated(schema[keyword], out);
+  for (const keyword of LIST) if (Array.isArray(schema[keyword])) for (const sub of schema[keyword] as unknown[]) findAnnotated(sub, out);
+  for (const keyword of MAP) if (isRecord(schema[keyword])) for (const sub of Object.values(schema[keyword] as object)) findAnnotated(sub, out);
   return out;
 }
 

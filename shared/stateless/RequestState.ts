@@ -61,7 +61,9 @@ export class RequestState {
     if (typeof token !== "string") throw refuse("it must be the string the server sent");
     const [body, mac, extra] = token.split(".");
     const macBytes = mac === undefined ? undefined : fromBase64url(mac);
-    if (!body || !macBytes || extra !== undefined) throw refuse("it is not a state this server issued");
+    // Only the one spelling we issue: base64 leaves spare bits in the last character, and a
+    // state with another spelling of the same MAC is still not the state we sent.
+    if (!body || !macBytes || base64url(macBytes) !== mac || extra !== undefined) throw refuse("it is not a state this server issued");
     // verify() compares in constant time.
     if (!(await crypto.subtle.verify("HMAC", await this.#key, macBytes, encoder.encode(body)))) {
       throw refuse("its signature does not verify (tampered, or issued by another server)");
