@@ -66,6 +66,10 @@ export const tools = [
       text: z.string().max(MAX_NOTE_CHARS).optional().describe('The note, for action "add"'),
     }),
     handler: async ({ action, text }, ctx) => {
+      // A 2026-07-28 request has no session (its storage ends with it): say so rather than lose notes.
+      if (ctx.session.id === "") {
+        return toolError("The note pad keeps notes in a session, and this client speaks protocol 2026-07-28, which has none. Connect with a 2025 (session) or HTTP+SSE client to keep notes.");
+      }
       const notes = (await ctx.storage.get<string[]>("notes")) ?? [];
       if (action === "list") return notes.length ? notes.map((n, i) => `${i + 1}. ${n}`).join("\n") : "The note pad is empty.";
       if (action === "clear") {

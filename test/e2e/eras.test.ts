@@ -51,5 +51,10 @@ it("serves a 2026-07-28 client, a 2025-11-25 session and a legacy SSE client fro
   const names = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad"];
   expect((await modern.listTools()).tools.map((t) => t.name)).toEqual(names);
   expect((await session.listTools()).tools.map((t) => t.name)).toEqual(names);
+  // Per-session state exists only where there is a session.
+  const modernNote: any = await modern.callTool({ name: "notepad", arguments: { action: "add", text: "hi" } });
+  expect(modernNote.isError).toBe(true);
+  expect(modernNote.content[0].text).toMatch(/protocol 2026-07-28, which has none/);
+  expect(await upper(session.callTool({ name: "notepad", arguments: { action: "add", text: "hi" } }))).toBe("Noted. The pad has 1 note(s).");
   await Promise.all([modern.close(), session.close(), legacy.close()]);
 });

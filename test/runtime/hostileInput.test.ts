@@ -152,6 +152,44 @@ describe("hostile input elsewhere", () => {
   });
 });
 
+describe("hostile input on the 2026-07-28 path of POST /mcp", () => {
+  it("no generated garbage in _meta, headers, inputResponses or requestState produces a 5xx", { timeout: 30_000 }, async () => {
+    let seed = 0x5eed;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const values = [undefined, null, true, 0, -1, 1e308, "", "x", "2026-07-28", [], {}, [[]], { action: "accept" }, { a: { b: {} } }];
+    const methods = ["server/discover", "tools/list", "tools/call", "prompts/get", "resources/read", "subscriptions/listen", "completion/complete", "ping", "", "x/y"];
+    const statuses = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const method = pick(methods);
+      const meta = pick([
+        { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": pick(values) },
+        { "io.modelcontextprotocol/protocolVersion": pick(values), "io.modelcontextprotocol/clientCapabilities": {} },
+        { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/logLevel": pick(values), progressToken: pick(values) },
+        pick(values),
+      ]);
+      const params = {
+        _meta: meta,
+        name: pick(["getScore", "wait", "vault", "unlock", 7, undefined]),
+        uri: pick(["test://counter", "nope", 5, undefined]),
+        arguments: pick(values),
+        inputResponses: pick(values),
+        requestState: pick([...values, "a.b", "x".repeat(10_000), "..", "AAAA.BBBB"]),
+        notifications: pick(values),
+      };
+      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": pick(["2026-07-28", "v9", " 2026-07-28 "]) };
+      if (rand() < 0.8) headers["mcp-method"] = pick([method, "tools/list", "=?base64?!!?=", "=?base64?dG9vbHMvY2FsbA==?="]);
+      if (rand() < 0.6) headers["mcp-name"] = pick(["getScore", "wait", "=?base64?Z2V0U2NvcmU=?=", "=?base64?/w==?=", "test://counter"]);
+      const response = await SELF.fetch(`${BASE}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: i, method, params }) });
+      statuses.add(response.status);
+      expect(response.status, `request #${i}: ${method} ${JSON.stringify(params).slice(0, 200)}`).toBeLessThan(500);
+      if (response.headers.get("content-type")?.includes("text/event-stream")) await response.body!.cancel();
+      else await response.arrayBuffer();
+    }
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
+  });
+});
+
 describe("Origin validation and CORS (DNS rebinding)", () => {
   it("refuses a foreign Origin with 403 and a JSON-RPC error, on every endpoint", async () => {
     const origin = { origin: "http://evil.test" };
