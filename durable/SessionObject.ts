@@ -1,7 +1,7 @@
 /**
  * The session Durable Object: one instance per session id (`idFromName(sessionId)`), hosting a
- * runtime-agnostic `Session`. It is the only place that knows about Durable Objects; the
- * protocol lives in `shared/`.
+ * runtime-agnostic `SessionEndpoint` (and through it a `Session`). It is the only place that
+ * knows about Durable Objects; the protocol and the create/require rules live in `shared/`.
  *
  * Persisted (SQLite-backed storage, key-value API):
  *   "session"      → SessionRecord: id, transport, createdAt, negotiated protocolVersion,
@@ -31,25 +31,14 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";
-import { ErrorCode } from "../shared/errors/errorCodes.ts";
-import { McpError } from "../shared/errors/McpError.ts";
-import { errorResponse, toMcpError } from "../shared/http/errorResponse.ts";
 import type { JsonRpcMessage } from "../shared/jsonrpc/messages.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { McpServer } from "../shared/server/McpServer.ts";
-import { type ReceiveOutcome, Session, type SessionDeps } from "../shared/session/Session.ts";
-import type { TransportKind } from "../shared/session/SessionRecord.ts";
+import type { ReceiveOutcome } from "../shared/session/Session.ts";
+import { type OpenOptions, SessionEndpoint } from "../shared/session/SessionEndpoint.ts";
 import type { Env } from "../worker/Env.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { durableBroadcaster } from "./WatchObject.ts";
-
-export interface OpenOptions {
-  /** Create the session (GET /sse without an id) rather than reopen an existing one. */
-  create: boolean;
-  transport: TransportKind;
-  /** Raw SSE text sent as the stream's first bytes (the legacy `endpoint` event). */
-  first?: string;
-}
 
 /**
  * Subclass it once per server definition and export the subclass under the class name
@@ -61,14 +50,12 @@ export interface OpenOptions {
  * }
  */
 export class SessionObject extends DurableObject<Env> {
-  #session: Session | undefined;
-  #loadError: unknown;
-  readonly #deps: SessionDeps;
+  readonly #endpoint: SessionEndpoint;
 
   constructor(ctx: DurableObjectState, env: Env, server: McpServer) {
     super(ctx, env);
     const config = readConfig(env);
-    this.#deps = {
+    this.#endpoint = new SessionEndpoint({
       server,
       storage: durableStorage(ctx.storage),
       config,
@@ -76,97 +63,41 @@ export class SessionObject extends DurableObject<Env> {
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH) : undefined,
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
-    };
-    // A throw inside blockConcurrencyWhile resets the object; keep the error and report it on use.
-    void ctx.blockConcurrencyWhile(async () => {
-      try {
-        this.#session = await Session.load(this.#deps);
-      } catch (error) {
-        this.#loadError = error;
-      }
     });
+    // Nothing is served before the stored session is read back (after eviction or a deploy).
+    void ctx.blockConcurrencyWhile(() => this.#endpoint.load());
   }
 
   /** Opens (or creates and opens) the session's SSE stream. */
   open(sessionId: string, options: OpenOptions): Promise<Response> {
-    return this.#answer(async () => {
-      const session = options.create ? await this.#create(sessionId, options.transport) : this.#require(sessionId);
-      return session.attach(options.first);
-    });
+    return this.#endpoint.open(sessionId, options);
   }
 
   /** Delivers one POST's validated messages. */
-  async receive(sessionId: string, messages: JsonRpcMessage[]): Promise<ReceiveOutcome> {
-    try {
-      this.#throwIfLoadFailed();
-      return await this.#require(sessionId).receive(messages);
-    } catch (error) {
-      const known = toMcpError(error, this.#deps.logger);
-      return { status: known.status, headers: known.headers, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: known.toJsonRpc() }) };
-    }
+  receive(sessionId: string, messages: JsonRpcMessage[]): Promise<ReceiveOutcome> {
+    return this.#endpoint.receive(sessionId, messages);
   }
 
-  /**
-   * A Streamable HTTP POST. With `create`, the session is created first (the POST carries
-   * `initialize`) and the response names it in `Mcp-Session-Id`.
-   */
+  /** A Streamable HTTP POST; with `create`, the session is created first. */
   post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response> {
-    return this.#answer(async () =>
-      create
-        ? (await this.#create(sessionId, "streamable")).post(messages, { "mcp-session-id": sessionId })
-        : this.#require(sessionId).post(messages),
-    );
+    return this.#endpoint.post(sessionId, messages, create);
   }
 
   /** A Streamable HTTP GET: the standalone stream, or a resumed one after `Last-Event-ID`. */
   listen(sessionId: string, lastEventId: string | null): Promise<Response> {
-    return this.#answer(() => this.#require(sessionId).listen(lastEventId));
+    return this.#endpoint.listen(sessionId, lastEventId);
   }
 
-  /** A Streamable HTTP DELETE: the client ends the session; its storage goes with it. */
+  /** A Streamable HTTP DELETE. */
   terminate(sessionId: string): Promise<Response> {
-    return this.#answer(async () => {
-      await this.#require(sessionId).end("client-deleted");
-      this.#session = undefined;
-      return new Response(null, { status: 204 });
-    });
+    return this.#endpoint.terminate(sessionId);
   }
 
-  /** Live figures for tests and the benchmark: queue depth, handlers running, stream state. */
-  async stats(): Promise<Session["queueStats"] | undefined> {
-    return this.#session?.queueStats;
+  async stats(): Promise<ReturnType<SessionEndpoint["stats"]>> {
+    return this.#endpoint.stats();
   }
 
   override async alarm(): Promise<void> {
-    if (!this.#session) return;
-    if ((await this.#session.wakeup()) === "ended") this.#session = undefined;
-  }
-
-  /** Runs one RPC that answers with a Response; any failure becomes its JSON-RPC error response. */
-  async #answer(work: () => Response | Promise<Response>): Promise<Response> {
-    try {
-      this.#throwIfLoadFailed();
-      return await work();
-    } catch (error) {
-      return errorResponse(error, null, this.#deps.logger);
-    }
-  }
-
-  async #create(sessionId: string, transport: TransportKind): Promise<Session> {
-    if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
-    this.#session = await Session.create(sessionId, transport, this.#deps);
-    return this.#session;
-  }
-
-  #require(sessionId: string): Session {
-    const session = this.#session;
-    if (!session || session.ended || session.record.id !== sessionId) {
-      throw new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; start a new one");
-    }
-    return session;
-  }
-
-  #throwIfLoadFailed(): void {
-    if (this.#loadError !== undefined) throw this.#loadError;
+    await this.#endpoint.wakeup();
   }
 }

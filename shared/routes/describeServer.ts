@@ -2,9 +2,9 @@
  * `GET /` — what this deployment is, for a person with a browser or curl: the server's name and
  * version, the protocol versions it negotiates, its endpoints and its limits.
  */
-import type { Config } from "../../shared/config/readConfig.ts";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "../../shared/protocol/versions.ts";
-import type { McpServer } from "../../shared/server/McpServer.ts";
+import type { Config } from "../config/readConfig.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
+import type { McpServer } from "../server/McpServer.ts";
 
 export function describeServer(server: McpServer, config: Config): Response {
   return Response.json({

@@ -5,20 +5,19 @@
  * (400, -32700), nesting and JSON-RPC shape (400, -32600). The session object then answers 202
  * (replies follow on the stream), 404 (unknown session) or 429 (queue full).
  */
-import { requireSessionId } from "../../shared/http/guards.ts";
-import { errorResponse } from "../../shared/http/errorResponse.ts";
-import { readMessages } from "../../shared/http/readMessages.ts";
-import type { Config } from "../../shared/config/readConfig.ts";
-import type { Env } from "../Env.ts";
-import { sessionStub } from "../sessionStub.ts";
+import { requireSessionId } from "../http/guards.ts";
+import { errorResponse } from "../http/errorResponse.ts";
+import { readMessages } from "../http/readMessages.ts";
+import type { Config } from "../config/readConfig.ts";
+import type { SessionHost } from "../host/Runtime.ts";
 
-export async function postMessage(request: Request, env: Env, config: Config): Promise<Response> {
+export async function postMessage(request: Request, sessions: SessionHost, config: Config): Promise<Response> {
   const session = requireSessionId(new URL(request.url));
   if (!session.ok) return errorResponse(session.error);
   const parsed = await readMessages(request, config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
 
-  const outcome = await sessionStub(env, session.sessionId).receive(session.sessionId, parsed.messages);
+  const outcome = await sessions.session(session.sessionId).receive(session.sessionId, parsed.messages);
   const headers = new Headers(outcome.headers);
   if (outcome.body !== undefined) headers.set("content-type", "application/json");
   return new Response(outcome.body ?? null, { status: outcome.status, headers });

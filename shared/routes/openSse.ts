@@ -4,16 +4,15 @@
  * relative URL to POST messages to. `GET /sse?sessionId=…` reopens the stream of an existing
  * session (after a dropped connection or a deploy), again starting with `endpoint`.
  */
-import { requireSessionId } from "../../shared/http/guards.ts";
-import { errorResponse } from "../../shared/http/errorResponse.ts";
-import { newSessionId } from "../../shared/session/newSessionId.ts";
-import { encodeSse } from "../../shared/sse/encodeSse.ts";
-import type { Env } from "../Env.ts";
-import { sessionStub } from "../sessionStub.ts";
+import { requireSessionId } from "../http/guards.ts";
+import { errorResponse } from "../http/errorResponse.ts";
+import { newSessionId } from "../session/newSessionId.ts";
+import { encodeSse } from "../sse/encodeSse.ts";
+import type { SessionHost } from "../host/Runtime.ts";
 
 export const MESSAGE_PATH = "/message";
 
-export async function openSse(request: Request, env: Env): Promise<Response> {
+export async function openSse(request: Request, sessions: SessionHost): Promise<Response> {
   const url = new URL(request.url);
   const reopen = url.searchParams.has("sessionId");
   let sessionId: string;
@@ -25,5 +24,5 @@ export async function openSse(request: Request, env: Env): Promise<Response> {
     sessionId = newSessionId();
   }
   const first = encodeSse({ event: "endpoint", data: `${MESSAGE_PATH}?sessionId=${sessionId}` });
-  return sessionStub(env, sessionId).open(sessionId, { create: !reopen, transport: "sse", first });
+  return sessions.session(sessionId).open(sessionId, { create: !reopen, transport: "sse", first });
 }

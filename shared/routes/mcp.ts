@@ -7,24 +7,23 @@
  * - 2025-03-26 … 2025-11-25: protocol version header (400), session header (400 missing, 404 not
  *   ours); `initialize` mints the session id; everything else goes to that session's object.
  */
-import type { Config } from "../../shared/config/readConfig.ts";
-import { ErrorCode } from "../../shared/errors/errorCodes.ts";
-import { McpError } from "../../shared/errors/McpError.ts";
-import { errorResponse } from "../../shared/http/errorResponse.ts";
-import { requireAccept, requireMcpSessionId } from "../../shared/http/guards.ts";
-import { readMessages } from "../../shared/http/readMessages.ts";
-import { isRequest } from "../../shared/jsonrpc/messages.ts";
-import { classifyBodiless, classifyEra } from "../../shared/stateless/classifyEra.ts";
-import { handleStateless, type StatelessDeps } from "../../shared/stateless/handleStateless.ts";
-import { protocolVersionHeader } from "../../shared/protocol/versions.ts";
-import { newSessionId } from "../../shared/session/newSessionId.ts";
-import type { Env } from "../Env.ts";
-import { sessionStub } from "../sessionStub.ts";
+import type { Config } from "../config/readConfig.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { errorResponse } from "../http/errorResponse.ts";
+import { requireAccept, requireMcpSessionId } from "../http/guards.ts";
+import { readMessages } from "../http/readMessages.ts";
+import { isRequest } from "../jsonrpc/messages.ts";
+import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
+import { handleStateless, type StatelessDeps } from "../stateless/handleStateless.ts";
+import { protocolVersionHeader } from "../protocol/versions.ts";
+import { newSessionId } from "../session/newSessionId.ts";
+import type { SessionHost } from "../host/Runtime.ts";
 
 const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
 
-export async function postMcp(request: Request, env: Env, config: Config, stateless: StatelessDeps): Promise<Response> {
+export async function postMcp(request: Request, sessions: SessionHost, config: Config, stateless: StatelessDeps): Promise<Response> {
   const accept = requireAccept(request, POST_ACCEPTS);
   if (accept) return errorResponse(accept);
   const parsed = await readMessages(request, config.maxBodyBytes);
@@ -44,27 +43,27 @@ export async function postMcp(request: Request, env: Env, config: Config, statel
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
     const sessionId = newSessionId();
-    return sessionStub(env, sessionId).post(sessionId, messages, true);
+    return sessions.session(sessionId).post(sessionId, messages, true);
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessionStub(env, session.sessionId).post(session.sessionId, messages, false);
+  return sessions.session(session.sessionId).post(session.sessionId, messages, false);
 }
 
-export async function getMcp(request: Request, env: Env): Promise<Response> {
+export async function getMcp(request: Request, sessions: SessionHost): Promise<Response> {
   if (classifyBodiless(request.headers) === "modern") return noStreamsHere("GET");
   const failed = requireAccept(request, GET_ACCEPTS) ?? versionError(request);
   if (failed) return errorResponse(failed);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessionStub(env, session.sessionId).listen(session.sessionId, request.headers.get("last-event-id"));
+  return sessions.session(session.sessionId).listen(session.sessionId, request.headers.get("last-event-id"));
 }
 
-export async function deleteMcp(request: Request, env: Env): Promise<Response> {
+export async function deleteMcp(request: Request, sessions: SessionHost): Promise<Response> {
   if (classifyBodiless(request.headers) === "modern") return noStreamsHere("DELETE");
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessionStub(env, session.sessionId).terminate(session.sessionId);
+  return sessions.session(session.sessionId).terminate(session.sessionId);
 }
 
 /** 2026-07-28 has no GET stream and no sessions to delete (transports spec: 405); clients probe this, so it is answered at once. */

@@ -1,0 +1,135 @@
+/**
+ * A session as its host exposes it, one per session id: the operations the HTTP routes need
+ * (open a stream, deliver messages, a Streamable POST, GET and DELETE), each answering with a
+ * `Response` or a `ReceiveOutcome` and never throwing, so a failure crosses any boundary — a
+ * Durable Object RPC, an in-process call — as its JSON-RPC error. Hosts: `durable/SessionObject.ts`
+ * on Workers, `shared/host/LocalSessionHost.ts` in one process (Deno, Node, tests).
+ *
+ * It owns the create-or-require rules: creating over a live session is 409; any use of an id
+ * that never existed, ended, or is not this endpoint's is 404.
+ */
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { errorResponse, toMcpError } from "../http/errorResponse.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { type ReceiveOutcome, Session, type SessionDeps } from "./Session.ts";
+import type { TransportKind } from "./SessionRecord.ts";
+
+export interface OpenOptions {
+  /** Create the session (GET /sse without an id) rather than reopen an existing one. */
+  create: boolean;
+  transport: TransportKind;
+  /** Raw SSE text sent as the stream's first bytes (the legacy `endpoint` event). */
+  first?: string;
+}
+
+/** What routes call; a Durable Object stub and a `SessionEndpoint` both have this shape. */
+export interface SessionApi {
+  open(sessionId: string, options: OpenOptions): Promise<Response>;
+  receive(sessionId: string, messages: JsonRpcMessage[]): Promise<ReceiveOutcome>;
+  post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response>;
+  listen(sessionId: string, lastEventId: string | null): Promise<Response>;
+  terminate(sessionId: string): Promise<Response>;
+}
+
+export class SessionEndpoint implements SessionApi {
+  readonly #deps: SessionDeps;
+  #session: Session | undefined;
+  #loadError: unknown;
+
+  constructor(deps: SessionDeps) {
+    this.#deps = deps;
+  }
+
+  /** Reads the stored session, if any. Hosts call it once, before anything else. */
+  async load(): Promise<void> {
+    try {
+      this.#session = await Session.load(this.#deps);
+    } catch (error) {
+      // Reported on use, as a JSON-RPC error: the host may not be able to surface it otherwise.
+      this.#loadError = error;
+    }
+  }
+
+  /** False once the session ended (or before one was created): the host may drop this endpoint. */
+  get live(): boolean {
+    return this.#session !== undefined && !this.#session.ended;
+  }
+
+  open(sessionId: string, options: OpenOptions): Promise<Response> {
+    return this.#answer(async () => {
+      const session = options.create ? await this.#create(sessionId, options.transport) : this.#require(sessionId);
+      return session.attach(options.first);
+    });
+  }
+
+  async receive(sessionId: string, messages: JsonRpcMessage[]): Promise<ReceiveOutcome> {
+    try {
+      this.#throwIfLoadFailed();
+      return await this.#require(sessionId).receive(messages);
+    } catch (error) {
+      const known = toMcpError(error, this.#deps.logger);
+      return { status: known.status, headers: known.headers, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: known.toJsonRpc() }) };
+    }
+  }
+
+  /** With `create`, the POST carries `initialize`: the session is created and named in `Mcp-Session-Id`. */
+  post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response> {
+    return this.#answer(async () =>
+      create
+        ? (await this.#create(sessionId, "streamable")).post(messages, { "mcp-session-id": sessionId })
+        : this.#require(sessionId).post(messages),
+    );
+  }
+
+  listen(sessionId: string, lastEventId: string | null): Promise<Response> {
+    return this.#answer(() => this.#require(sessionId).listen(lastEventId));
+  }
+
+  /** The client ends the session; its storage goes with it. */
+  terminate(sessionId: string): Promise<Response> {
+    return this.#answer(async () => {
+      await this.#require(sessionId).end("client-deleted");
+      this.#session = undefined;
+      return new Response(null, { status: 204 });
+    });
+  }
+
+  /** Live figures for tests and the benchmark: queue depth, handlers running, stream state. */
+  stats(): Session["queueStats"] | undefined {
+    return this.#session?.queueStats;
+  }
+
+  /** The host's wakeup (a Durable Object alarm, a timer) arrived. */
+  async wakeup(): Promise<void> {
+    if (!this.#session) return;
+    if ((await this.#session.wakeup()) === "ended") this.#session = undefined;
+  }
+
+  async #answer(work: () => Response | Promise<Response>): Promise<Response> {
+    try {
+      this.#throwIfLoadFailed();
+      return await work();
+    } catch (error) {
+      return errorResponse(error, null, this.#deps.logger);
+    }
+  }
+
+  async #create(sessionId: string, transport: TransportKind): Promise<Session> {
+    if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
+    this.#session = await Session.create(sessionId, transport, this.#deps);
+    return this.#session;
+  }
+
+  #require(sessionId: string): Session {
+    const session = this.#session;
+    if (!session || session.ended || session.record.id !== sessionId) {
+      throw new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; start a new one");
+    }
+    return session;
+  }
+
+  #throwIfLoadFailed(): void {
+    if (this.#loadError !== undefined) throw this.#loadError;
+  }
+}
