@@ -29,6 +29,18 @@ export default defineConfig({
         test: { name: "runtime", include: ["test/runtime/**/*.test.ts"] },
       },
       {
+        // The contract suite: the same end-to-end files against the Deno server (startServer reads RUNTIME).
+        test: {
+          name: "contract-deno",
+          include: ["test/e2e/**/*.test.ts"],
+          exclude: ["test/e2e/stdio.test.ts"],
+          environment: "node",
+          env: { RUNTIME: "deno" },
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],

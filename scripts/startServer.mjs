@@ -4,6 +4,10 @@
  * wrangler.toml declares (read with wrangler's own config reader, so there is one source of
  * truth). No `wrangler dev` proxy or inspector in the path, so figures measure the server.
  *
+ * With `RUNTIME=deno` in the environment, the same call starts the entry's server definition on
+ * Deno instead (`startDenoServer`): that is how the contract suite runs one set of end-to-end
+ * tests against both runtimes.
+ *
  * @example
  * const server = await startServer({ vars: { LOG_LEVEL: "error" } });
  * await fetch(`${server.url}/health`);
@@ -16,8 +20,16 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
+import { startDenoServer } from "./startDenoServer.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+
+/** The server definition each Worker entry serves, for Deno, which takes definitions, not Workers. */
+const DEFINITION_OF = {
+  "worker/index.ts": "example/server.ts",
+  "test/conformance/fixtureWorker.ts": "test/conformance/fixtureServer.ts",
+  "test/runtime/testWorker.ts": "test/runtime/testServer.ts",
+};
 
 /**
  * @param {object} [options]
@@ -28,6 +40,11 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
  * @returns {Promise<{ url: string, port: number, mf: Miniflare, dispose(): Promise<void> }>}
  */
 export async function startServer({ entry, port = 0, vars = {}, persistDir } = {}) {
+  if (process.env.RUNTIME === "deno") {
+    const definition = DEFINITION_OF[entry ?? "worker/index.ts"];
+    if (!definition) throw new Error(`No server definition is known for ${entry}; add it to DEFINITION_OF`);
+    return startDenoServer({ definition, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
+  }
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
   const scriptPath = join(outdir, "worker.mjs");
@@ -64,6 +81,7 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir } = {
   return {
     url,
     port: Number(new URL(url).port),
+    runtime: "workerd",
     mf,
     async dispose() {
       await mf.dispose();

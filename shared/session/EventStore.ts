@@ -63,7 +63,7 @@ export class EventStore {
   /** Stores one event; false (and nothing stored) when it is over `maxEventBytes`. */
   async append(streamId: string, seq: number, frame: string): Promise<boolean> {
     const bytes = encoder.encode(frame).byteLength;
-    if (bytes > this.limits.maxEventBytes) return false;
+    if (bytes > Math.min(this.limits.maxEventBytes, this.storage.maxValueBytes ?? Infinity)) return false;
     const key = eventKey(streamId, seq);
     await this.storage.put(key, frame);
     this.#track(key, streamId, bytes);

@@ -6,6 +6,8 @@
  * Not a database: no transactions across keys, no queries beyond a key prefix.
  */
 export interface SessionStorage {
+  /** The largest value the backend stores, in bytes of UTF-8 text, if it has a limit below the session's own (Deno KV: 64 KiB). */
+  readonly maxValueBytes?: number;
   get<T = unknown>(key: string): Promise<T | undefined>;
   put(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<boolean>;

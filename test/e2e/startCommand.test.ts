@@ -1,7 +1,8 @@
 /**
- * The README's start command works: `npm start -- --port N` serves the example server at
- * http://127.0.0.1:N with /health, /sse and /message (through `wrangler dev`), and refuses a
- * request addressed to another host name, as a DNS-rebinding page's would be.
+ * The README's start commands work: `npm start -- --port N` (workerd, through `wrangler dev`)
+ * and, in the Deno contract run, `npm run start:deno -- --port N` serve the example server at
+ * http://127.0.0.1:N with /health, /sse and /message, and refuse a request addressed to another
+ * host name, as a DNS-rebinding page's would be.
  */
 import { spawn } from "node:child_process";
 import { request } from "node:http";
@@ -34,9 +35,11 @@ afterAll(() => {
   if (child?.pid) process.kill(-child.pid, "SIGTERM");
 });
 
-it("npm start -- --port N serves the example server", { timeout: 90_000 }, async () => {
+const script = process.env.RUNTIME === "deno" ? ["run", "start:deno"] : ["start"];
+
+it(`npm ${script.join(" ")} -- --port N serves the example server`, { timeout: 90_000 }, async () => {
   const port = await freePort();
-  child = spawn("npm", ["start", "--", "--port", String(port)], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
+  child = spawn("npm", [...script, "--", "--port", String(port)], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));

@@ -1,0 +1,40 @@
+/**
+ * The few Deno APIs the Deno entries use, declared for `tsc` (which checks the whole repository
+ * with Workers and Node types, not Deno's). Deno itself type-checks these files against its own
+ * complete declarations (`deno check`, `deno task check`).
+ */
+declare namespace Deno {
+  const args: string[];
+  const env: { get(name: string): string | undefined; toObject(): Record<string, string> };
+  const stdin: { readable: ReadableStream<Uint8Array> };
+  const stdout: { writable: WritableStream<Uint8Array> };
+  function exit(code?: number): never;
+  function cwd(): string;
+  function addSignalListener(signal: "SIGINT" | "SIGTERM", handler: () => void): void;
+
+  interface ServeHandlerInfo {
+    remoteAddr: { hostname: string; port: number };
+  }
+  interface HttpServer {
+    finished: Promise<void>;
+    shutdown(): Promise<void>;
+  }
+  function serve(
+    options: { hostname?: string; port?: number; onListen?(address: { hostname: string; port: number }): void; signal?: AbortSignal },
+    handler: (request: Request, info: ServeHandlerInfo) => Response | Promise<Response>,
+  ): HttpServer;
+
+  type KvKey = readonly (string | number)[];
+  interface KvEntryMaybe<T> {
+    key: KvKey;
+    value: T | null;
+  }
+  interface Kv {
+    get<T = unknown>(key: KvKey): Promise<KvEntryMaybe<T>>;
+    set(key: KvKey, value: unknown): Promise<unknown>;
+    delete(key: KvKey): Promise<void>;
+    list<T = unknown>(selector: { prefix: KvKey; start?: KvKey }, options?: { limit?: number }): AsyncIterable<{ key: KvKey; value: T }>;
+    close(): void;
+  }
+  function openKv(path?: string): Promise<Kv>;
+}

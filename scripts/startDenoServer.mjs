@@ -1,0 +1,65 @@
+/**
+ * Starts a server definition on Deno (`deno/main.ts`, through the `deno` npm package) the way the
+ * contract tests do, returning the same shape as `startServer` so one test file drives either
+ * runtime. Variables come from wrangler.toml `[vars]` plus overrides, as on workerd.
+ *
+ * @example
+ * const server = await startDenoServer({ definition: "example/server.ts", vars: { LOG_LEVEL: "error" } });
+ * await fetch(`${server.url}/health`);
+ * await server.dispose();
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { unstable_readConfig } from "wrangler";
+
+const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+const deno = join(dirname(createRequire(import.meta.url).resolve("deno/package.json")), "bin.cjs");
+
+/** The flags `npm run start:deno` uses: loopback serving, outbound fetches for tools, env, KV files. */
+export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "--unstable-kv"];
+
+/**
+ * @param {object} options
+ * @param {string} [options.definition]  Module whose default export is the server (default: the example).
+ * @param {number} [options.port]  0 (default) picks a free port.
+ * @param {Record<string, string>} [options.vars]
+ * @param {string} [options.kvPath]  Keep sessions in Deno KV at this path.
+ */
+export async function startDenoServer({ definition = "example/server.ts", port = 0, vars = {}, kvPath } = {}) {
+  const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+  const args = [deno, ...DENO_FLAGS, "deno/main.ts", "--port", String(port), "--server", definition];
+  if (kvPath) args.push("--kv", kvPath);
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...config.vars, ...vars, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+  });
+  let output = "";
+  const url = await new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Deno did not start within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => reject(new Error(`Deno exited with ${code} before listening:\n${output}`)));
+  });
+  return {
+    url,
+    port: Number(new URL(url).port),
+    runtime: "deno",
+    async dispose() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The server the runtime and contract tests serve: the example's tools plus tools built to probe
+ * the runtime (slow handlers that record their abort, large replies, a tool hidden until another
+ * switches it on, change announcements). Runtime-free, so workerd (`testWorker.ts`) and Deno
+ * (`deno/main.ts --server`) serve the very same definition.
+ */
+import { z } from "zod";
+import { tools as exampleTools } from "../../example/server.ts";
+import { defineServer, tool } from "../../shared/index.ts";
+
+export const testServer = defineServer({
+  name: "runtime-test-server",
+  version: "1.0.0",
+  tools: [
+    ...exampleTools,
+    tool({
+      name: "wait",
+      description: "Waits `ms` milliseconds (or until aborted), reporting progress; records an abort in session storage",
+      input: z.strictObject({ ms: z.number().int().min(0), label: z.string().default("wait") }),
+      handler: async ({ ms, label }, ctx) => {
+        await ctx.progress(0, 1, "started");
+        try {
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, ms);
+            ctx.signal.addEventListener("abort", () => {
+              clearTimeout(timer);
+              reject(ctx.signal.reason);
+            });
+          });
+        } catch (reason) {
+          await ctx.storage.put(`aborted:${label}`, String(typeof reason === "symbol" ? reason.description : reason));
+          throw reason;
+        }
+        return `waited ${ms} ms`;
+      },
+    }),
+    tool({
+      name: "whoami",
+      description: "Returns what the session knows about its client, as the handler sees it",
+      input: z.strictObject({}),
+      handler: async (_args, ctx) => JSON.stringify(ctx.session),
+    }),
+    tool({
+      name: "touch",
+      description: "Reports test://counter as updated to subscribers",
+      input: z.strictObject({}),
+      handler: async (_args, ctx) => {
+        await ctx.resourceUpdated("test://counter");
+        return "touched";
+      },
+    }),
+    tool({
+      name: "vault",
+      description: "Hidden until unlock switches it on for the session",
+      input: z.strictObject({}),
+      enabled: false,
+      handler: async () => "opened",
+    }),
+    tool({
+      name: "unlock",
+      description: "Switches vault on (or off) for this session",
+      input: z.strictObject({ on: z.boolean().default(true) }),
+      handler: async ({ on }, ctx) => {
+        await ctx.setEnabled("tool", "vault", on);
+        return on ? "unlocked" : "locked";
+      },
+    }),
+    tool({
+      name: "announce",
+      description: "Tells every listener that the tool list changed",
+      input: z.strictObject({}),
+      handler: async (_args, ctx) => {
+        await ctx.listChanged("tools");
+        return "announced";
+      },
+    }),
+    tool({
+      name: "blob",
+      description: "Returns `bytes` characters of text",
+      input: z.strictObject({ bytes: z.number().int().min(0).max(8_000_000) }),
+      handler: async ({ bytes }) => "x".repeat(bytes),
+    }),
+  ],
+  resources: [{ uri: "test://counter", name: "counter", description: "A resource tests subscribe to", mimeType: "text/plain", read: async () => "0" }],
+});
+
+export default testServer;
