@@ -34,7 +34,7 @@ it("continues a session, its data and its stored events after a restart", { time
   const sessionId = init.headers.get("mcp-session-id")!;
   expect(sessionId).toMatch(/^[0-9a-f]{32}$/);
   await init.arrayBuffer();
-  expect((await (await call(server.url, sessionId, 1, "notepad", { action: "add", text: "kept across restarts" })).json()).result.content[0].text).toBe(
+  expect(((await (await call(server.url, sessionId, 1, "notepad", { action: "add", text: "kept across restarts" })).json()) as any).result.content[0].text).toBe(
     "Noted. The pad has 1 note(s).",
   );
   // A call whose stream carries events (progress, then the reply): they are stored for resumption.
@@ -46,9 +46,9 @@ it("continues a session, its data and its stored events after a restart", { time
 
   server = await startServer({ entry: "test/runtime/testWorker.ts", vars: { LOG_LEVEL: "error" }, persistDir: dir });
   try {
-    const listed = await (await call(server.url, sessionId, 3, "notepad", { action: "list" })).json();
+    const listed: any = await (await call(server.url, sessionId, 3, "notepad", { action: "list" })).json();
     expect(listed.result.content[0].text).toBe("1. kept across restarts");
-    const who = await (await call(server.url, sessionId, 4, "whoami", {})).json();
+    const who: any = await (await call(server.url, sessionId, 4, "whoami", {})).json();
     expect(JSON.parse(who.result.content[0].text)).toMatchObject({ id: sessionId, protocolVersion: "2025-11-25", clientInfo: { name: "restarter" } });
     const replay = new SseReader(
       (await fetch(`${server.url}/mcp`, { headers: { ...headers, "mcp-session-id": sessionId, accept: "text/event-stream", "last-event-id": priming.id! } })).body!,
