@@ -38,4 +38,7 @@ export { Session, type SessionDeps, type ReceiveOutcome } from "./session/Sessio
 export type { SessionStorage } from "./session/SessionStorage.ts";
 export { MemoryStorage } from "./session/MemoryStorage.ts";
 export { readConfig, DEFAULT_CONFIG, type Config } from "./config/readConfig.ts";
-export { Logger } from "./log/Logger.ts";
+export { Logger, stderrSink } from "./log/Logger.ts";
+
+// Serving over stdin/stdout (desktop clients)
+export { serveStdio, type StdioOptions } from "./stdio/serveStdio.ts";

@@ -17,6 +17,12 @@ const consoleSink: LogSink = (line, level) => {
   else console.log(line);
 };
 
+/**
+ * Every level to `console.error`, which is stderr in Node and Deno: for the stdio transport,
+ * where stdout carries MCP messages and nothing else (transports spec, "stdio").
+ */
+export const stderrSink: LogSink = (line) => console.error(line);
+
 export class Logger {
   constructor(
     readonly level: LogLevel = "info",

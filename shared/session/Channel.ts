@@ -11,10 +11,14 @@
  * first thing sent is the single reply it waits for, that reply is the whole HTTP response
  * (transports spec: a server answers a request with `application/json` or an SSE stream).
  *
+ * The stdio transport uses a channel like the legacy one, framed as newline-delimited JSON
+ * (`framing: "ndjson"`): one line per message, no event fields, no keepalives, no priming.
+ *
  * Not here: what a message means, which channel it belongs to, admission.
  */
 import type { Logger } from "../log/Logger.ts";
 import { encodeSse } from "../sse/encodeSse.ts";
+import { encodeLine } from "../stdio/encodeLine.ts";
 import type { EventStore } from "./EventStore.ts";
 import { OutboundQueue } from "./OutboundQueue.ts";
 import type { QueueBudget } from "./QueueBudget.ts";
@@ -23,7 +27,10 @@ import { type CloseReason, SseStream } from "./SseStream.ts";
 export interface ChannelOptions {
   id: string;
   budget: QueueBudget;
-  keepaliveIntervalMs: number;
+  /** A `:` comment on an idle connection this often; absent for none (ndjson has no comments). */
+  keepaliveIntervalMs?: number;
+  /** How each message is written: an SSE `message` event (default) or one line of JSON (stdio). */
+  framing?: Framing;
   log: Logger;
   /** Present for Streamable HTTP streams: events get ids and are stored before they are written. */
   events?: EventStore;
@@ -34,6 +41,7 @@ export interface ChannelOptions {
 }
 
 export type SendKind = "reply" | "notification";
+export type Framing = "sse" | "ndjson";
 
 const encoder = new TextEncoder();
 
@@ -43,6 +51,8 @@ export const SSE_HEADERS = {
   // Tells buffering reverse proxies (nginx and kin) to pass events through at once.
   "x-accel-buffering": "no",
 } as const;
+
+const NDJSON_HEADERS = { "content-type": "application/x-ndjson" } as const;
 
 export class Channel {
   readonly id: string;
@@ -55,6 +65,9 @@ export class Channel {
   #pendingJson: ((response: Response) => void) | undefined;
 
   constructor(options: ChannelOptions) {
+    if (options.framing === "ndjson" && (options.events || options.primingRetryMs !== undefined)) {
+      throw new Error(`Channel ${options.id}: ndjson framing has no event ids, so it cannot be resumable or primed`);
+    }
     this.id = options.id;
     this.#options = options;
     this.#queue = new OutboundQueue(options.budget);
@@ -96,7 +109,8 @@ export class Channel {
     });
     this.#connection = stream;
     if (this.#finished) stream.closeWhenDrained();
-    return new Response(stream.body, { headers: { ...SSE_HEADERS, ...headers } });
+    const base = this.#options.framing === "ndjson" ? NDJSON_HEADERS : SSE_HEADERS;
+    return new Response(stream.body, { headers: { ...base, ...headers } });
   }
 
   /** Reconnects after `Last-Event-ID`: replays stored events after `seq`, then continues live. */
@@ -134,7 +148,10 @@ export class Channel {
       if (this.#pendingJson) this.#resolveAsSse();
       const events = this.#options.events;
       const seq = events ? ++this.#seq : 0;
-      const frame = encodeSse(events ? { event: "message", id: `${this.id}.${seq}`, data } : { event: "message", data });
+      const frame =
+        this.#options.framing === "ndjson"
+          ? encodeLine(data)
+          : encodeSse(events ? { event: "message", id: `${this.id}.${seq}`, data } : { event: "message", data });
       if (events && !(await events.append(this.id, seq, frame))) {
         this.#options.log.warn("event.not-stored", { stream: this.id, seq, bytes: frame.length, reason: "larger than MAX_STORED_EVENT_BYTES; delivered live only" });
         if (!this.#connection) this.#options.log.error("event.lost", { stream: this.id, seq });

@@ -3,18 +3,20 @@
  * streams), its outbound budget, and the requests it is running. A Durable Object hosts it on
  * Workers (`durable/SessionObject.ts`); any host that supplies `SessionDeps` can.
  *
- * Two transports share it. Legacy HTTP+SSE (`transport: "sse"`): one channel, opened by
- * `attach()`, fed by `receive()`. Streamable HTTP (`"streamable"`): `post()` answers each POST
- * with JSON or its own SSE stream, `listen()` opens the standalone GET stream or resumes any
- * stream after `Last-Event-ID`; every event is stored before it is written (`EventStore`).
+ * Three transports share it. Legacy HTTP+SSE (`transport: "sse"`): one channel, opened by
+ * `attach()`, fed by `receive()`. stdio (`"stdio"`, driven by `serveStdio`): the same, but the
+ * channel is framed as newline-delimited JSON, with no keepalives. Streamable HTTP
+ * (`"streamable"`): `post()` answers each POST with JSON or its own SSE stream, `listen()` opens
+ * the standalone GET stream or resumes any stream after `Last-Event-ID`; every event is stored
+ * before it is written (`EventStore`).
  *
  * Rules it keeps:
  * - Admission: a POST whose requests would not fit in the session's budget is refused whole with
  *   429 and Retry-After; what is accepted holds a reservation until answered, so no reply is
  *   dropped for lack of room.
- * - A legacy client that goes away ends its requests (one teardown: handlers abort, queue
- *   released, timers cleared). A Streamable HTTP disconnection is not a cancellation (transports
- *   spec): handlers go on and their events wait in storage for the client to resume.
+ * - A legacy or stdio client that goes away ends its requests (one teardown: handlers abort,
+ *   queue released, timers cleared). A Streamable HTTP disconnection is not a cancellation
+ *   (transports spec): handlers go on and their events wait in storage for the client to resume.
  * - The record outlives its streams until the idle TTL passes; nothing in memory is authoritative.
  */
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
@@ -128,11 +130,14 @@ export class Session {
         await this.#serverChannel().send(message, "notification", signal);
       },
     });
-    if (record.transport === "sse") {
+    if (record.transport === "sse" || record.transport === "stdio") {
+      const stdio = record.transport === "stdio";
       this.#legacy = new Channel({
-        id: "legacy",
+        id: stdio ? "stdio" : "legacy",
         budget: this.#budget,
-        keepaliveIntervalMs: config.keepaliveIntervalMs,
+        // A pipe needs no keepalive, and stdout may carry nothing but MCP messages.
+        keepaliveIntervalMs: stdio ? undefined : config.keepaliveIntervalMs,
+        framing: stdio ? "ndjson" : "sse",
         log: this.#log,
         onDisconnect: (reason) => this.#legacyClosed(reason),
       });
@@ -170,9 +175,9 @@ export class Session {
     return { bytes, messages, reserved, running: this.#runner.running, streamOpen: this.#anyConnected() };
   }
 
-  // ---- Legacy HTTP+SSE (2024-11-05) ----
+  // ---- Legacy HTTP+SSE (2024-11-05), and stdio ----
 
-  /** Opens the legacy stream; `first` (the `endpoint` event) is its first bytes. */
+  /** Opens the legacy (or stdio) stream; `first` (the `endpoint` event) is its first bytes. */
   attach(first?: string): Response {
     const legacy = this.#legacy;
     if (!legacy) throw McpError.invalidRequest("This is a Streamable HTTP session; use GET /mcp", 400);
@@ -363,7 +368,7 @@ export class Session {
 
   #legacyClosed(reason: CloseReason): void {
     this.#touch();
-    this.#log.info("stream.closed", { stream: "legacy", reason });
+    this.#log.info("stream.closed", { stream: this.#legacy!.id, reason });
     if (this.#ended) return;
     if (reason !== "server-closed") {
       // The legacy client is gone: nobody will read what is queued or running.

@@ -11,7 +11,8 @@ import type { Implementation } from "../server/types.ts";
 export const SESSION_KEY = "session";
 export const DATA_PREFIX = "data:";
 
-export type TransportKind = "sse" | "streamable";
+/** Legacy HTTP+SSE, Streamable HTTP, or newline-delimited JSON over stdin/stdout. */
+export type TransportKind = "sse" | "streamable" | "stdio";
 
 export interface SessionRecord {
   id: string;

@@ -8,6 +8,9 @@
  * Every end — the client cancels (disconnect), the server closes, an error — runs the same
  * `dispose()` once: the keepalive timer is cleared, a pending pull is released, and `onClose`
  * hears the reason. A keepalive comment goes out every interval in which nothing is waiting to be sent.
+ *
+ * The frames are opaque bytes, so the same stream carries newline-delimited JSON for stdio; there
+ * it is built without `keepaliveIntervalMs`, since an SSE comment would be garbage on that wire.
  */
 import { encodeSseComment } from "../sse/encodeSse.ts";
 import type { OutboundQueue } from "./OutboundQueue.ts";
@@ -15,7 +18,8 @@ import type { OutboundQueue } from "./OutboundQueue.ts";
 export type CloseReason = "client-disconnected" | "server-closed" | "stream-error";
 
 export interface SseStreamOptions {
-  keepaliveIntervalMs: number;
+  /** A keepalive comment when idle this often; absent for none (a stdio stream). */
+  keepaliveIntervalMs?: number;
   /** Sent before anything queued, the moment the stream opens (e.g. the legacy `endpoint` event). */
   first?: Uint8Array;
   onClose(reason: CloseReason): void;
@@ -40,7 +44,7 @@ export class SseStream {
         start: (controller) => {
           this.#controller = controller;
           if (options.first) controller.enqueue(options.first);
-          this.#timer = setInterval(() => this.#tick(), options.keepaliveIntervalMs);
+          if (options.keepaliveIntervalMs !== undefined) this.#timer = setInterval(() => this.#tick(), options.keepaliveIntervalMs);
         },
         pull: (controller) => this.#pull(controller),
         cancel: () => this.#dispose("client-disconnected"),

@@ -1,0 +1,95 @@
+/**
+ * A byte stream (a process's stdin) → its lines, as UTF-8 text, with a hard limit on a line's
+ * size enforced while reading: a line that passes `maxLineBytes` stops being buffered at once,
+ * the rest of it is skipped up to its "\n", and it comes out as one error value. So memory holds
+ * at most one line of at most `maxLineBytes` however much a client writes without a newline.
+ *
+ * Lines end at LF; one CR before it is dropped (a CRLF client). Blank lines carry no message and
+ * are skipped. A last line without a terminator still counts when the input ends. Invalid UTF-8
+ * is an error value (-32700), not replaced with U+FFFD, as for HTTP bodies (`readBody`).
+ *
+ * Not here: JSON parsing (`parseMessages`), what to answer (`serveStdio`).
+ */
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+
+export type LineResult = { ok: true; text: string } | { ok: false; error: McpError };
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * @param signal aborting it cancels the input and ends the iteration (the output side is gone).
+ *
+ * @example for await (const line of splitLines(Deno.stdin.readable, 4_194_304)) if (line.ok) handle(line.text);
+ */
+export async function* splitLines(input: ReadableStream<Uint8Array>, maxLineBytes: number, signal?: AbortSignal): AsyncGenerator<LineResult> {
+  const reader = input.getReader();
+  const stop = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", stop, { once: true });
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let oversized = false;
+  try {
+    while (!signal?.aborted) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let start = 0;
+      for (;;) {
+        const newline = value.indexOf(LF, start);
+        const end = newline < 0 ? value.length : newline;
+        if (!oversized && end > start) {
+          if (size + (end - start) > maxLineBytes) {
+            oversized = true;
+            parts = [];
+            size = 0;
+          } else {
+            // A copy: the runtime may reuse the chunk's memory once we read again.
+            parts.push(value.slice(start, end));
+            size += end - start;
+          }
+        }
+        if (newline < 0) break;
+        const line = oversized ? tooLong(maxLineBytes) : decode(parts, size);
+        parts = [];
+        size = 0;
+        oversized = false;
+        start = newline + 1;
+        if (line) yield line;
+      }
+    }
+    if (signal?.aborted) return;
+    const last = oversized ? tooLong(maxLineBytes) : decode(parts, size);
+    if (last) yield last;
+  } finally {
+    signal?.removeEventListener("abort", stop);
+    reader.releaseLock();
+  }
+}
+
+/** The line's text, or undefined for a blank line. */
+function decode(parts: Uint8Array[], size: number): LineResult | undefined {
+  let bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+  if (bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, -1);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return { ok: false, error: McpError.parse("Parse error: the line is not valid UTF-8") };
+  }
+  return text.trim() === "" ? undefined : { ok: true, text };
+}
+
+function tooLong(maxLineBytes: number): LineResult {
+  return { ok: false, error: new McpError(413, ErrorCode.InvalidRequest, `Message line exceeds the limit of ${maxLineBytes} bytes (MAX_BODY_BYTES); it was skipped`) };
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
