@@ -7,6 +7,8 @@ import type { LogLevel } from "../protocol/logLevels.ts";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { MemoryStorage } from "../session/MemoryStorage.ts";
 import { scoped } from "../session/SessionStorage.ts";
+import { z } from "zod";
+import { tool } from "./defineServer.ts";
 import type { Overrides } from "./ListKind.ts";
 import type { McpServer, SessionHooks } from "./McpServer.ts";
 import type { RequestContext } from "./types.ts";
@@ -85,4 +87,20 @@ export async function allPages(server: McpServer, method: string, key: string): 
     pages++;
   } while (cursor !== undefined);
   return { items, pages };
+}
+
+/** Tools the session-level unit tests share: `echo` answers its text; `hang` never settles and records its signal in `signals`. */
+export function probeTools(signals: AbortSignal[]) {
+  return [
+    tool({ name: "echo", description: "", input: z.object({ text: z.string() }), handler: async ({ text }) => text }),
+    tool({
+      name: "hang",
+      description: "Never settles; records its signal",
+      input: z.object({}),
+      handler: (_args, ctx) => {
+        signals.push(ctx.signal);
+        return new Promise<never>(() => {});
+      },
+    }),
+  ];
 }

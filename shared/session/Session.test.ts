@@ -1,5 +1,6 @@
 import { afterEach, describe, it, expect } from "vitest";
 import { z } from "zod";
+import { probeTools } from "../server/testKit.ts";
 import { DEFAULT_CONFIG, type Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -33,16 +34,7 @@ async function setup(overrides: Partial<Config> = {}) {
     name: "session-test",
     version: "1",
     tools: [
-      tool({ name: "echo", description: "", input: z.object({ text: z.string() }), handler: async ({ text }) => text }),
-      tool({
-        name: "hang",
-        description: "Never settles; records its signal",
-        input: z.object({}),
-        handler: (_args, ctx) => {
-          signals.push(ctx.signal);
-          return new Promise<never>(() => {});
-        },
-      }),
+      ...probeTools(signals),
       tool({
         name: "lingering",
         description: "Waits for its abort, then still tries to report progress and log",

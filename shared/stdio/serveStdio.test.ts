@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { probeTools } from "../server/testKit.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
@@ -18,16 +19,7 @@ function testServer(signals: AbortSignal[]) {
     name: "stdio-test",
     version: "1",
     tools: [
-      tool({ name: "echo", description: "", input: z.object({ text: z.string() }), handler: async ({ text }) => text }),
-      tool({
-        name: "hang",
-        description: "Never settles; records its signal",
-        input: z.object({}),
-        handler: (_args, ctx) => {
-          signals.push(ctx.signal);
-          return new Promise<never>(() => {});
-        },
-      }),
+      ...probeTools(signals),
       tool({
         name: "chatty",
         description: "Reports progress and logs, then answers",
