@@ -15,7 +15,10 @@ import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
-const deno = join(dirname(createRequire(import.meta.url).resolve("deno/package.json")), "bin.cjs");
+const denoPackage = dirname(createRequire(import.meta.url).resolve("deno/package.json"));
+// The binary itself, not the package's `bin.cjs`: that wrapper runs it with spawnSync, so killing
+// the wrapper would leave the server running. (`npm ci` installs the binary beside bin.cjs.)
+const deno = join(denoPackage, process.platform === "win32" ? "deno.exe" : "deno");
 
 /** The flags `npm run start:deno` uses: loopback serving, outbound fetches for tools, env, KV files. */
 export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "--unstable-kv"];
@@ -31,7 +34,7 @@ export async function startDenoServer({ definition = "example/server.ts", port =
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const args = [deno, ...DENO_FLAGS, "deno/main.ts", "--port", String(port), "--server", definition];
   if (kvPath) args.push("--kv", kvPath);
-  const child = spawn(process.execPath, args, {
+  const child = spawn(args[0], args.slice(1), {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...config.vars, ...vars, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },

@@ -63,7 +63,9 @@ export function createRouter<E extends Env>(server: McpServer, runtime: Runtime<
 
   router
     .get("/", (_request, env) => describeServer(server, readConfig(env)))
+    .all("/", notAllowed("GET"))
     .get("/health", () => Response.json({ status: "ok" }))
+    .all("/health", notAllowed("GET"))
     .get("/sse", (request, env) => openSse(request, runtime.sessions(env)))
     .all("/sse", notAllowed("GET"))
     .post("/message", (request, env) => postMessage(request, runtime.sessions(env), readConfig(env)))

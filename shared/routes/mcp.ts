@@ -61,6 +61,8 @@ export async function getMcp(request: Request, sessions: SessionHost): Promise<R
 
 export async function deleteMcp(request: Request, sessions: SessionHost): Promise<Response> {
   if (classifyBodiless(request.headers) === "modern") return noStreamsHere("DELETE");
+  const version = versionError(request);
+  if (version) return errorResponse(version);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
   return sessions.session(session.sessionId).terminate(session.sessionId);

@@ -50,6 +50,9 @@ function headerValue(headers: Headers, name: string): string | undefined {
   const raw = headers.get(name);
   if (raw === null) return undefined;
   const value = raw.trim();
+  // Values that are not printable ASCII must come base64-wrapped; runtimes decode raw bytes
+  // differently (workerd as Latin-1), so comparing them as they arrive would not be one rule.
+  if (!/^[\x20-\x7E]*$/.test(value)) throw mismatch(`${name} holds characters outside printable ASCII; send such values as =?base64?…?=`);
   const encoded = /^=\?base64\?(.*)\?=$/.exec(value);
   if (!encoded) return value;
   const text = encoded[1]!;

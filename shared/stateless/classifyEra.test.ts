@@ -71,9 +71,10 @@ describe("classifyEra", () => {
 });
 
 describe("classifyBodiless", () => {
-  it("is modern only when the header names a non-legacy version", () => {
+  it("is modern only when the header names a modern version; an unknown one stays legacy (and gets 400 there)", () => {
     expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "2026-07-28" }))).toBe("modern");
-    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "v999" }))).toBe("modern");
+    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "v999" }))).toBe("legacy");
+    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "1999-01-01" }))).toBe("legacy");
     expect(classifyBodiless(new Headers())).toBe("legacy");
     expect(classifyBodiless(new Headers({ "Mcp-Session-Id": "abc" }))).toBe("legacy");
     for (const version of LEGACY_VERSIONS) {

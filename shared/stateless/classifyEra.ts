@@ -12,7 +12,7 @@
  */
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { META } from "../protocol/metaKeys.ts";
-import { isSupportedVersion } from "../protocol/versions.ts";
+import { isModernVersion, isSupportedVersion } from "../protocol/versions.ts";
 
 export type Era = "modern" | "legacy";
 
@@ -28,8 +28,11 @@ export function classifyEra(headers: Headers, messages: readonly JsonRpcMessage[
   return batch ? "legacy" : "modern";
 }
 
-/** The same decision for a GET or DELETE, which has no body: only the header can say. */
+/**
+ * The same decision for a GET or DELETE, which has no body: only a header naming a modern
+ * revision makes it modern. An unknown version stays on the session path, which answers it 400
+ * as 2025-11-25 requires.
+ */
 export function classifyBodiless(headers: Headers): Era {
-  const header = headers.get("mcp-protocol-version");
-  return header === null || isSupportedVersion(header) ? "legacy" : "modern";
+  return isModernVersion(headers.get("mcp-protocol-version")) ? "modern" : "legacy";
 }

@@ -89,7 +89,7 @@ export async function handleStateless(request: Request, messages: readonly JsonR
     if (message.method === "server/discover") {
       return Response.json({ jsonrpc: "2.0", id: message.id, result: decorateResult(message.method, deps.server.discover(), deps.server) });
     }
-    if (message.method === "subscriptions/listen") return listen(message, deps);
+    if (message.method === "subscriptions/listen") return await listen(message, deps);
     return await run(message, meta, deps);
   } catch (error) {
     return errorResponse(forThisEra(error, deps.logger), message.id);
