@@ -119,8 +119,8 @@ export class LocalSessionHost implements SessionHost {
   }
 
   #forgetIfEnded(id: string, endpoint: SessionEndpoint): void {
-    if (endpoint.live || this.#endpoints.get(id) === undefined) return;
-    void this.#endpoints.get(id)!.then((current) => {
+    if (endpoint.live) return;
+    void this.#endpoints.get(id)?.then((current) => {
       if (current !== endpoint || endpoint.live) return;
       this.#endpoints.delete(id);
       this.#memory.delete(id);

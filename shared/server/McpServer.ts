@@ -160,11 +160,12 @@ export class McpServer {
   }
 }
 
-const CACHEABLE: readonly CacheableMethod[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+/** The methods whose 2026-07-28 results carry caching hints ("Caching"). */
+export const CACHEABLE_METHODS: readonly CacheableMethod[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
 
 function checkCaching(caching: Partial<Record<string, CacheHint>>): Partial<Record<CacheableMethod, CacheHint>> {
   for (const [method, hint] of Object.entries(caching)) {
-    if (!(CACHEABLE as readonly string[]).includes(method)) throw new TypeError(`caching: ${method} is not cacheable; use one of ${CACHEABLE.join(", ")}`);
+    if (!(CACHEABLE_METHODS as readonly string[]).includes(method)) throw new TypeError(`caching: ${method} is not cacheable; use one of ${CACHEABLE_METHODS.join(", ")}`);
     if (!hint || !Number.isSafeInteger(hint.ttlMs) || hint.ttlMs < 0) throw new TypeError(`caching["${method}"].ttlMs must be a whole number of milliseconds ≥ 0`);
     if (hint.cacheScope !== "public" && hint.cacheScope !== "private") throw new TypeError(`caching["${method}"].cacheScope must be "public" or "private"`);
   }

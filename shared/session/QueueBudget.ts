@@ -18,6 +18,11 @@ export class QueueBudget {
 
   constructor(readonly limits: QueueLimits) {}
 
+  /** The bound MAX_QUEUE_BYTES / MAX_QUEUE_MESSAGES set for every stream. */
+  static fromConfig(config: { maxQueueBytes: number; maxQueueMessages: number }): QueueBudget {
+    return new QueueBudget({ maxBytes: config.maxQueueBytes, maxMessages: config.maxQueueMessages });
+  }
+
   /**
    * Can `count` more requests be accepted? True while frames plus outstanding reservations stay
    * within the message cap and queued bytes are under the byte cap.

@@ -15,9 +15,10 @@ import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../http/errorResponse.ts";
 import type { JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
-import { atLeast, type LogLevel } from "../protocol/logLevels.ts";
+import type { LogLevel } from "../protocol/logLevels.ts";
 import type { McpServer, SessionHooks } from "../server/McpServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import { requestNotifications } from "../server/requestNotifications.ts";
 import { describeMissing, requiredCapability } from "../protocol/requiredCapability.ts";
 import { FEATURE_OF, LIST_CHANGED_METHOD } from "../server/ListKind.ts";
 import type { RequestContext, SessionInfo } from "../server/types.ts";
@@ -160,19 +161,7 @@ export class RequestRunner {
       session,
       env: this.#deps.env,
       storage: this.#deps.storage,
-      progress: async (progress, total, message) => {
-        if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
-        const params: Record<string, unknown> = { progressToken, progress };
-        if (total !== undefined) params.total = total;
-        if (message !== undefined) params.message = message;
-        await this.#notify(entry, { jsonrpc: "2.0", method: "notifications/progress", params });
-      },
-      log: async (level, data, logger) => {
-        const threshold = this.#deps.logLevel();
-        if (!threshold || !atLeast(level, threshold)) return;
-        const params = logger === undefined ? { level, data } : { level, data, logger };
-        await this.#notify(entry, { jsonrpc: "2.0", method: "notifications/message", params });
-      },
+      ...requestNotifications((notification) => this.#notify(entry, notification), progressToken, this.#deps.logLevel),
       // `options.key` names 2026-07-28 input requests; a session's request has its own JSON-RPC id.
       sample: (params) => this.#ask(entry, session, "sampling/createMessage", params),
       elicit: (params) => this.#ask(entry, session, "elicitation/create", params),

@@ -86,7 +86,7 @@ export class Session {
     this.#deps = deps;
     this.#log = deps.logger.child({ session: record.id });
     const { config } = deps;
-    this.#budget = new QueueBudget({ maxBytes: config.maxQueueBytes, maxMessages: config.maxQueueMessages });
+    this.#budget = QueueBudget.fromConfig(config);
     const hooks: SessionHooks = {
       setLogLevel: async (level) => {
         this.#record = { ...this.#record, logLevel: level };

@@ -5,11 +5,11 @@
  * complete results. An interim `InputRequiredResult` carries no caching hints.
  */
 import { META } from "../protocol/metaKeys.ts";
-import type { McpServer } from "../server/McpServer.ts";
+import { CACHEABLE_METHODS, type McpServer } from "../server/McpServer.ts";
 import type { Result } from "../server/Method.ts";
 import type { CacheableMethod } from "../server/types.ts";
 
-const CACHEABLE = new Set<string>(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
+const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
 
 export function decorateResult(method: string, result: Result, server: McpServer): Result {
   const meta = typeof result._meta === "object" && result._meta !== null ? result._meta : {};

@@ -20,13 +20,11 @@ import { McpError } from "../errors/McpError.ts";
 import { errorResponse, toMcpError } from "../http/errorResponse.ts";
 import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
-import { atLeast } from "../protocol/logLevels.ts";
 import { LIST_CHANGED_METHOD } from "../server/ListKind.ts";
 import type { McpServer, SessionHooks } from "../server/McpServer.ts";
+import { requestNotifications } from "../server/requestNotifications.ts";
 import type { RequestContext } from "../server/types.ts";
-import { Channel } from "../session/Channel.ts";
 import { MemoryStorage } from "../session/MemoryStorage.ts";
-import { QueueBudget } from "../session/QueueBudget.ts";
 import { DATA_PREFIX } from "../session/SessionRecord.ts";
 import { scoped } from "../session/SessionStorage.ts";
 import { untilAborted } from "../session/untilAborted.ts";
@@ -34,6 +32,7 @@ import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 import { decorateResult } from "./decorateResult.ts";
 import { InputRounds } from "./InputRounds.ts";
 import { listen } from "./listen.ts";
+import { requestChannel } from "./requestChannel.ts";
 import { readRequestMeta, type RequestMeta } from "./readRequestMeta.ts";
 import { paramsDigest, type RequestState } from "./RequestState.ts";
 
@@ -112,19 +111,13 @@ async function run(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDe
     () => controller.abort(new McpError(500, ErrorCode.InternalError, `The handler did not finish within HANDLER_TIMEOUT_MS (${config.handlerTimeoutMs} ms)`)),
     config.handlerTimeoutMs,
   );
-  const channel = new Channel({
-    id: "request",
-    budget: new QueueBudget({ maxBytes: config.maxQueueBytes, maxMessages: config.maxQueueMessages }),
-    keepaliveIntervalMs: config.keepaliveIntervalMs,
-    log: logger,
-    // Closing the response stream is this revision's cancellation.
-    onDisconnect: (reason) => reason === "client-disconnected" && controller.abort(cancelled),
-  });
+  // Closing the response stream is this revision's cancellation.
+  const channel = requestChannel("request", deps, (reason) => reason === "client-disconnected" && controller.abort(cancelled));
   const response = channel.respond(true);
   let settled = false;
-  const notify = async (notification: { method: string; params: Record<string, unknown> }) => {
+  const notify = async (notification: { method: string }) => {
     if (settled) return logger.warn("rpc.late-notification", { method: notification.method });
-    await channel.send({ jsonrpc: "2.0", ...notification }, "notification", controller.signal);
+    await channel.send(notification, "notification", controller.signal);
   };
   const ask = (askMethod: string, askParams: Record<string, unknown>, key?: string) => {
     if (!mayAsk) return Promise.reject(new Error(`${method} cannot ask the client for input; only tools/call, prompts/get and resources/read can`));
@@ -137,17 +130,7 @@ async function run(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDe
     env: deps.env,
     // No session, so nothing outlives the request: state that spans calls travels in arguments (2026-07-28 "Statelessness").
     storage: scoped(new MemoryStorage(), DATA_PREFIX),
-    progress: async (progress, total, messageText) => {
-      if (meta.progressToken === undefined) return;
-      const p: Record<string, unknown> = { progressToken: meta.progressToken, progress };
-      if (total !== undefined) p.total = total;
-      if (messageText !== undefined) p.message = messageText;
-      await notify({ method: "notifications/progress", params: p });
-    },
-    log: async (level, data, loggerName) => {
-      if (!meta.logLevel || !atLeast(level, meta.logLevel)) return;
-      await notify({ method: "notifications/message", params: loggerName === undefined ? { level, data } : { level, data, logger: loggerName } });
-    },
+    ...requestNotifications(notify, meta.progressToken, () => meta.logLevel),
     sample: (p, options) => ask("sampling/createMessage", p, options?.key),
     elicit: (p, options) => ask("elicitation/create", p, options?.key),
     listRoots: (options) => ask("roots/list", {}, options?.key),

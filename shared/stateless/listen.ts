@@ -14,9 +14,8 @@ import { resourceTopic } from "../broadcast/Broadcaster.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { META } from "../protocol/metaKeys.ts";
-import { Channel } from "../session/Channel.ts";
-import { QueueBudget } from "../session/QueueBudget.ts";
 import type { StatelessDeps } from "./handleStateless.ts";
+import { requestChannel } from "./requestChannel.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
 export const MAX_LISTEN_RESOURCES = 100;
@@ -52,16 +51,10 @@ export async function listen(message: JsonRpcRequest, deps: StatelessDeps): Prom
     }
   }
 
-  const { config, logger } = deps;
+  const { logger } = deps;
   const controller = new AbortController();
   const tag = { [META.subscriptionId]: message.id };
-  const channel = new Channel({
-    id: "listen",
-    budget: new QueueBudget({ maxBytes: config.maxQueueBytes, maxMessages: config.maxQueueMessages }),
-    keepaliveIntervalMs: config.keepaliveIntervalMs,
-    log: logger,
-    onDisconnect: () => controller.abort(),
-  });
+  const channel = requestChannel("listen", deps, () => controller.abort());
   const streams = await Promise.all(topics.map((topic) => deps.broadcast.subscribe(topic, controller.signal)));
   const response = channel.connect(undefined, {}, false);
   await channel.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: honored } }, "notification", controller.signal);

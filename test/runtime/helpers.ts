@@ -1,6 +1,9 @@
 /** Shared steps of the runtime tests: open a legacy session, post to it, read its replies. */
 import { SELF } from "cloudflare:test";
 import { SseReader } from "../support/SseReader.ts";
+import { call, initialize } from "../support/messages.ts";
+
+export { call, initialize };
 
 export const BASE = "http://durable-mcp.test";
 
@@ -31,19 +34,7 @@ export function post(endpoint: string, body: unknown, init: RequestInit = {}): P
   });
 }
 
-export const initialize = (id: number | string = 0, protocolVersion = "2024-11-05") => ({
-  jsonrpc: "2.0",
-  id,
-  method: "initialize",
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: "Cline", version: "3.15.5" } },
-});
 
-export const call = (id: number | string, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "tools/call",
-  params: meta ? { name, arguments: args, _meta: meta } : { name, arguments: args },
-});
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

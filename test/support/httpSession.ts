@@ -12,6 +12,9 @@
  * await session.reader.nextMessage();                              // { id: 1, result: … }
  */
 import { SseReader } from "./SseReader.ts";
+import { call, initialize } from "./messages.ts";
+
+export { call, initialize };
 
 export const BOTH = "application/json, text/event-stream";
 
@@ -65,16 +68,4 @@ export function postJson(url: string, body: unknown, init: RequestInit = {}): Pr
   });
 }
 
-export const initialize = (id: number | string = 0, protocolVersion = "2024-11-05") => ({
-  jsonrpc: "2.0",
-  id,
-  method: "initialize",
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: "contract-test", version: "1.0.0" } },
-});
 
-export const call = (id: number | string, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "tools/call",
-  params: meta ? { name, arguments: args, _meta: meta } : { name, arguments: args },
-});
