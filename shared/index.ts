@@ -34,7 +34,8 @@ export type { LogLevel } from "./protocol/logLevels.ts";
 
 // Hosting a session (for runtime adapters)
 export type { SessionHooks, Negotiated } from "./server/McpServer.ts";
-export { Session, type SessionDeps, type ReceiveOutcome } from "./session/Session.ts";
+export { Session, type SessionDeps } from "./session/Session.ts";
+export { SessionEndpoint, type SessionApi, type ReceiveOutcome } from "./session/SessionEndpoint.ts";
 export type { SessionStorage } from "./session/SessionStorage.ts";
 export { MemoryStorage } from "./session/MemoryStorage.ts";
 export { readConfig, DEFAULT_CONFIG, type Config } from "./config/readConfig.ts";

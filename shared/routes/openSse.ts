@@ -24,5 +24,5 @@ export async function openSse(request: Request, sessions: SessionHost): Promise<
     sessionId = newSessionId();
   }
   const first = encodeSse({ event: "endpoint", data: `${MESSAGE_PATH}?sessionId=${sessionId}` });
-  return sessions.session(sessionId).open(sessionId, { create: !reopen, transport: "sse", first });
+  return sessions.session(sessionId).open(sessionId, { create: !reopen, first });
 }

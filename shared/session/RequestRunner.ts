@@ -22,7 +22,7 @@ import { requestNotifications } from "../server/requestNotifications.ts";
 import { describeMissing, requiredCapability } from "../protocol/requiredCapability.ts";
 import { FEATURE_OF, LIST_CHANGED_METHOD } from "../server/ListKind.ts";
 import type { RequestContext, SessionInfo } from "../server/types.ts";
-import type { Channel } from "./Channel.ts";
+import type { Outlet } from "../transport/Transport.ts";
 import { ClientRequests } from "./ClientRequests.ts";
 import type { QueueBudget } from "./QueueBudget.ts";
 import type { SessionStorage } from "./SessionStorage.ts";
@@ -43,8 +43,6 @@ export interface RunnerDeps {
   budget: QueueBudget;
   session(): SessionInfo;
   logLevel(): LogLevel | undefined;
-  /** Called after a request's reply was sent (or skipped): the channel may be finished. */
-  onSettled(channel: Channel): void;
   /** Sends `notifications/resources/updated` for `uri` to whoever watches it: the session if subscribed, and listeners. */
   resourceUpdated(uri: string, signal: AbortSignal): Promise<void>;
   /** Where changes for everyone go (2026-07-28 listeners); absent when the host has none. */
@@ -53,7 +51,7 @@ export interface RunnerDeps {
 
 interface InFlight {
   controller: AbortController;
-  channel: Channel;
+  channel: Outlet;
   /** Set once the request is answered: its notifications MUST stop (progress spec). */
   settled: boolean;
 }
@@ -75,7 +73,7 @@ export class RequestRunner {
   }
 
   /** Starts a request whose reply room is already reserved; answers on `channel`. */
-  start(request: JsonRpcRequest, channel: Channel): void {
+  start(request: JsonRpcRequest, channel: Outlet): void {
     this.#deps.log.debug("rpc.in", { id: request.id, method: request.method });
     const key = keyOf(request.id);
     if (this.#inFlight.has(key)) {
@@ -100,7 +98,7 @@ export class RequestRunner {
   }
 
   /** Sends a reply whose room was reserved at admission, then frees the reservation. */
-  async reply(id: RequestId, channel: Channel, payload: { result: unknown } | { error: unknown }): Promise<void> {
+  async reply(id: RequestId, channel: Outlet, payload: { result: unknown } | { error: unknown }): Promise<void> {
     let message: object = { jsonrpc: "2.0", id, ...payload };
     const limit = this.#deps.config.maxQueueBytes;
     const bytes = JSON.stringify(message).length;
@@ -112,7 +110,7 @@ export class RequestRunner {
     try {
       await channel.send(message, "reply", undefined, () => this.#deps.budget.release());
     } finally {
-      this.#deps.onSettled(channel);
+      channel.settled();
     }
   }
 
@@ -137,7 +135,7 @@ export class RequestRunner {
       const reason = signal.aborted ? signal.reason : thrown;
       if (reason === CANCELLED || reason === DISCONNECTED) {
         this.#deps.budget.release();
-        this.#deps.onSettled(entry.channel);
+        entry.channel.settled();
         log.info("rpc.out", { id: request.id, method: request.method, ms: Date.now() - started, aborted: String(reason.description) });
       } else {
         const error = toMcpError(reason, log);

@@ -9,6 +9,7 @@ import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { MemoryStorage } from "./MemoryStorage.ts";
 import { Session, type SessionDeps } from "./Session.ts";
+import { StreamTransport } from "../transport/StreamTransport.ts";
 
 const SESSION_ID = "0123456789abcdef0123456789abcdef";
 
@@ -82,14 +83,14 @@ async function setup(overrides: Partial<Config> = {}) {
     env: {},
     scheduleWakeup: async (atMs) => void wakeups.push(atMs),
   };
-  const session = await Session.create(SESSION_ID, "sse", deps);
+  const session = await Session.create(SESSION_ID, StreamTransport.sse, deps);
   sessions.push(session);
   return { session, storage, wakeups, signals, logs, deps, lateAttempts };
 }
 
 /** The SSE stream of `attach()`, read one event at a time; keepalive comments are skipped. */
-function open(session: Session) {
-  const response = session.attach();
+function open(session: Session<StreamTransport>) {
+  const response = session.transport.open();
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -125,8 +126,8 @@ describe("Session: initialize and persistence", () => {
     const { session, storage } = await setup();
     const stream = open(session);
     const clientInfo = { name: "inspector", version: "0.9" };
-    const outcome = await session.receive([request(0, "initialize", { protocolVersion: "2025-03-26", clientInfo, capabilities: { roots: {} } })]);
-    expect(outcome).toEqual({ status: 202 });
+    const outcome = await session.transport.deliver([request(0, "initialize", { protocolVersion: "2025-03-26", clientInfo, capabilities: { roots: {} } })]);
+    expect(outcome).toBeUndefined();
     expect(await storage.get("session")).toEqual({
       id: SESSION_ID,
       transport: "sse",
@@ -144,8 +145,8 @@ describe("Session: initialize and persistence", () => {
 
   it("loads the stored session with the same record", async () => {
     const { session, deps } = await setup();
-    await session.receive([request(1, "initialize", { protocolVersion: "2024-11-05", clientInfo: { name: "c", version: "1" } })]);
-    const loaded = await Session.load(deps);
+    await session.transport.deliver([request(1, "initialize", { protocolVersion: "2024-11-05", clientInfo: { name: "c", version: "1" } })]);
+    const loaded = await Session.load(deps, [StreamTransport.sse]);
     expect(loaded).toBeInstanceOf(Session);
     expect(loaded!.record).toEqual(session.record);
     expect(loaded!.record.protocolVersion).toBe("2024-11-05");
@@ -153,7 +154,7 @@ describe("Session: initialize and persistence", () => {
 
   it("loads nothing from empty storage", async () => {
     const { deps } = await setup();
-    expect(await Session.load({ ...deps, storage: new MemoryStorage() })).toBeUndefined();
+    expect(await Session.load({ ...deps, storage: new MemoryStorage() }, [StreamTransport.sse])).toBeUndefined();
   });
 });
 
@@ -161,22 +162,22 @@ describe("Session: requests and replies", () => {
   it("answers a request on the stream as an `event: message`", async () => {
     const { session } = await setup();
     const stream = open(session);
-    expect(await session.receive([callTool("a", "echo", { arguments: { text: "hi" } })])).toEqual({ status: 202 });
+    expect(await session.transport.deliver([callTool("a", "echo", { arguments: { text: "hi" } })])).toBeUndefined();
     expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: "a", result: { content: [{ type: "text", text: "hi" }], isError: false } });
   });
 
   it("answers protocol errors on the stream too", async () => {
     const { session } = await setup();
     const stream = open(session);
-    await session.receive([request(1, "no/such/method")]);
+    await session.transport.deliver([request(1, "no/such/method")]);
     expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: 1, error: { code: ErrorCode.MethodNotFound, message: "Method not found: no/such/method" } });
   });
 
   it("refuses a second request with an id still in flight", async () => {
     const { session } = await setup();
     const stream = open(session);
-    await session.receive([callTool(7, "hang")]);
-    await session.receive([request(7, "ping")]);
+    await session.transport.deliver([callTool(7, "hang")]);
+    await session.transport.deliver([request(7, "ping")]);
     const reply = await stream.next();
     expect(reply.id).toBe(7);
     expect(reply.error.code).toBe(ErrorCode.InvalidRequest);
@@ -186,7 +187,7 @@ describe("Session: requests and replies", () => {
   it("replaces a reply over the queue's byte limit with a -32603 error", async () => {
     const { session, logs } = await setup({ maxQueueBytes: 512 });
     const stream = open(session);
-    await session.receive([callTool(1, "echo", { arguments: { text: "x".repeat(2_000) } })]);
+    await session.transport.deliver([callTool(1, "echo", { arguments: { text: "x".repeat(2_000) } })]);
     const reply = await stream.next();
     expect(reply.error.code).toBe(ErrorCode.InternalError);
     expect(reply.error.message).toContain("over the session's limit of 512 bytes");
@@ -196,7 +197,7 @@ describe("Session: requests and replies", () => {
   it("runs at most maxConcurrentHandlers at once; the rest wait their turn", async () => {
     const { session, signals } = await setup({ maxConcurrentHandlers: 1, handlerTimeoutMs: 50 });
     const stream = open(session);
-    await session.receive([callTool(1, "hang"), request(2, "ping")]);
+    await session.transport.deliver([callTool(1, "hang"), request(2, "ping")]);
     await flush();
     expect(session.queueStats.running).toBe(1);
     expect(signals).toHaveLength(1);
@@ -210,11 +211,11 @@ describe("Session: backpressure", () => {
   it("answers 429 with Retry-After and a JSON-RPC error once the queue caps are reached", async () => {
     const { session } = await setup({ maxQueueMessages: 2 });
     open(session); // open but never read: replies pile up
-    expect(await session.receive([request(1, "ping"), request(2, "ping")])).toEqual({ status: 202 });
-    const outcome = await session.receive([request(3, "ping")]);
-    expect(outcome.status).toBe(429);
-    expect(outcome.headers).toEqual({ "retry-after": "1" });
-    expect(JSON.parse(outcome.body!)).toEqual({
+    expect(await session.transport.deliver([request(1, "ping"), request(2, "ping")])).toBeUndefined();
+    const outcome = await session.transport.deliver([request(3, "ping")]);
+    expect(outcome?.status).toBe(429);
+    expect(outcome?.headers).toEqual({ "retry-after": "1" });
+    expect(outcome?.body).toEqual({
       jsonrpc: "2.0",
       id: 3,
       error: { code: ErrorCode.ServerBusy, message: expect.stringContaining("Session queue is full") },
@@ -224,14 +225,14 @@ describe("Session: backpressure", () => {
   it("refuses a batch that does not fit whole, with a null id, and still takes notifications", async () => {
     const { session } = await setup({ maxQueueMessages: 3 });
     open(session);
-    expect((await session.receive([request(1, "ping")])).status).toBe(202);
-    const outcome = await session.receive([request(2, "ping"), request(3, "ping"), request(4, "ping")]);
-    expect(outcome.status).toBe(429);
-    expect(JSON.parse(outcome.body!).id).toBeNull();
+    expect(await session.transport.deliver([request(1, "ping")])).toBeUndefined();
+    const outcome = await session.transport.deliver([request(2, "ping"), request(3, "ping"), request(4, "ping")]);
+    expect(outcome?.status).toBe(429);
+    expect((outcome?.body as { id: unknown }).id).toBeNull();
     expect(session.queueStats.messages + session.queueStats.reserved).toBe(1);
-    expect(await session.receive([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toEqual({ status: 202 });
+    expect(await session.transport.deliver([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toBeUndefined();
     // Two more fill the queue exactly.
-    expect(await session.receive([request(2, "ping"), request(3, "ping")])).toEqual({ status: 202 });
+    expect(await session.transport.deliver([request(2, "ping"), request(3, "ping")])).toBeUndefined();
   });
 
   it("answers every accepted request once the stream is read, and admits again after", async () => {
@@ -239,15 +240,15 @@ describe("Session: backpressure", () => {
     const stream = open(session);
     const accepted: RequestId[] = [];
     for (let id = 1; id <= 8; id++) {
-      const outcome = await session.receive([request(id, "ping")]);
-      if (outcome.status === 202) accepted.push(id);
+      const outcome = await session.transport.deliver([request(id, "ping")]);
+      if (!outcome) accepted.push(id);
       else expect(outcome.status).toBe(429);
     }
     expect(accepted).toEqual([1, 2, 3, 4, 5]);
     const answered: RequestId[] = [];
     for (const _ of accepted) answered.push((await stream.next()).id);
     expect(answered.sort()).toEqual(accepted);
-    expect(await session.receive([request(100, "ping")])).toEqual({ status: 202 });
+    expect(await session.transport.deliver([request(100, "ping")])).toBeUndefined();
     // The next event is the new reply: nothing was answered twice.
     expect((await stream.next()).id).toBe(100);
   });
@@ -257,12 +258,12 @@ describe("Session: cancellation, timeouts and teardown", () => {
   it("aborts a handler on notifications/cancelled and sends no response for it", async () => {
     const { session, signals } = await setup();
     const stream = open(session);
-    await session.receive([callTool(1, "hang")]);
+    await session.transport.deliver([callTool(1, "hang")]);
     await flush();
     expect(signals).toHaveLength(1);
-    await session.receive([cancelled(1)]);
+    await session.transport.deliver([cancelled(1)]);
     expect(signals[0]!.aborted).toBe(true);
-    await session.receive([request(2, "ping")]);
+    await session.transport.deliver([request(2, "ping")]);
     expect((await stream.next()).id).toBe(2);
     expect(session.queueStats).toMatchObject({ messages: 0, reserved: 0, running: 0 });
   });
@@ -270,15 +271,15 @@ describe("Session: cancellation, timeouts and teardown", () => {
   it("ignores a cancellation for an unknown request", async () => {
     const { session } = await setup();
     const stream = open(session);
-    expect(await session.receive([cancelled(99)])).toEqual({ status: 202 });
-    await session.receive([request(1, "ping")]);
+    expect(await session.transport.deliver([cancelled(99)])).toBeUndefined();
+    await session.transport.deliver([request(1, "ping")]);
     expect((await stream.next()).id).toBe(1);
   });
 
   it("answers a handler that never settles with -32001 after handlerTimeoutMs, and aborts it", async () => {
     const { session, signals } = await setup({ handlerTimeoutMs: 50 });
     const stream = open(session);
-    await session.receive([callTool(1, "hang")]);
+    await session.transport.deliver([callTool(1, "hang")]);
     expect(await stream.next()).toEqual({
       jsonrpc: "2.0",
       id: 1,
@@ -291,15 +292,15 @@ describe("Session: cancellation, timeouts and teardown", () => {
   it("sends no progress or log notification for a request after it timed out (progress spec: they MUST stop)", async () => {
     const { session, lateAttempts } = await setup({ handlerTimeoutMs: 30 });
     const stream = open(session);
-    await session.receive([request("lvl", "logging/setLevel", { level: "debug" })]);
+    await session.transport.deliver([request("lvl", "logging/setLevel", { level: "debug" })]);
     expect((await stream.next()).id).toBe("lvl");
-    await session.receive([callTool(1, "lingering", { _meta: { progressToken: "t" } })]);
+    await session.transport.deliver([callTool(1, "lingering", { _meta: { progressToken: "t" } })]);
     expect((await stream.next()).error.code).toBe(ErrorCode.RequestTimeout);
     await new Promise((r) => setTimeout(r, 40));
     expect(lateAttempts).toHaveLength(2);
     expect(lateAttempts.every((a) => a.startsWith("refused"))).toBe(true);
     // Nothing followed the reply: the next event is the answer to a fresh ping.
-    await session.receive([request("after", "ping")]);
+    await session.transport.deliver([request("after", "ping")]);
     expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
   });
 
@@ -307,7 +308,7 @@ describe("Session: cancellation, timeouts and teardown", () => {
     const ttl = 60_000;
     const { session, signals, wakeups } = await setup({ maxConcurrentHandlers: 1, sessionIdleTtlMs: ttl });
     const stream = open(session);
-    await session.receive([callTool(1, "hang"), callTool(2, "hang")]);
+    await session.transport.deliver([callTool(1, "hang"), callTool(2, "hang")]);
     await flush();
     expect(signals).toHaveLength(1); // the second waits for the slot
     const before = Date.now();
@@ -331,7 +332,7 @@ describe("Session: streams and lifetime", () => {
     const stream = open(session);
     let thrown: unknown;
     try {
-      session.attach();
+      session.transport.open();
     } catch (error) {
       thrown = error;
     }
@@ -340,7 +341,7 @@ describe("Session: streams and lifetime", () => {
     await stream.cancel();
     // Once the first is gone the session can be reopened.
     const again = open(session);
-    await session.receive([request(1, "ping")]);
+    await session.transport.deliver([request(1, "ping")]);
     expect((await again.next()).id).toBe(1);
   });
 
@@ -382,9 +383,9 @@ describe("Session: notifications from handlers", () => {
   it("sends progress only when the request carries _meta.progressToken", async () => {
     const { session } = await setup();
     const stream = open(session);
-    await session.receive([callTool(1, "progress")]);
+    await session.transport.deliver([callTool(1, "progress")]);
     expect((await stream.next()).id).toBe(1);
-    await session.receive([callTool(2, "progress", { _meta: { progressToken: "tok-2" } })]);
+    await session.transport.deliver([callTool(2, "progress", { _meta: { progressToken: "tok-2" } })]);
     expect(await stream.next()).toEqual({
       jsonrpc: "2.0",
       method: "notifications/progress",
@@ -396,14 +397,14 @@ describe("Session: notifications from handlers", () => {
   it("sends log messages only after logging/setLevel, at or above the level", async () => {
     const { session, storage } = await setup();
     const stream = open(session);
-    await session.receive([callTool(1, "log")]);
+    await session.transport.deliver([callTool(1, "log")]);
     expect(await stream.next()).toMatchObject({ id: 1, result: { content: [{ text: "logged" }] } });
 
-    await session.receive([request(2, "logging/setLevel", { level: "info" })]);
+    await session.transport.deliver([request(2, "logging/setLevel", { level: "info" })]);
     expect(await stream.next()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
     expect(await storage.get("session")).toMatchObject({ logLevel: "info" });
 
-    await session.receive([callTool(3, "log")]);
+    await session.transport.deliver([callTool(3, "log")]);
     expect(await stream.next()).toEqual({
       jsonrpc: "2.0",
       method: "notifications/message",

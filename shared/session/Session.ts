@@ -1,23 +1,18 @@
 /**
- * One MCP session, independent of where it is hosted: its persisted record, its channels (SSE
- * streams), its outbound budget, and the requests it is running. A Durable Object hosts it on
- * Workers (`durable/SessionObject.ts`); any host that supplies `SessionDeps` can.
+ * One MCP session, independent of where it is hosted and of how its client connects: its
+ * persisted record, its outbound budget, the requests it is running, and its idle expiry. A
+ * Durable Object hosts it on Workers (`durable/SessionObject.ts`); any host that supplies
+ * `SessionDeps` can. Connections are its transport's business (`shared/transport/Transport.ts`):
+ * HTTP+SSE and stdio (`StreamTransport`), Streamable HTTP (`StreamableTransport`), or one of
+ * yours. The session hands the transport a `TransportLink` and keeps these rules:
  *
- * Three transports share it. Legacy HTTP+SSE (`transport: "sse"`): one channel, opened by
- * `attach()`, fed by `receive()`. stdio (`"stdio"`, driven by `serveStdio`): the same, but the
- * channel is framed as newline-delimited JSON, with no keepalives. Streamable HTTP
- * (`"streamable"`): `post()` answers each POST with JSON or its own SSE stream, `listen()` opens
- * the standalone GET stream or resumes any stream after `Last-Event-ID`; every event is stored
- * before it is written (`EventStore`).
- *
- * Rules it keeps:
- * - Admission: a POST whose requests would not fit in the session's budget is refused whole with
- *   429 and Retry-After; what is accepted holds a reservation until answered, so no reply is
- *   dropped for lack of room.
- * - A legacy or stdio client that goes away ends its requests (one teardown: handlers abort,
- *   queue released, timers cleared). A Streamable HTTP disconnection is not a cancellation
+ * - Admission: a batch whose requests would not fit in the session's budget is refused whole
+ *   with 429 and Retry-After; what is accepted holds a reservation until answered, so no reply
+ *   is dropped for lack of room.
+ * - A client that is gone (the transport says `cancel`) ends its requests: handlers abort, the
+ *   transport drops its queue. A Streamable HTTP disconnection is not a cancellation
  *   (transports spec): handlers go on and their events wait in storage for the client to resume.
- * - The record outlives its streams until the idle TTL passes; nothing in memory is authoritative.
+ * - The record outlives its connections until the idle TTL passes; nothing in memory is authoritative.
  */
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
@@ -28,22 +23,16 @@ import type { Logger } from "../log/Logger.ts";
 import { DEFAULT_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import type { McpServer, SessionHooks } from "../server/McpServer.ts";
 import type { SessionInfo } from "../server/types.ts";
-import { Channel } from "./Channel.ts";
-import { EventStore } from "./EventStore.ts";
+import type { Outlet, Refusal, Transport, TransportLink, TransportType } from "../transport/Transport.ts";
 import { QueueBudget } from "./QueueBudget.ts";
 import { DISCONNECTED, RequestRunner } from "./RequestRunner.ts";
-import { DATA_PREFIX, SESSION_KEY, type SessionRecord, type TransportKind } from "./SessionRecord.ts";
+import { DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
 import { scoped, type SessionStorage } from "./SessionStorage.ts";
-import type { CloseReason } from "./SseStream.ts";
 
 /** Seconds a client told 429 should wait: about the time a reading client needs to drain a full queue. */
 export const RETRY_AFTER_SECONDS = 1;
-/** Largest single event kept for resumption; larger ones go out live only. Below storage's value limit. */
-export const MAX_STORED_EVENT_BYTES = 1_048_576;
 /** Resource subscriptions one session may hold: bounds the record's size. */
 export const MAX_SUBSCRIPTIONS = 1_000;
-/** Protocol revisions whose clients understand the SEP-1699 priming event. */
-const PRIMING_SINCE = "2025-11-25";
 
 export interface SessionDeps {
   server: McpServer;
@@ -57,31 +46,17 @@ export interface SessionDeps {
   scheduleWakeup(atMs: number): Promise<void>;
 }
 
-/** What the legacy transport answers a POST with; replies themselves go out on the stream. */
-export interface ReceiveOutcome {
-  status: number;
-  /** A JSON-RPC error response, as JSON text (text crosses the Durable Object RPC boundary as is). */
-  body?: string;
-  headers?: Record<string, string>;
-}
-
-export class Session {
+export class Session<T extends Transport = Transport> {
+  readonly transport: T;
   readonly #deps: SessionDeps;
   readonly #log: Logger;
   readonly #budget: QueueBudget;
   readonly #runner: RequestRunner;
-  readonly #legacy: Channel | undefined;
-  readonly #events: EventStore | undefined;
-  /** Live Streamable HTTP channels by stream id: unfinished POST streams and the standalone stream. */
-  readonly #channels = new Map<string, Channel>();
-  /** Replies still owed on each POST channel; at zero the channel finishes. */
-  readonly #owed = new Map<Channel, number>();
-  #standalone: Channel | undefined;
   #record: SessionRecord;
   #lastActivity = Date.now();
   #ended = false;
 
-  private constructor(record: SessionRecord, deps: SessionDeps) {
+  private constructor(record: SessionRecord, type: TransportType<T>, deps: SessionDeps) {
     this.#record = record;
     this.#deps = deps;
     this.#log = deps.logger.child({ session: record.id });
@@ -121,44 +96,37 @@ export class Session {
       budget: this.#budget,
       session: () => this.#info(),
       logLevel: () => this.#record.logLevel,
-      onSettled: (channel) => this.#settled(channel),
       broadcast: deps.broadcast,
       resourceUpdated: async (uri, signal) => {
         const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } };
         await deps.broadcast?.publish(resourceTopic(uri), message);
         if (!this.#record.subscriptions?.includes(uri)) return;
-        await this.#serverChannel().send(message, "notification", signal);
+        await this.transport.serverOutlet().send(message, "notification", signal);
       },
     });
-    if (record.transport === "sse" || record.transport === "stdio") {
-      const stdio = record.transport === "stdio";
-      this.#legacy = new Channel({
-        id: stdio ? "stdio" : "legacy",
-        budget: this.#budget,
-        // A pipe needs no keepalive, and stdout may carry nothing but MCP messages.
-        keepaliveIntervalMs: stdio ? undefined : config.keepaliveIntervalMs,
-        framing: stdio ? "ndjson" : "sse",
-        log: this.#log,
-        onDisconnect: (reason) => this.#legacyClosed(reason),
-      });
-    } else {
-      this.#events = new EventStore(deps.storage, { maxEvents: config.maxStoredEvents, maxBytes: config.maxStoredBytes, maxEventBytes: MAX_STORED_EVENT_BYTES });
-    }
+    this.transport = type.create(this.#link());
   }
 
-  /** The session stored under this host, or undefined if there is none (never created, or ended). */
-  static async load(deps: SessionDeps): Promise<Session | undefined> {
+  /**
+   * The session stored under this host, or undefined if there is none (never created, or ended).
+   * `types` are the transports this host serves; the stored kind picks one.
+   */
+  static async load(deps: SessionDeps, types: readonly TransportType[]): Promise<Session | undefined> {
     const record = await deps.storage.get<SessionRecord>(SESSION_KEY);
     if (!record) return undefined;
-    const session = new Session(record, deps);
-    await session.#events?.load();
+    const type = types.find((t) => t.kind === record.transport);
+    if (!type) {
+      throw new Error(`Session ${record.id} was stored with transport "${record.transport}", which this host does not serve (it serves ${types.map((t) => t.kind).join(", ")})`);
+    }
+    const session = new Session(record, type, deps);
+    await session.transport.restore?.();
     return session;
   }
 
-  static async create(id: string, transport: TransportKind, deps: SessionDeps): Promise<Session> {
-    const session = new Session({ id, transport, createdAt: Date.now() }, deps);
+  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps): Promise<Session<T>> {
+    const session = new Session({ id, transport: type.kind, createdAt: Date.now() }, type, deps);
     await session.#persist();
-    session.#log.info("session.open", { transport });
+    session.#log.info("session.open", { transport: type.kind });
     return session;
   }
 
@@ -172,80 +140,14 @@ export class Session {
 
   get queueStats() {
     const { bytes, messages, reserved } = this.#budget;
-    return { bytes, messages, reserved, running: this.#runner.running, streamOpen: this.#anyConnected() };
-  }
-
-  // ---- Legacy HTTP+SSE (2024-11-05), and stdio ----
-
-  /** Opens the legacy (or stdio) stream; `first` (the `endpoint` event) is its first bytes. */
-  attach(first?: string): Response {
-    const legacy = this.#legacy;
-    if (!legacy) throw McpError.invalidRequest("This is a Streamable HTTP session; use GET /mcp", 400);
-    if (legacy.connected) {
-      throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another");
-    }
-    this.#touch();
-    this.#log.info("stream.open", { stream: legacy.id });
-    return legacy.connect(first);
-  }
-
-  /** Takes one legacy POST's messages. Requests are answered on the stream; this says 202 or why not. */
-  async receive(messages: JsonRpcMessage[]): Promise<ReceiveOutcome> {
-    const legacy = this.#legacy;
-    if (!legacy) throw McpError.invalidRequest("This is a Streamable HTTP session; use POST /mcp", 400);
-    this.#touch();
-    const refused = this.#admit(messages);
-    if (refused) return { status: refused.status, headers: refused.headers, body: JSON.stringify(refused.body) };
-    await this.#intake(messages, legacy);
-    return { status: 202 };
-  }
-
-  // ---- Streamable HTTP (2025-03-26 … 2025-11-25) ----
-
-  /**
-   * Answers one POST: 202 for notifications and responses only; otherwise the requests' replies,
-   * as one JSON object when the single request produces nothing but its reply, else as an SSE
-   * stream carrying its notifications, server requests and replies.
-   */
-  async post(messages: JsonRpcMessage[], headers: Record<string, string> = {}): Promise<Response> {
-    if (!this.#events) throw McpError.invalidRequest("This is a legacy HTTP+SSE session; use POST /message", 400);
-    this.#touch();
-    const refused = this.#admit(messages);
-    if (refused) return Response.json(refused.body, { status: refused.status, headers: refused.headers });
-    const requests = messages.filter(isRequest).length;
-    if (requests === 0) {
-      await this.#intake(messages, undefined);
-      return new Response(null, { status: 202 });
-    }
-    const channel = this.#newChannel();
-    this.#owed.set(channel, requests);
-    const response = channel.respond(requests === 1 && messages.length === 1, headers);
-    await this.#intake(messages, channel);
-    return response;
-  }
-
-  /**
-   * `GET /mcp`. With `Last-Event-ID`, resumes the stream that id belongs to: replays its stored
-   * events after that id, then continues live if the stream is unfinished. Without, opens the
-   * standalone stream for server-initiated messages (one at a time).
-   */
-  async listen(lastEventId: string | null): Promise<Response> {
-    if (!this.#events) throw McpError.invalidRequest("This is a legacy HTTP+SSE session; use GET /sse", 400);
-    this.#touch();
-    if (lastEventId !== null) return this.#resume(lastEventId);
-    if (this.#standalone?.connected) {
-      throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open GET stream; resume it with Last-Event-ID or close it first");
-    }
-    const standalone = this.#serverChannel();
-    this.#log.info("stream.open", { stream: standalone.id, standalone: true });
-    return standalone.connect();
+    return { bytes, messages, reserved, running: this.#runner.running, streamOpen: this.transport.connected };
   }
 
   // ---- Lifetime ----
 
   /** Host timer callback: ends the session once it has been idle, with no stream, past the TTL. */
   async wakeup(now = Date.now()): Promise<"alive" | "ended"> {
-    if (this.#anyConnected()) return "alive";
+    if (this.transport.connected) return "alive";
     const due = this.#lastActivity + this.#deps.config.sessionIdleTtlMs;
     if (now < due) {
       await this.#deps.scheduleWakeup(due);
@@ -258,18 +160,32 @@ export class Session {
   /** Ends the session for good: streams closed, handlers aborted, storage deleted. */
   async end(reason: string): Promise<void> {
     this.#ended = true;
-    this.#legacy?.close();
-    for (const channel of this.#channels.values()) channel.close();
+    this.transport.close();
     this.#runner.abortAll(DISCONNECTED);
-    this.#legacy?.discard();
     await this.#deps.storage.deleteAll();
     this.#log.info("session.end", { reason });
   }
 
   // ---- Internals ----
 
+  /** What the transport sees of this session. */
+  #link(): TransportLink {
+    return {
+      sessionId: this.#record.id,
+      config: this.#deps.config,
+      log: this.#log,
+      budget: this.#budget,
+      storage: this.#deps.storage,
+      protocolVersion: () => this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
+      admit: (messages) => this.#admit(messages),
+      accept: (messages, replies) => this.#intake(messages, replies),
+      closed: (stream, reason, cancel) => this.#closed(stream, reason, cancel),
+      touch: () => this.#touch(),
+    };
+  }
+
   /** The 429 answer when a message's requests do not fit the budget, else undefined. */
-  #admit(messages: JsonRpcMessage[]): { status: number; headers: Record<string, string>; body: object } | undefined {
+  #admit(messages: JsonRpcMessage[]): Refusal | undefined {
     const requests = messages.filter(isRequest);
     if (requests.length === 0 || this.#budget.canAdmit(requests.length)) return undefined;
     const { bytes, messages: queued } = this.#budget;
@@ -283,7 +199,7 @@ export class Session {
   }
 
   /** Starts requests (answered on `channel`), applies notifications, routes client responses. */
-  async #intake(messages: JsonRpcMessage[], channel: Channel | undefined): Promise<void> {
+  async #intake(messages: JsonRpcMessage[], channel: Outlet | undefined): Promise<void> {
     for (const message of messages) {
       if (isRequest(message)) {
         this.#budget.reserve();
@@ -297,7 +213,7 @@ export class Session {
     }
   }
 
-  async #initialize(request: JsonRpcRequest, channel: Channel): Promise<void> {
+  async #initialize(request: JsonRpcRequest, channel: Outlet): Promise<void> {
     const { result, negotiated } = this.#deps.server.initialize(request.params ?? {});
     this.#record = { ...this.#record, ...negotiated };
     await this.#persist();
@@ -315,85 +231,19 @@ export class Session {
     this.#log.debug("rpc.notification", { method });
   }
 
-  async #resume(lastEventId: string): Promise<Response> {
-    const match = /^([0-9a-f]{12})\.(\d{1,10})$/.exec(lastEventId);
-    if (!match) throw McpError.invalidRequest(`Malformed Last-Event-ID ${JSON.stringify(lastEventId)}: expected an event id this session sent`);
-    const [, streamId, seq] = match as unknown as [string, string, string];
-    let channel = this.#channels.get(streamId);
-    if (!channel && this.#events!.has(streamId)) {
-      // A finished stream whose events are still stored: replay them, then end the response.
-      channel = this.#newChannel(streamId, false);
-      channel.finish();
-    }
-    if (!channel) {
-      throw new McpError(404, ErrorCode.InvalidRequest, `Last-Event-ID ${JSON.stringify(lastEventId)} belongs to no stream of this session (or its events have expired)`);
-    }
-    this.#log.info("stream.resume", { stream: streamId, after: Number(seq) });
-    return channel.resume(Number(seq));
-  }
-
-  /** Where messages that answer no request go: the legacy stream, or the standalone GET stream. */
-  #serverChannel(): Channel {
-    if (this.#legacy) return this.#legacy;
-    return (this.#standalone ??= this.#newChannel());
-  }
-
-  #newChannel(id = newStreamId(), live = true): Channel {
-    const version = this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
-    const channel = new Channel({
-      id,
-      budget: this.#budget,
-      keepaliveIntervalMs: this.#deps.config.keepaliveIntervalMs,
-      log: this.#log,
-      events: this.#events,
-      primingRetryMs: version >= PRIMING_SINCE ? this.#deps.config.sseRetryMs : undefined,
-      onDisconnect: (reason) => this.#streamClosed(channel, reason),
-    });
-    if (live) this.#channels.set(id, channel);
-    return channel;
-  }
-
-  /** A reply went out (or was skipped) on `channel`: a POST stream with nothing more owed finishes. */
-  #settled(channel: Channel): void {
-    const owed = this.#owed.get(channel);
-    if (owed === undefined) return;
-    if (owed > 1) {
-      this.#owed.set(channel, owed - 1);
-      return;
-    }
-    this.#owed.delete(channel);
-    this.#channels.delete(channel.id);
-    channel.finish();
-  }
-
-  #legacyClosed(reason: CloseReason): void {
+  #closed(stream: string, reason: string, cancel: boolean): void {
     this.#touch();
-    this.#log.info("stream.closed", { stream: this.#legacy!.id, reason });
+    this.#log.info("stream.closed", { stream, reason });
     if (this.#ended) return;
-    if (reason !== "server-closed") {
-      // The legacy client is gone: nobody will read what is queued or running.
-      this.#runner.abortAll(DISCONNECTED);
-      this.#legacy!.discard();
-    }
-    this.#scheduleExpiry();
-  }
-
-  #streamClosed(channel: Channel, reason: CloseReason): void {
-    this.#touch();
-    this.#log.info("stream.closed", { stream: channel.id, reason });
-    if (!this.#ended && !this.#anyConnected()) this.#scheduleExpiry();
+    // The client is gone: nobody will read what is running (the transport drops what is queued).
+    if (cancel) this.#runner.abortAll(DISCONNECTED);
+    if (!this.transport.connected) this.#scheduleExpiry();
   }
 
   #scheduleExpiry(): void {
     void this.#deps.scheduleWakeup(this.#lastActivity + this.#deps.config.sessionIdleTtlMs).catch((error) => {
       this.#log.error("session.schedule-failed", { message: String(error) });
     });
-  }
-
-  #anyConnected(): boolean {
-    if (this.#legacy?.connected) return true;
-    for (const channel of this.#channels.values()) if (channel.connected) return true;
-    return false;
   }
 
   #info(): SessionInfo {
@@ -408,11 +258,4 @@ export class Session {
   async #persist(): Promise<void> {
     await this.#deps.storage.put(SESSION_KEY, this.#record);
   }
-}
-
-/** 48 random bits: unique among one session's streams, and short in every event id. */
-function newStreamId(): string {
-  let hex = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(6))) hex += byte.toString(16).padStart(2, "0");
-  return hex;
 }

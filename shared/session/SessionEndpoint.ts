@@ -12,15 +12,27 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { errorResponse, toMcpError } from "../http/errorResponse.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { type ReceiveOutcome, Session, type SessionDeps } from "./Session.ts";
-import type { TransportKind } from "./SessionRecord.ts";
+import { StreamableTransport } from "../transport/StreamableTransport.ts";
+import { StreamTransport } from "../transport/StreamTransport.ts";
+import type { Transport, TransportType } from "../transport/Transport.ts";
+import { Session, type SessionDeps } from "./Session.ts";
+
+/** The transports an HTTP host serves; a stored session names one of them. */
+const HTTP_TRANSPORTS = [StreamTransport.sse, StreamableTransport.type];
 
 export interface OpenOptions {
   /** Create the session (GET /sse without an id) rather than reopen an existing one. */
   create: boolean;
-  transport: TransportKind;
   /** Raw SSE text sent as the stream's first bytes (the legacy `endpoint` event). */
   first?: string;
+}
+
+/** What the legacy transport answers a POST with; replies themselves go out on the stream. */
+export interface ReceiveOutcome {
+  status: number;
+  /** A JSON-RPC error response, as JSON text (text crosses the Durable Object RPC boundary as is). */
+  body?: string;
+  headers?: Record<string, string>;
 }
 
 /** What routes call; a Durable Object stub and a `SessionEndpoint` both have this shape. */
@@ -44,7 +56,7 @@ export class SessionEndpoint implements SessionApi {
   /** Reads the stored session, if any. Hosts call it once, before anything else. */
   async load(): Promise<void> {
     try {
-      this.#session = await Session.load(this.#deps);
+      this.#session = await Session.load(this.#deps, HTTP_TRANSPORTS);
     } catch (error) {
       // Reported on use, as a JSON-RPC error: the host may not be able to surface it otherwise.
       this.#loadError = error;
@@ -58,15 +70,17 @@ export class SessionEndpoint implements SessionApi {
 
   open(sessionId: string, options: OpenOptions): Promise<Response> {
     return this.#answer(async () => {
-      const session = options.create ? await this.#create(sessionId, options.transport) : this.#require(sessionId);
-      return session.attach(options.first);
+      const session = options.create ? await this.#create(sessionId, StreamTransport.sse) : this.#require(sessionId);
+      return legacy(session).open(options.first);
     });
   }
 
   async receive(sessionId: string, messages: JsonRpcMessage[]): Promise<ReceiveOutcome> {
     try {
       this.#throwIfLoadFailed();
-      return await this.#require(sessionId).receive(messages);
+      const refused = await legacy(this.#require(sessionId)).deliver(messages);
+      if (!refused) return { status: 202 };
+      return { status: refused.status, headers: refused.headers, body: JSON.stringify(refused.body) };
     } catch (error) {
       const known = toMcpError(error, this.#deps.logger);
       return { status: known.status, headers: known.headers, body: JSON.stringify({ jsonrpc: "2.0", id: null, error: known.toJsonRpc() }) };
@@ -77,13 +91,13 @@ export class SessionEndpoint implements SessionApi {
   post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response> {
     return this.#answer(async () =>
       create
-        ? (await this.#create(sessionId, "streamable")).post(messages, { "mcp-session-id": sessionId })
-        : this.#require(sessionId).post(messages),
+        ? (await this.#create(sessionId, StreamableTransport.type)).transport.post(messages, { "mcp-session-id": sessionId })
+        : streamable(this.#require(sessionId)).post(messages),
     );
   }
 
   listen(sessionId: string, lastEventId: string | null): Promise<Response> {
-    return this.#answer(() => this.#require(sessionId).listen(lastEventId));
+    return this.#answer(() => streamable(this.#require(sessionId)).listen(lastEventId));
   }
 
   /** The client ends the session; its storage goes with it. */
@@ -115,10 +129,11 @@ export class SessionEndpoint implements SessionApi {
     }
   }
 
-  async #create(sessionId: string, transport: TransportKind): Promise<Session> {
+  async #create<T extends Transport>(sessionId: string, type: TransportType<T>): Promise<Session<T>> {
     if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
-    this.#session = await Session.create(sessionId, transport, this.#deps);
-    return this.#session;
+    const session = await Session.create(sessionId, type, this.#deps);
+    this.#session = session;
+    return session;
   }
 
   #require(sessionId: string): Session {
@@ -132,4 +147,16 @@ export class SessionEndpoint implements SessionApi {
   #throwIfLoadFailed(): void {
     if (this.#loadError !== undefined) throw this.#loadError;
   }
+}
+
+/** A legacy session's transport; a Streamable HTTP session used on the legacy endpoints is a 400. */
+function legacy(session: Session): StreamTransport {
+  if (session.transport instanceof StreamTransport) return session.transport;
+  throw McpError.invalidRequest("This is a Streamable HTTP session; use GET and POST /mcp", 400);
+}
+
+/** A Streamable HTTP session's transport; a legacy session used on /mcp is a 400. */
+function streamable(session: Session): StreamableTransport {
+  if (session.transport instanceof StreamableTransport) return session.transport;
+  throw McpError.invalidRequest("This is a legacy HTTP+SSE session; use GET /sse and POST /message", 400);
 }

@@ -11,12 +11,10 @@ import type { Implementation } from "../server/types.ts";
 export const SESSION_KEY = "session";
 export const DATA_PREFIX = "data:";
 
-/** Legacy HTTP+SSE, Streamable HTTP, or newline-delimited JSON over stdin/stdout. */
-export type TransportKind = "sse" | "streamable" | "stdio";
-
 export interface SessionRecord {
   id: string;
-  transport: TransportKind;
+  /** The `kind` of its transport type: "sse", "streamable", "stdio", or a transport of yours. */
+  transport: string;
   /** Epoch milliseconds. */
   createdAt: number;
   /** Set by `initialize`; absent until then. */

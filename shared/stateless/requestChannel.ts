@@ -2,9 +2,9 @@
  * The one stream a stateless request (or a `subscriptions/listen`) is answered on: JSON or SSE,
  * no event ids, bounded like every stream by MAX_QUEUE_BYTES / MAX_QUEUE_MESSAGES.
  */
-import { Channel } from "../session/Channel.ts";
+import { Channel } from "../transport/Channel.ts";
 import { QueueBudget } from "../session/QueueBudget.ts";
-import type { CloseReason } from "../session/SseStream.ts";
+import type { CloseReason } from "../transport/SseStream.ts";
 import type { StatelessDeps } from "./handleStateless.ts";
 
 export function requestChannel(id: string, deps: StatelessDeps, onDisconnect: (reason: CloseReason) => void): Channel {

@@ -205,7 +205,7 @@ describe("serveStdio: the end", () => {
     await client.done;
     expect(client.signals[0]?.aborted).toBe(true);
     expect(await client.ended()).toBe(true);
-    expect(client.logs.some((line) => line.includes('"session.end"') && line.includes('"stdin-closed"'))).toBe(true);
+    expect(client.logs.some((line) => line.includes('"session.end"') && line.includes('"input-closed"'))).toBe(true);
   });
 
   it("ends the session when the output fails (the client closed our stdout)", async () => {
@@ -220,6 +220,6 @@ describe("serveStdio: the end", () => {
     // The input is never closed: the failed write alone ends the session.
     await client.done;
     expect(client.signals[0]?.aborted).toBe(true);
-    expect(client.logs.some((line) => line.includes('"session.end"') && line.includes('"stdout-closed"'))).toBe(true);
+    expect(client.logs.some((line) => line.includes('"session.end"') && line.includes('"output-closed"'))).toBe(true);
   });
 });

@@ -82,7 +82,7 @@ describe("official SDK client over stdio (StdioClientTransport)", () => {
     const events = logs.map((l) => l.event);
     expect(events).toContain("session.open");
     expect(logs.find((l) => l.event === "session.initialized")).toMatchObject({ client: "stdio-e2e" });
-    expect(logs.find((l) => l.event === "session.end")).toMatchObject({ reason: "stdin-closed" });
+    expect(logs.find((l) => l.event === "session.end")).toMatchObject({ reason: "input-closed" });
   });
 });
 
@@ -144,7 +144,7 @@ describe("npm run --silent stdio, raw", () => {
     // Operator logs went to stderr, as JSON lines among whatever npm itself warns about.
     const logs = server.stderr().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
     expect(logs.filter((l) => l.event === "rpc.malformed").map((l) => l.code)).toEqual([-32700, -32600]);
-    expect(logs.at(-1)).toMatchObject({ event: "session.end", reason: "stdin-closed" });
+    expect(logs.at(-1)).toMatchObject({ event: "session.end", reason: "input-closed" });
   });
 
   it("exits 0 promptly when stdin closes while a handler is still running", async () => {

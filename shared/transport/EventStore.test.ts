@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EventStore, eventKey } from "./EventStore.ts";
-import { MemoryStorage } from "./MemoryStorage.ts";
+import { MemoryStorage } from "../session/MemoryStorage.ts";
 
 const limits = { maxEvents: 5, maxBytes: 1_000, maxEventBytes: 300 };
 

@@ -13,7 +13,7 @@
  * it is built without `keepaliveIntervalMs`, since an SSE comment would be garbage on that wire.
  */
 import { encodeSseComment } from "../sse/encodeSse.ts";
-import type { OutboundQueue } from "./OutboundQueue.ts";
+import type { OutboundQueue } from "../session/OutboundQueue.ts";
 
 export type CloseReason = "client-disconnected" | "server-closed" | "stream-error";
 

@@ -12,7 +12,7 @@
  *
  * Not here: event ids on the wire, which stream an event belongs to, what to replay.
  */
-import type { SessionStorage } from "./SessionStorage.ts";
+import type { SessionStorage } from "../session/SessionStorage.ts";
 
 export const EVENT_PREFIX = "ev:";
 

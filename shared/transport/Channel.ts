@@ -11,26 +11,31 @@
  * first thing sent is the single reply it waits for, that reply is the whole HTTP response
  * (transports spec: a server answers a request with `application/json` or an SSE stream).
  *
- * The stdio transport uses a channel like the legacy one, framed as newline-delimited JSON
- * (`framing: "ndjson"`): one line per message, no event fields, no keepalives, no priming.
+ * A message transport (stdio, a WebSocket) uses a channel like the legacy one with
+ * `framing: "message"`: each chunk of the body is one JSON text, with no event fields, no
+ * keepalives and no priming; the transport frames it for its wire (stdio adds the newline).
  *
  * Not here: what a message means, which channel it belongs to, admission.
  */
 import type { Logger } from "../log/Logger.ts";
 import { encodeSse } from "../sse/encodeSse.ts";
-import { encodeLine } from "../stdio/encodeLine.ts";
+import type { Outlet, SendKind } from "./Transport.ts";
 import type { EventStore } from "./EventStore.ts";
-import { OutboundQueue } from "./OutboundQueue.ts";
-import type { QueueBudget } from "./QueueBudget.ts";
+import { OutboundQueue } from "../session/OutboundQueue.ts";
+import type { QueueBudget } from "../session/QueueBudget.ts";
 import { type CloseReason, SseStream } from "./SseStream.ts";
 
 export interface ChannelOptions {
   id: string;
   budget: QueueBudget;
-  /** A `:` comment on an idle connection this often; absent for none (ndjson has no comments). */
+  /** A `:` comment on an idle connection this often; absent for none (whole messages have no comments). */
   keepaliveIntervalMs?: number;
-  /** How each message is written: an SSE `message` event (default) or one line of JSON (stdio). */
+  /** How each message is written: an SSE `message` event (default), or the bare JSON text, one chunk per message. */
   framing?: Framing;
+  /** A POST's stream: it finishes once this many requests answered on it have settled. */
+  replies?: number;
+  /** Called when the channel finished because its last owed request settled. */
+  onAnswered?(): void;
   log: Logger;
   /** Present for Streamable HTTP streams: events get ids and are stored before they are written. */
   events?: EventStore;
@@ -40,8 +45,7 @@ export interface ChannelOptions {
   onDisconnect?(reason: CloseReason): void;
 }
 
-export type SendKind = "reply" | "notification";
-export type Framing = "sse" | "ndjson";
+export type Framing = "sse" | "message";
 
 const encoder = new TextEncoder();
 
@@ -52,24 +56,24 @@ export const SSE_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
-const NDJSON_HEADERS = { "content-type": "application/x-ndjson" } as const;
-
-export class Channel {
+export class Channel implements Outlet {
   readonly id: string;
   readonly #options: ChannelOptions;
   readonly #queue: OutboundQueue;
   #connection: SseStream | undefined;
   #seq = 0;
   #finished = false;
+  #owed: number | undefined;
   /** For a POST stream that may still answer with plain JSON. */
   #pendingJson: ((response: Response) => void) | undefined;
 
   constructor(options: ChannelOptions) {
-    if (options.framing === "ndjson" && (options.events || options.primingRetryMs !== undefined)) {
-      throw new Error(`Channel ${options.id}: ndjson framing has no event ids, so it cannot be resumable or primed`);
+    if (options.framing === "message" && (options.events || options.primingRetryMs !== undefined)) {
+      throw new Error(`Channel ${options.id}: message framing has no event ids, so it cannot be resumable or primed`);
     }
     this.id = options.id;
     this.#options = options;
+    this.#owed = options.replies;
     this.#queue = new OutboundQueue(options.budget);
   }
 
@@ -109,7 +113,7 @@ export class Channel {
     });
     this.#connection = stream;
     if (this.#finished) stream.closeWhenDrained();
-    const base = this.#options.framing === "ndjson" ? NDJSON_HEADERS : SSE_HEADERS;
+    const base = this.#options.framing === "message" ? {} : SSE_HEADERS;
     return new Response(stream.body, { headers: { ...base, ...headers } });
   }
 
@@ -149,8 +153,8 @@ export class Channel {
       const events = this.#options.events;
       const seq = events ? ++this.#seq : 0;
       const frame =
-        this.#options.framing === "ndjson"
-          ? encodeLine(data)
+        this.#options.framing === "message"
+          ? data
           : encodeSse(events ? { event: "message", id: `${this.id}.${seq}`, data } : { event: "message", data });
       if (events && !(await events.append(this.id, seq, frame))) {
         this.#options.log.warn("event.not-stored", { stream: this.id, seq, bytes: frame.length, reason: "larger than MAX_STORED_EVENT_BYTES; delivered live only" });
@@ -166,6 +170,13 @@ export class Channel {
     } finally {
       done();
     }
+  }
+
+  settled(): void {
+    if (this.#owed === undefined || --this.#owed > 0) return;
+    this.#owed = undefined;
+    this.finish();
+    this.#options.onAnswered?.();
   }
 
   /** No more messages: the connection ends once its client has read everything. */

@@ -1,0 +1,154 @@
+/**
+ * Serves one MCP session over any duplex stream of whole messages: stdio (`serveStdio` adds the
+ * newline framing), a WebSocket (the README's example), a TCP socket with a framing of yours.
+ * This is the way to add a transport without touching the core: adapt your connection to a
+ * `MessageStream` and call this.
+ *
+ * The session is a `Session` with a `StreamTransport.messages(kind)` transport, which behaves
+ * like a legacy HTTP+SSE session: one outgoing stream carrying replies, notifications and
+ * requests to the client; the client's answers routed back; `notifications/cancelled`.
+ *
+ * - A chunk that is not a JSON-RPC message (or batch) gets one error message (id null, or the
+ *   request's id when readable: -32700 / -32600) and the session goes on; so does a chunk over
+ *   `MAX_BODY_BYTES`, and an `McpError` the adapter passed where it could not frame a message.
+ * - A batch that does not fit the session's queue budget gets a -32000 error per its requests'
+ *   ids (the 429 of HTTP), as one message: the client retries it later.
+ * - When the readable ends, the client is gone: running handlers are aborted (no replies for
+ *   them), and the returned promise resolves once the writable is closed. A failed write (the
+ *   client closed its end) runs the same teardown, and cancels the readable.
+ * - State lives in memory for the life of the connection (`MemoryStorage`): the connection is the session.
+ *
+ * Not here: the 2026-07-28 stateless era (`server/discover` is answered -32601, as on any 2025
+ * session), resumption (no event ids on these wires), process exit codes (an entry's job).
+ *
+ * @example await serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env });
+ */
+import { readConfig } from "../config/readConfig.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { toMcpError } from "../http/errorResponse.ts";
+import type { RequestId } from "../jsonrpc/messages.ts";
+import { parseMessages } from "../jsonrpc/parseMessages.ts";
+import { Logger, stderrSink } from "../log/Logger.ts";
+import type { McpServer } from "../server/McpServer.ts";
+import { MemoryStorage } from "../session/MemoryStorage.ts";
+import { newSessionId } from "../session/newSessionId.ts";
+import { Session } from "../session/Session.ts";
+import { StreamTransport } from "./StreamTransport.ts";
+
+/** A client connection that carries whole JSON-RPC messages both ways. */
+export interface MessageStream {
+  /**
+   * The client's messages, one JSON-RPC message or batch per chunk, as text. Where the adapter
+   * could not frame a message (a stdio line past the size limit) it passes an `McpError`
+   * instead, which is answered like any bad message. Ending it ends the session.
+   */
+  readable: ReadableStream<string | McpError>;
+  /** Our messages, one JSON text per chunk (no newline; framing is the adapter's). Closed when the session ends. */
+  writable: WritableStream<string>;
+}
+
+export interface ServeMessagesOptions {
+  server: McpServer;
+  messages: MessageStream;
+  /** The transport's name in the session record and the logs. Default: "message". */
+  kind?: string;
+  /** Variables for `readConfig` (limits, `LOG_LEVEL`) and handlers' `ctx.env`. Default: none. */
+  env?: Readonly<Record<string, unknown>>;
+  /** Operator logs. Default: JSON lines at `LOG_LEVEL` on stderr (`stderrSink`). */
+  logger?: Logger;
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Resolves when the client has gone (its stream ended, or our writes failed) and the session is over. */
+export async function serveMessages(options: ServeMessagesOptions): Promise<void> {
+  const env = options.env ?? {};
+  const config = readConfig(env);
+  const logger = options.logger ?? new Logger(config.logLevel, {}, stderrSink);
+  const kind = options.kind ?? "message";
+  const session = await Session.create(newSessionId(), StreamTransport.messages(kind), {
+    server: options.server,
+    storage: new MemoryStorage(),
+    config,
+    logger,
+    env,
+    // Wakeups expire sessions whose stream closed, awaiting a reconnection. This connection is
+    // never reopened: when either side ends it, this function ends the session itself.
+    scheduleWakeup: async () => {},
+  });
+  const log = logger.child({ session: session.record.id, transport: kind });
+
+  const reader = options.messages.readable.getReader();
+  const writer = options.messages.writable.getWriter();
+  // Set when the client's side of the output is gone: reading further input would be for nobody.
+  let outputGone = false;
+  const onWriteFailed = (error: unknown) => {
+    if (outputGone) return;
+    outputGone = true;
+    log.info("output.closed", { message: String(error) });
+    // Resolves a pending read with `done`, which ends the loop below.
+    void reader.cancel(error).catch(() => {});
+  };
+  const write = (json: string) => writer.write(json).catch(onWriteFailed);
+  const answerError = (error: McpError, id: RequestId | null) => {
+    log.warn("rpc.malformed", { code: error.code, message: error.message });
+    return write(JSON.stringify({ jsonrpc: "2.0", id, error: error.toJsonRpc() }));
+  };
+  const pumping = pump(session.transport.open().body!, writer, onWriteFailed);
+
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || outputGone) break;
+      if (value instanceof McpError) {
+        await answerError(value, null);
+        continue;
+      }
+      if (exceeds(value, config.maxBodyBytes)) {
+        await answerError(new McpError(413, ErrorCode.InvalidRequest, `Message exceeds the limit of ${config.maxBodyBytes} bytes (MAX_BODY_BYTES)`), null);
+        continue;
+      }
+      const parsed = parseMessages(value);
+      if (!parsed.ok) {
+        await answerError(parsed.error, parsed.id);
+        continue;
+      }
+      try {
+        const refused = await session.transport.deliver(parsed.messages);
+        // A refusal (the queue is full) names the request; replies come on the stream.
+        if (refused) await write(JSON.stringify(refused.body));
+      } catch (error) {
+        await answerError(toMcpError(error, log), null);
+      }
+    }
+  } finally {
+    reader.releaseLock();
+    await session.end(outputGone ? "output-closed" : "input-closed");
+    await pumping;
+    await writer.close().catch(() => {});
+  }
+}
+
+/** Copies the session's stream (one JSON text per chunk) to the writable; a failed write cancels it. */
+async function pump(body: ReadableStream<Uint8Array>, writer: WritableStreamDefaultWriter<string>, onWriteFailed: (error: unknown) => void): Promise<void> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      await writer.write(decoder.decode(value));
+    }
+  } catch (error) {
+    onWriteFailed(error);
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** Whether the text's UTF-8 form is over `maxBytes`; encoded only when its length leaves it open (1 to 3 bytes per UTF-16 unit). */
+function exceeds(text: string, maxBytes: number): boolean {
+  if (text.length * 3 <= maxBytes) return false;
+  if (text.length > maxBytes) return true;
+  return encoder.encode(text).length > maxBytes;
+}
