@@ -36,6 +36,8 @@ export default defineConfig({
           exclude: ["test/e2e/stdio.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
+          // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.
+          execArgv: ["--experimental-websocket"],
           testTimeout: 30_000,
           hookTimeout: 90_000,
         },
@@ -45,6 +47,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
+          execArgv: ["--experimental-websocket"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

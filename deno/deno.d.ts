@@ -24,6 +24,8 @@ declare namespace Deno {
     handler: (request: Request, info: ServeHandlerInfo) => Response | Promise<Response>,
   ): HttpServer;
 
+  function upgradeWebSocket(request: Request, options?: { protocol?: string }): { socket: WebSocket; response: Response };
+
   type KvKey = readonly (string | number)[];
   interface KvEntryMaybe<T> {
     key: KvKey;

@@ -20,6 +20,11 @@ export interface ServeOptions {
   /** A Deno KV database file for session storage; in memory when absent. */
   kvPath?: string;
   env: Record<string, string>;
+  /**
+   * Routes of your own, tried before the MCP routes: return a response to answer the request,
+   * undefined to let the MCP routes have it. (How `example/webSocketDeno.ts` adds `/ws`.)
+   */
+  route?(request: Request): Response | Promise<Response> | undefined;
 }
 
 export async function serveHttp(server: McpServer, options: ServeOptions): Promise<{ url: string; shutdown(): Promise<void> }> {
@@ -34,7 +39,7 @@ export async function serveHttp(server: McpServer, options: ServeOptions): Promi
   let listening!: (url: string) => void;
   const url = new Promise<string>((resolve) => (listening = resolve));
   const http = Deno.serve({ hostname: options.hostname ?? "127.0.0.1", port: options.port, onListen: ({ hostname, port }) => listening(`http://${hostname}:${port}`) }, (request) =>
-    handle(request, env),
+    options.route?.(request) ?? handle(request, env),
   );
   return {
     url: await url,

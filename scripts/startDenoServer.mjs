@@ -26,13 +26,14 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
 /**
  * @param {object} options
  * @param {string} [options.definition]  Module whose default export is the server (default: the example).
+ * @param {string} [options.main]  A Deno entry of its own instead of `deno/main.ts` (it takes `--port` and prints `listening on`).
  * @param {number} [options.port]  0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]
  * @param {string} [options.kvPath]  Keep sessions in Deno KV at this path.
  */
-export async function startDenoServer({ definition = "example/server.ts", port = 0, vars = {}, kvPath } = {}) {
+export async function startDenoServer({ definition = "example/server.ts", main, port = 0, vars = {}, kvPath } = {}) {
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
-  const args = [deno, ...DENO_FLAGS, "deno/main.ts", "--port", String(port), "--server", definition];
+  const args = [deno, ...DENO_FLAGS, main ?? "deno/main.ts", "--port", String(port), ...(main ? [] : ["--server", definition])];
   if (kvPath) args.push("--kv", kvPath);
   const child = spawn(args[0], args.slice(1), {
     cwd: ROOT,

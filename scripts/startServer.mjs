@@ -24,11 +24,15 @@ import { startDenoServer } from "./startDenoServer.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 
-/** The server definition each Worker entry serves, for Deno, which takes definitions, not Workers. */
-const DEFINITION_OF = {
-  "worker/index.ts": "example/server.ts",
-  "test/conformance/fixtureWorker.ts": "test/conformance/fixtureServer.ts",
-  "test/runtime/testWorker.ts": "test/runtime/testServer.ts",
+/**
+ * What Deno runs for each Worker entry: a server definition for `deno/main.ts` (Deno takes
+ * definitions, not Workers), or, for an entry that adds routes of its own, its Deno twin.
+ */
+const DENO_TWIN_OF = {
+  "worker/index.ts": { definition: "example/server.ts" },
+  "test/conformance/fixtureWorker.ts": { definition: "test/conformance/fixtureServer.ts" },
+  "test/runtime/testWorker.ts": { definition: "test/runtime/testServer.ts" },
+  "example/webSocketWorker.ts": { main: "example/webSocketDeno.ts" },
 };
 
 /**
@@ -41,9 +45,9 @@ const DEFINITION_OF = {
  */
 export async function startServer({ entry, port = 0, vars = {}, persistDir } = {}) {
   if (process.env.RUNTIME === "deno") {
-    const definition = DEFINITION_OF[entry ?? "worker/index.ts"];
-    if (!definition) throw new Error(`No server definition is known for ${entry}; add it to DEFINITION_OF`);
-    return startDenoServer({ definition, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
+    const twin = DENO_TWIN_OF[entry ?? "worker/index.ts"];
+    if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
+    return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
   }
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
