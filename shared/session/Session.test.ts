@@ -152,6 +152,14 @@ describe("Session: initialize and persistence", () => {
     expect(loaded!.record.protocolVersion).toBe("2024-11-05");
   });
 
+  it("refuses to load a session stored with a transport this host does not serve, naming both", async () => {
+    const { session, deps } = await setup();
+    await session.transport.deliver([request(1, "initialize", { protocolVersion: "2024-11-05", clientInfo: { name: "c", version: "1" } })]);
+    await expect(Session.load(deps, [StreamTransport.messages("stdio")])).rejects.toThrow(
+      `Session ${SESSION_ID} was stored with transport "sse", which this host does not serve (it serves stdio)`,
+    );
+  });
+
   it("loads nothing from empty storage", async () => {
     const { deps } = await setup();
     expect(await Session.load({ ...deps, storage: new MemoryStorage() }, [StreamTransport.sse])).toBeUndefined();
