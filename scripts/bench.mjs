@@ -12,6 +12,8 @@
  *    `GET /health` (Worker only), same client concurrency: the ratio is the cost of the session hop.
  * 3. The same tool call (`toUpperCase`) on 2026-07-28 (answered by the Worker, no session) and on
  *    a 2025-11-25 Streamable HTTP session (Worker → Durable Object, JSON reply), same concurrency.
+ * 4. Those two calls again on the Deno server (`deno/main.ts`, sessions in-process), as ratios
+ *    against the workerd figures of the same run.
  *
  * Runs on bare workerd through miniflare's API (no wrangler dev proxy). Bounded in count and
  * time; binds 127.0.0.1 only.
@@ -19,6 +21,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
+import { startDenoServer } from "./startDenoServer.mjs";
 import { startServer } from "./startServer.mjs";
 
 /** Override with BENCH_REQUESTS=N to check that memory plateaus rather than grows with N. */
@@ -150,11 +153,42 @@ async function rate(server, label, once) {
   return { label, perSecond: PINGS / seconds };
 }
 
+/** The same `tools/call` made statelessly (2026-07-28) and on a 2025-11-25 session, on `server`. */
+async function toolCallRates(server, statelessWhere, sessionWhere) {
+  const call = (headers, meta) =>
+    fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "bench" }, ...meta } }),
+    }).then(async (r) => {
+      if (r.status !== 200) throw new Error(`tools/call answered ${r.status}: ${await r.text()}`);
+      await r.arrayBuffer();
+    });
+  const modernMeta = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
+  const statelessCall = () => call({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "toUpperCase" }, modernMeta);
+  // A discarded first pass: whichever path ran first would otherwise pay the JIT's warm-up.
+  await rate(server, "warm-up", statelessCall);
+  const stateless = await rate(server, `tools/call on 2026-07-28 (${statelessWhere}, no session)`, statelessCall);
+  const init = await fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
+  });
+  const sessionId = init.headers.get("mcp-session-id");
+  await init.arrayBuffer();
+  const session = await rate(server, `tools/call on a 2025-11-25 session (${sessionWhere})`, () =>
+    call({ "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, {}),
+  );
+  return [stateless, session];
+}
+
 async function roundTrips() {
   const server = await startServer({ vars: { LOG_LEVEL: "error" } });
-  const health = await rate(server, "GET /health (Worker only)", async () => {
+  const healthCheck = async () => {
     await (await fetch(`${server.url}/health`)).arrayBuffer();
-  });
+  };
+  await rate(server, "warm-up", healthCheck);
+  const health = await rate(server, "GET /health (Worker only)", healthCheck);
   const stream = await openLegacyStream(server.port);
   let id = 0;
   const pending = new Map();
@@ -177,29 +211,7 @@ async function roundTrips() {
   clearInterval(pump);
   stream.close();
 
-  const call = (headers, meta) =>
-    fetch(`${server.url}/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "bench" }, ...meta } }),
-    }).then(async (r) => {
-      if (r.status !== 200) throw new Error(`tools/call answered ${r.status}: ${await r.text()}`);
-      await r.arrayBuffer();
-    });
-  const modernMeta = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
-  const stateless = await rate(server, "tools/call on 2026-07-28 (Worker only, no session)", () =>
-    call({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "toUpperCase" }, modernMeta),
-  );
-  const init = await fetch(`${server.url}/mcp`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
-  });
-  const sessionId = init.headers.get("mcp-session-id");
-  await init.arrayBuffer();
-  const session = await rate(server, "tools/call on a 2025-11-25 session (Worker → Durable Object)", () =>
-    call({ "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, {}),
-  );
+  const [stateless, session] = await toolCallRates(server, "Worker only", "Worker → Durable Object");
   await server.dispose();
   return [health, ping, stateless, session];
 }
@@ -230,3 +242,11 @@ const [health, ping, stateless, session] = await roundTrips();
 for (const r of [health, ping, stateless, session]) console.log(`   ${r.label.padEnd(64)} ${r.perSecond.toFixed(0)} req/s`);
 console.log(`   ratio session round trip / Worker-only: ${(ping.perSecond / health.perSecond).toFixed(3)}`);
 console.log(`   ratio tools/call 2026-07-28 stateless / 2025-11-25 session: ${(stateless.perSecond / session.perSecond).toFixed(3)}`);
+
+console.log(`\n3. The same tools/call on Deno (deno/main.ts: routes on Deno.serve, sessions in-process), ${PINGS} requests, ${CONCURRENCY} concurrent`);
+const deno = await startDenoServer({ vars: { LOG_LEVEL: "error" } });
+const [denoStateless, denoSession] = await toolCallRates(deno, "Deno", "Deno, in-process session");
+await deno.dispose();
+for (const r of [denoStateless, denoSession]) console.log(`   ${r.label.padEnd(64)} ${r.perSecond.toFixed(0)} req/s`);
+console.log(`   ratio Deno / workerd, 2026-07-28 stateless: ${(denoStateless.perSecond / stateless.perSecond).toFixed(3)}`);
+console.log(`   ratio Deno / workerd, 2025-11-25 session: ${(denoSession.perSecond / session.perSecond).toFixed(3)}`);

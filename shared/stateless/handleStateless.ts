@@ -101,8 +101,10 @@ async function run(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDe
   const { id, method } = message;
   const params = message.params ?? {};
   const mayAsk = MAY_ASK.has(method);
-  const digest = mayAsk ? await paramsDigest(params) : "";
-  const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, digest) : {};
+  // Hashed only when a requestState is opened or sealed: most calls never ask the client.
+  let digested: Promise<string> | undefined;
+  const digest = () => (digested ??= paramsDigest(params));
+  const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
   const rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
 
   const controller = new AbortController();
@@ -147,13 +149,13 @@ async function run(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDe
     let status = 200;
     try {
       const result = await untilAborted(server.handle(message, ctx, NO_SESSION), controller.signal);
-      reply = { jsonrpc: "2.0", id, result: rounds.needsInput ? await inputRequired(rounds, method, digest, deps) : decorateResult(method, result, server) };
+      reply = { jsonrpc: "2.0", id, result: rounds.needsInput ? await inputRequired(rounds, method, await digest(), deps) : decorateResult(method, result, server) };
     } catch (error) {
       if (controller.signal.reason === cancelled) {
         logger.debug("rpc.cancelled", { method });
       } else if (rounds.needsInput && !(error instanceof McpError)) {
         // A read or prompt handler's ask rejects it with InputRequired; the asks stand.
-        reply = { jsonrpc: "2.0", id, result: await inputRequired(rounds, method, digest, deps) };
+        reply = { jsonrpc: "2.0", id, result: await inputRequired(rounds, method, await digest(), deps) };
       } else {
         const known = forThisEra(error, logger);
         reply = { jsonrpc: "2.0", id, error: known.toJsonRpc() };
