@@ -8,7 +8,7 @@ import type { Runtime } from "../host/Runtime.ts";
 import { Logger } from "../log/Logger.ts";
 import type { McpServer } from "../server/McpServer.ts";
 import type { StatelessDeps } from "../stateless/handleStateless.ts";
-import { RequestState } from "../stateless/RequestState.ts";
+import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 
 type Env = Readonly<Record<string, unknown>>;
 
@@ -20,7 +20,7 @@ export function statelessDeps<E extends Env>(server: McpServer, runtime: Runtime
     if (!deps) {
       const config = readConfig(env);
       const logger = new Logger(config.logLevel);
-      const secret = typeof env.REQUEST_STATE_SECRET === "string" && env.REQUEST_STATE_SECRET !== "" ? env.REQUEST_STATE_SECRET : undefined;
+      const secret = requestStateSecret(env);
       if (secret === undefined) {
         logger.warn("config.request-state-secret", { message: "REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused" });
       }

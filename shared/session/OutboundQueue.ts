@@ -65,8 +65,10 @@ export class OutboundQueue {
     wake?.();
   }
 
-  /** Appends a frame once it fits in the budget; rejects with `signal.reason` if aborted first. */
+  /** Appends a frame once it fits in the budget; rejects with `signal.reason` if aborted first (or already). */
   async pushWhenRoom(frame: Uint8Array, signal: AbortSignal): Promise<void> {
+    // A cancelled request sends nothing more (cancellation spec), even when there is room.
+    signal.throwIfAborted();
     while (!this.budget.fits(frame.byteLength)) {
       signal.throwIfAborted();
       await this.budget.whenRoom(signal);

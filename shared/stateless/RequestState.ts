@@ -76,6 +76,12 @@ export class RequestState {
 }
 
 /** SHA-256 over the canonical JSON of the request's own params: what a state is bound to. */
+/** `REQUEST_STATE_SECRET` from the environment, or undefined when unset or empty (a random key is drawn). */
+export function requestStateSecret(env: Readonly<Record<string, unknown>>): string | undefined {
+  const secret = env.REQUEST_STATE_SECRET;
+  return typeof secret === "string" && secret !== "" ? secret : undefined;
+}
+
 export async function paramsDigest(params: Record<string, unknown>): Promise<string> {
   const { _meta, inputResponses, requestState, ...salient } = params;
   const hash = await crypto.subtle.digest("SHA-256", encoder.encode(canonicalJson(salient)));

@@ -14,8 +14,9 @@ import { resourceTopic } from "../broadcast/Broadcaster.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { META } from "../protocol/metaKeys.ts";
+import type { McpServer } from "../server/McpServer.ts";
+import type { Outlet } from "../transport/Transport.ts";
 import type { StatelessDeps } from "./handleStateless.ts";
-import { requestChannel } from "./requestChannel.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
 export const MAX_LISTEN_RESOURCES = 100;
@@ -26,13 +27,20 @@ const LISTS = [
   ["resourcesListChanged", "resources"],
 ] as const;
 
-export async function listen(message: JsonRpcRequest, deps: StatelessDeps): Promise<Response> {
+export interface ListenPlan {
+  /** The acknowledgement's `notifications`: the subset of the request the server honors. */
+  honored: Record<string, unknown>;
+  topics: string[];
+}
+
+/** What a listen request will watch; throws -32602 for a malformed request. */
+export function planListen(message: JsonRpcRequest, server: McpServer): ListenPlan {
   const filter = message.params?.notifications;
   if (filter === null || typeof filter !== "object" || Array.isArray(filter)) {
     throw McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }");
   }
   const wanted = filter as Record<string, unknown>;
-  const capabilities = deps.server.capabilities() as Record<string, { listChanged?: boolean; subscribe?: boolean } | undefined>;
+  const capabilities = server.capabilities() as Record<string, { listChanged?: boolean; subscribe?: boolean } | undefined>;
   const honored: Record<string, unknown> = {};
   const topics: string[] = [];
   for (const [key, feature] of LISTS) {
@@ -50,31 +58,53 @@ export async function listen(message: JsonRpcRequest, deps: StatelessDeps): Prom
       topics.push(...new Set(uris.map(resourceTopic)));
     }
   }
+  return { honored, topics };
+}
 
+/**
+ * Subscribes, sends the acknowledgement, and resolves; the notifications then flow to `outlet`
+ * until `cancel` aborts (the client closed the stream or cancelled the request: nothing more is
+ * sent) or a subscriber is dropped (a final result ends it). Either way `outlet.settled()` runs once.
+ */
+export async function listen(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps, outlet: Outlet, cancel: AbortSignal): Promise<void> {
   const { logger } = deps;
   const controller = new AbortController();
+  const stop = () => controller.abort();
+  if (cancel.aborted) stop();
+  else cancel.addEventListener("abort", stop, { once: true });
   const tag = { [META.subscriptionId]: message.id };
-  const channel = requestChannel("listen", deps, () => controller.abort());
-  const streams = await Promise.all(topics.map((topic) => deps.broadcast.subscribe(topic, controller.signal)));
-  const response = channel.connect(undefined, {}, false);
-  await channel.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: honored } }, "notification", controller.signal);
+  let streams: ReadableStream<Uint8Array>[];
+  try {
+    streams = await Promise.all(plan.topics.map((topic) => deps.broadcast.subscribe(topic, controller.signal)));
+    await outlet.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: plan.honored } }, "notification", controller.signal);
+  } catch (error) {
+    stop();
+    cancel.removeEventListener("abort", stop);
+    outlet.settled();
+    throw error;
+  }
 
   const relay = async (stream: ReadableStream<Uint8Array>) => {
     for await (const line of lines(stream)) {
       const { params, ...rest } = JSON.parse(line) as { method: string; params?: Record<string, unknown> };
-      await channel.send({ ...rest, params: { ...params, _meta: { ...(params?._meta as object | undefined), ...tag } } }, "notification", controller.signal);
+      await outlet.send({ ...rest, params: { ...params, _meta: { ...(params?._meta as object | undefined), ...tag } } }, "notification", controller.signal);
     }
   };
+  // Also settles with no topics at all (nothing honored), once the client leaves.
+  const left = controller.signal.aborted ? Promise.resolve() : new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
   // The first relay to end (a subscriber dropped for falling behind) ends the subscription gracefully.
-  void Promise.race(streams.map(relay))
+  void Promise.race([...streams.map(relay), left])
     .catch((error) => controller.signal.aborted || logger.warn("listen.ended", { reason: String(error) }))
     .then(async () => {
       if (controller.signal.aborted) return;
-      controller.abort();
-      await channel.send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", _meta: tag } }, "reply");
-      channel.finish();
+      stop();
+      await outlet.send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", _meta: tag } }, "reply");
+    })
+    .catch((error) => logger.error("internal.error", { message: String(error) }))
+    .finally(() => {
+      cancel.removeEventListener("abort", stop);
+      outlet.settled();
     });
-  return response;
 }
 
 /** The newline-delimited texts of a byte stream. */

@@ -110,4 +110,10 @@ describe("readRequestMeta", () => {
     expect(readRequestMeta(versionHeader(), { _meta: meta({ progressToken: { id: 1 } }) })).not.toHaveProperty("progressToken");
     expect(readRequestMeta(versionHeader(), { _meta: meta(), progressToken: "outside _meta" })).not.toHaveProperty("progressToken");
   });
+
+  it("skips the header checks for a transport with no header layer (stdio), and still checks the body", () => {
+    expect(readRequestMeta(undefined, { _meta: meta() }).protocolVersion).toBe(VERSION);
+    expect(thrown(() => readRequestMeta(undefined, { _meta: { [META.protocolVersion]: VERSION } })).code).toBe(ErrorCode.InvalidParams);
+    expect(thrown(() => readRequestMeta(undefined, { _meta: meta({ [META.protocolVersion]: "v999" }) })).code).toBe(ErrorCode.UnsupportedProtocolVersion);
+  });
 });

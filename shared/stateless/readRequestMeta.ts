@@ -3,6 +3,9 @@
  * (and the referee probes): the `MCP-Protocol-Version` header must exist (-32020), the required
  * `_meta` keys must exist (-32602), header and body must agree (-32020), and the version must be
  * one we serve (-32022, listing them). Every failure is HTTP 400.
+ *
+ * A transport with no header layer (stdio and other message streams: "All request metadata for
+ * the stdio transport is carried inline") passes no headers, and the header checks do not apply.
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -21,8 +24,8 @@ export interface RequestMeta {
   progressToken?: string | number;
 }
 
-export function readRequestMeta(headers: Headers, params: Record<string, unknown> | undefined): RequestMeta {
-  const header = headers.get("mcp-protocol-version");
+export function readRequestMeta(headers: Headers | undefined, params: Record<string, unknown> | undefined): RequestMeta {
+  const header = headers ? headers.get("mcp-protocol-version") : undefined;
   if (header === null) throw new McpError(400, ErrorCode.HeaderMismatch, "Missing MCP-Protocol-Version header");
   const meta = params?._meta;
   if (!isObject(meta)) throw McpError.invalidParams(`Missing params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`);
@@ -30,7 +33,7 @@ export function readRequestMeta(headers: Headers, params: Record<string, unknown
   if (typeof version !== "string") throw McpError.invalidParams(`Missing _meta["${META.protocolVersion}"]`);
   const capabilities = meta[META.clientCapabilities];
   if (!isObject(capabilities)) throw McpError.invalidParams(`Missing _meta["${META.clientCapabilities}"] (send {} for none)`);
-  if (header.trim() !== version) {
+  if (header !== undefined && header.trim() !== version) {
     throw new McpError(400, ErrorCode.HeaderMismatch, `MCP-Protocol-Version header ${JSON.stringify(header)} does not match _meta protocol version ${JSON.stringify(version)}`);
   }
   if (!isModernVersion(version)) {

@@ -16,6 +16,7 @@
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import type { QueueBudget } from "../session/QueueBudget.ts";
 import { Channel, type Framing } from "./Channel.ts";
 import type { Outlet, Refusal, Transport, TransportLink, TransportType } from "./Transport.ts";
 
@@ -53,6 +54,11 @@ export class StreamTransport implements Transport {
 
   get connected(): boolean {
     return this.#channel.connected;
+  }
+
+  /** The session's queue budget: what else writes to this stream (2026-07-28 requests on stdio) reserves room in. */
+  get budget(): QueueBudget {
+    return this.#link.budget;
   }
 
   /** Opens the stream; `first` (the legacy `endpoint` event) is its first bytes. One stream at a time. */

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { Logger } from "../log/Logger.ts";
-import { defineServer } from "../server/defineServer.ts";
+import { META } from "../protocol/metaKeys.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
 import { probeTools } from "../server/testKit.ts";
 import { serveMessages } from "./serveMessages.ts";
 
@@ -13,7 +15,41 @@ function start(env: Record<string, unknown> = {}) {
   const incoming = new TransformStream<string | McpError, string | McpError>();
   const outgoing = new TransformStream<string, string>();
   const done = serveMessages({
-    server: defineServer({ name: "messages-test", version: "1", tools: probeTools(signals) }),
+    server: defineServer({
+      name: "messages-test",
+      version: "1",
+      listChanged: { tools: true },
+      tools: [
+        ...probeTools(signals),
+        tool({
+          name: "chatty",
+          description: "Reports progress, then answers",
+          input: z.object({}),
+          handler: async (_args, ctx) => {
+            await ctx.progress(1, 2, "half");
+            return "done";
+          },
+        }),
+        tool({
+          name: "confirm",
+          description: "Asks the user to confirm",
+          input: z.object({}),
+          handler: async (_args, ctx) => {
+            const answer = await ctx.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+            return `answer: ${JSON.stringify(answer.content)}`;
+          },
+        }),
+        tool({
+          name: "announce",
+          description: "Says the tool list changed",
+          input: z.object({}),
+          handler: async (_args, ctx) => {
+            await ctx.listChanged("tools");
+            return "announced";
+          },
+        }),
+      ],
+    }),
     kind: "test-socket",
     messages: { readable: incoming.readable, writable: outgoing.writable },
     env,
@@ -98,3 +134,80 @@ describe("serveMessages", () => {
     expect(peer.logs.some((line) => line.includes('"session.end"') && line.includes('"input-closed"'))).toBe(true);
   });
 });
+
+/** A 2026-07-28 request: metadata inline, as stdio carries it (no header layer). */
+const modern = (id: number | string, method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params: { ...params, _meta: { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: { elicitation: {} }, ...meta } },
+});
+
+describe("serveMessages: protocol 2026-07-28 on the same stream", () => {
+  it("answers server/discover with no initialize, then tools/call, each reply decorated for the revision", async () => {
+    const peer = start();
+    await peer.send(modern(1, "server/discover"));
+    const discover = (await peer.next()).message;
+    expect(discover.id).toBe(1);
+    expect(discover.result.supportedVersions).toContain("2026-07-28");
+    expect(discover.result.resultType).toBe("complete");
+    await peer.send(modern(2, "tools/call", { name: "echo", arguments: { text: "hi" } }));
+    const call = (await peer.next()).message;
+    expect(call).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "hi" }], resultType: "complete", _meta: { [META.serverInfo]: { name: "messages-test" } } } });
+  });
+
+  it("sends a request's progress before its reply, on the one stream", async () => {
+    const peer = start();
+    await peer.send(modern(1, "tools/call", { name: "chatty", arguments: {} }, { progressToken: "p" }));
+    expect((await peer.next()).message).toEqual({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1, total: 2, message: "half" } });
+    expect((await peer.next()).message).toMatchObject({ id: 1, result: { content: [{ text: "done" }] } });
+  });
+
+  it("asks for input with an InputRequiredResult, never a request to the client, and completes on the retry", async () => {
+    const peer = start();
+    await peer.send(modern(1, "tools/call", { name: "confirm", arguments: {} }));
+    const first = (await peer.next()).message;
+    expect(first.id).toBe(1);
+    expect(first.result.resultType).toBe("input_required");
+    const [key, ask] = Object.entries(first.result.inputRequests)[0] as [string, { method: string }];
+    expect(ask.method).toBe("elicitation/create");
+    await peer.send(
+      modern(2, "tools/call", { name: "confirm", arguments: {}, requestState: first.result.requestState, inputResponses: { [key]: { action: "accept", content: { ok: true } } } }),
+    );
+    expect((await peer.next()).message).toMatchObject({ id: 2, result: { resultType: "complete", content: [{ text: 'answer: {"ok":true}' }] } });
+  });
+
+  it("cancels a request on notifications/cancelled: the handler aborts and nothing more is sent for it", async () => {
+    const peer = start();
+    await peer.send(modern(1, "tools/call", { name: "hang", arguments: {} }));
+    await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+    await peer.send(modern(2, "tools/list"));
+    expect((await peer.next()).message.id).toBe(2);
+    expect(peer.signals[0]?.aborted).toBe(true);
+  });
+
+  it("tags listen notifications with the subscription id; a change made by another request reaches it", async () => {
+    const peer = start();
+    await peer.send(modern("L", "subscriptions/listen", { notifications: { toolsListChanged: true } }));
+    expect((await peer.next()).message).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [META.subscriptionId]: "L" }, notifications: { toolsListChanged: true } },
+    });
+    await peer.send(modern(1, "tools/call", { name: "announce", arguments: {} }));
+    const seen = [(await peer.next()).message, (await peer.next()).message];
+    expect(seen).toContainEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [META.subscriptionId]: "L" } } });
+    expect(seen.find((m) => m.id === 1)?.result.content[0].text).toBe("announced");
+  });
+
+  it("answers errors in this revision's terms: -32601 for initialize with 2026 _meta, -32602 for missing capabilities, no batches", async () => {
+    const peer = start();
+    await peer.send(modern(1, "initialize"));
+    expect((await peer.next()).message).toMatchObject({ id: 1, error: { code: ErrorCode.MethodNotFound } });
+    await peer.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [META.protocolVersion]: "2026-07-28" } } });
+    expect((await peer.next()).message).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams } });
+    await peer.send(JSON.stringify([modern(3, "tools/list"), modern(4, "tools/list")]));
+    expect((await peer.next()).message).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest, message: expect.stringMatching(/no JSON-RPC batches/) } });
+  });
+});
+

@@ -18,22 +18,30 @@
  *   client closed its end) runs the same teardown, and cancels the readable.
  * - State lives in memory for the life of the connection (`MemoryStorage`): the connection is the session.
  *
- * Not here: the 2026-07-28 stateless era (`server/discover` is answered -32601, as on any 2025
- * session), resumption (no event ids on these wires), process exit codes (an entry's job).
+ * Every era on one stream: a request whose `_meta` names a protocol version (2026-07-28) is
+ * answered without the session (`StreamRequests`: `server/discover`, multi round-trip input,
+ * `subscriptions/listen` tagged by subscription id, `notifications/cancelled`); everything else
+ * goes to the session (`initialize` and the 2024-11-05 … 2025-11-25 revisions). Changes that
+ * handlers announce (`ctx.listChanged`, `ctx.resourceUpdated`) reach listeners on this connection.
+ *
+ * Not here: resumption (no event ids on these wires), process exit codes (an entry's job).
  *
  * @example await serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env });
  */
 import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { toMcpError } from "../http/errorResponse.ts";
-import type { RequestId } from "../jsonrpc/messages.ts";
+import { isNotification, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.ts";
 import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { Logger, stderrSink } from "../log/Logger.ts";
 import type { McpServer } from "../server/McpServer.ts";
 import { MemoryStorage } from "../session/MemoryStorage.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { Session } from "../session/Session.ts";
+import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
+import { StreamRequests } from "../stateless/StreamRequests.ts";
 import { StreamTransport } from "./StreamTransport.ts";
 
 /** A client connection that carries whole JSON-RPC messages both ways. */
@@ -68,12 +76,15 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const config = readConfig(env);
   const logger = options.logger ?? new Logger(config.logLevel, {}, stderrSink);
   const kind = options.kind ?? "message";
+  // One connection is one process's worth of listeners: changes fan out in memory.
+  const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const session = await Session.create(newSessionId(), StreamTransport.messages(kind), {
     server: options.server,
     storage: new MemoryStorage(),
     config,
     logger,
     env,
+    broadcast,
     // Wakeups expire sessions whose stream closed, awaiting a reconnection. This connection is
     // never reopened: when either side ends it, this function ends the session itself.
     scheduleWakeup: async () => {},
@@ -97,6 +108,8 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     return write(JSON.stringify({ jsonrpc: "2.0", id, error: error.toJsonRpc() }));
   };
   const pumping = pump(session.transport.open().body!, writer, onWriteFailed);
+  const requestState = new RequestState(requestStateSecret(env), config.requestStateTtlMs);
+  const stateless = new StreamRequests({ server: options.server, config, logger: log, env, requestState, broadcast }, session.transport.serverOutlet(), session.transport.budget);
 
   try {
     for (;;) {
@@ -115,6 +128,17 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
         await answerError(parsed.error, parsed.id);
         continue;
       }
+      if (parsed.messages.some((m) => StreamRequests.claims(m))) {
+        const [message] = parsed.messages;
+        if (parsed.batch || !StreamRequests.claims(message!)) {
+          await answerError(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message at a time"), null);
+        } else {
+          const refused = stateless.start(message);
+          if (refused) await write(JSON.stringify(refused));
+        }
+        continue;
+      }
+      if (cancelsStateless(parsed.messages, stateless)) continue;
       try {
         const refused = await session.transport.deliver(parsed.messages);
         // A refusal (the queue is full) names the request; replies come on the stream.
@@ -125,10 +149,18 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     }
   } finally {
     reader.releaseLock();
+    stateless.abortAll();
     await session.end(outputGone ? "output-closed" : "input-closed");
     await pumping;
     await writer.close().catch(() => {});
   }
+}
+
+/** A lone `notifications/cancelled` for a 2026-07-28 request, which it cancels; other messages are the session's. */
+function cancelsStateless(messages: JsonRpcMessage[], stateless: StreamRequests): boolean {
+  const [message] = messages;
+  if (messages.length !== 1 || !isNotification(message!) || message.method !== "notifications/cancelled") return false;
+  return stateless.cancel(message.params?.requestId);
 }
 
 /** Copies the session's stream (one JSON text per chunk) to the writable; a failed write cancels it. */

@@ -7,6 +7,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +85,29 @@ describe("official SDK client over stdio (StdioClientTransport)", () => {
     expect(events).toContain("session.open");
     expect(logs.find((l) => l.event === "session.initialized")).toMatchObject({ client: "stdio-e2e" });
     expect(logs.find((l) => l.event === "session.end")).toMatchObject({ reason: "input-closed" });
+  });
+});
+
+describe("the v2 SDK client over stdio, protocol 2026-07-28", () => {
+  it("probes server/discover, lands on 2026-07-28 with no initialize, and calls tools", async () => {
+    const transport = new ModernStdioTransport({ command: process.execPath, args: DENO_ARGS, cwd: ROOT, env: { LOG_LEVEL: "info" }, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr!.on("data", (chunk) => (stderr += chunk));
+    // "auto" falls back to initialize when the probe fails: landing on modern proves stdio serves it.
+    const client = new ModernClient({ name: "v2-stdio", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(transport);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect(client.getProtocolEra()).toBe("modern");
+    expect(client.getServerVersion()).toMatchObject({ name: "my-weather-server" });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS);
+    const results = await Promise.all(["a", "b", "c"].map((input) => client.callTool({ name: "toUpperCase", arguments: { input } })));
+    expect(results.map(text)).toEqual(["A", "B", "C"]);
+    // No session on this revision, so the note pad says so instead of losing notes.
+    const note: any = await client.callTool({ name: "notepad", arguments: { action: "add", text: "x" } });
+    expect(note.isError).toBe(true);
+    await client.close();
+    const events = stderr.trim().split("\n").map((line) => JSON.parse(line).event);
+    expect(events).not.toContain("session.initialized");
   });
 });
 
