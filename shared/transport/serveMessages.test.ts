@@ -211,3 +211,87 @@ describe("serveMessages: protocol 2026-07-28 on the same stream", () => {
   });
 });
 
+
+describe("serveMessages: generated garbage, every era on one stream", () => {
+  it("answers 400 generated chunks with JSON-RPC only, never an internal error, and the stream goes on", async () => {
+    const peer = start({ MAX_BODY_BYTES: "4096" });
+    const out: any[] = [];
+    // Read everything the server writes, as a client must, so its queue never stalls the test.
+    const reading = (async () => {
+      for (;;) out.push((await peer.next()).message);
+    })().catch(() => {});
+
+    // A seeded generator (mulberry32), so a failure reproduces.
+    let seed = 0x5eed;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const values = [undefined, null, true, 0, -1, 1e308, "", "x", "2026-07-28", [], {}, { a: { b: {} } }];
+    const metas = [
+      { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} },
+      { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: pick(values), [META.logLevel]: pick(["debug", "loud", 3]) },
+      { [META.protocolVersion]: pick(values), [META.clientCapabilities]: {} },
+      { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {}, progressToken: pick(values) },
+      undefined,
+      [],
+    ];
+    const methods = ["ping", "initialize", "tools/list", "tools/call", "server/discover", "subscriptions/listen", "notifications/cancelled", "logging/setLevel", "resources/read", "", 5];
+    const message = () => ({
+      jsonrpc: rand() < 0.9 ? "2.0" : pick(["1.0", 2, undefined]),
+      id: rand() < 0.8 ? Math.floor(rand() * 1e6) : pick(["a", -1, 1.5, null, {}, undefined]),
+      method: pick(methods),
+      params: pick([
+        pick(values),
+        { name: pick(["echo", "chatty", "confirm", "announce", "nope", 7]), arguments: pick([{ text: "t" }, {}, null, "x"]), _meta: pick(metas) },
+        { name: "confirm", arguments: {}, requestState: pick(["a.b", "..", "x".repeat(500), 5]), inputResponses: pick(values), _meta: pick(metas) },
+        { notifications: pick([{ toolsListChanged: true }, { resourceSubscriptions: "x" }, null]), _meta: pick(metas) },
+        { requestId: pick([1, 2, "a", {}]), protocolVersion: pick(["2025-11-25", "2026-07-28", 1]), capabilities: {}, clientInfo: { name: "f", version: "1" } },
+      ]),
+    });
+    const chunk = (): string | McpError => {
+      // Half of them well-formed messages with hostile content; the rest broken at the framing.
+      switch (Math.floor(rand() * 8)) {
+        case 0:
+          return String.fromCharCode(...Array.from({ length: 1 + Math.floor(rand() * 40) }, () => Math.floor(rand() * 0xffff)));
+        case 1:
+          return JSON.stringify(Array.from({ length: 1 + Math.floor(rand() * 3) }, message));
+        case 2:
+          return JSON.stringify(message()).slice(0, Math.floor(rand() * 60));
+        case 3:
+          return rand() < 0.5 ? "x".repeat(5_000) : McpError.invalidRequest("unframeable");
+        default: {
+          const one = message();
+          const meta = (one.params as { _meta?: unknown } | undefined)?._meta;
+          if (typeof one.id === "number" && typeof meta === "object" && meta !== null && META.protocolVersion in meta) modernIds.add(one.id);
+          return JSON.stringify(one);
+        }
+      }
+    };
+    /** Ids of the single requests that carried 2026-07-28 `_meta`: answered outside the session. */
+    const modernIds = new Set<number>();
+    for (let i = 0; i < 400; i++) await peer.send(chunk());
+
+    await peer.send(modern("last-modern", "server/discover"));
+    await peer.send({ jsonrpc: "2.0", id: "last-session", method: "ping" });
+    await expect.poll(() => out.filter((m) => m.id === "last-modern" || m.id === "last-session").length, { timeout: 5_000 }).toBe(2);
+    // The garbage reached past the framing into both eras: some served, much refused.
+    const answered = out.filter((m) => typeof m.id === "number");
+    expect(answered.filter((m) => modernIds.has(m.id)).length).toBeGreaterThan(20);
+    expect(answered.filter((m) => !modernIds.has(m.id)).length).toBeGreaterThan(20);
+    expect(out.filter((m) => "result" in m).length).toBeGreaterThan(20);
+    expect(out.filter((m) => "error" in m).length).toBeGreaterThan(100);
+    for (const m of out) {
+      expect(m.jsonrpc).toBe("2.0");
+      expect("result" in m || "error" in m || "method" in m).toBe(true);
+      expect(m.error?.code).not.toBe(ErrorCode.InternalError);
+    }
+    expect(peer.logs.filter((line) => line.includes('"internal.error"'))).toEqual([]);
+    await peer.close();
+    await peer.done;
+    await reading;
+  });
+});
