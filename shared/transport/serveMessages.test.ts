@@ -200,6 +200,19 @@ describe("serveMessages: protocol 2026-07-28 on the same stream", () => {
     expect(seen.find((m) => m.id === 1)?.result.content[0].text).toBe("announced");
   });
 
+  it("frees a cancelled listen's room: ten listens opened and cancelled under a budget of two, then a call still fits", async () => {
+    const peer = start({ MAX_QUEUE_MESSAGES: "2" });
+    for (let i = 0; i < 10; i++) {
+      // Every other one honors nothing: it must still end when cancelled.
+      await peer.send(modern(`L${i}`, "subscriptions/listen", { notifications: i % 2 ? {} : { toolsListChanged: true } }));
+      expect((await peer.next()).message.method).toBe("notifications/subscriptions/acknowledged");
+      await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: `L${i}` } });
+    }
+    await peer.send(modern(1, "tools/call", { name: "announce", arguments: {} }));
+    // No listener hears the change, and the call is answered, not refused.
+    expect((await peer.next()).message).toMatchObject({ id: 1, result: { content: [{ text: "announced" }] } });
+  });
+
   it("answers errors in this revision's terms: -32601 for initialize with 2026 _meta, -32602 for missing capabilities, no batches", async () => {
     const peer = start();
     await peer.send(modern(1, "initialize"));
