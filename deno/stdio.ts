@@ -3,8 +3,9 @@
  * Cursor, …) starts as a subprocess. `npm run --silent stdio` runs it; see the README.
  *
  * This file only wires the process to `serveStdio` and decides the exit code: 0 when stdin
- * closes (the client's way to stop a stdio server), 1 if serving itself fails. The session, the
- * framing and the error answers live in `shared/stdio/`.
+ * closes (the client's way to stop a stdio server), 1 if serving itself fails. The framing lives
+ * in `shared/stdio/`; the session, both protocol eras and the error answers in
+ * `shared/transport/serveMessages.ts`.
  *
  * Permissions: --allow-env (limits, LOG_LEVEL and NWS_BASE_URL come from the environment) and
  * --allow-net (the example's weather tools call api.weather.gov). Nothing is read from disk at
