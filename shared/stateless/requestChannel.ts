@@ -3,8 +3,8 @@
  * no event ids, bounded like every stream by MAX_QUEUE_BYTES / MAX_QUEUE_MESSAGES. It owes one
  * reply, and finishes once that reply is sent or dropped (`settled()`).
  */
-import { Channel } from "../transport/Channel.ts";
 import { QueueBudget } from "../session/QueueBudget.ts";
+import { Channel } from "../transport/Channel.ts";
 import type { CloseReason } from "../transport/SseStream.ts";
 import type { StatelessDeps } from "./handleStateless.ts";
 

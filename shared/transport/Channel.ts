@@ -18,12 +18,12 @@
  * Not here: what a message means, which channel it belongs to, admission.
  */
 import type { Logger } from "../log/Logger.ts";
-import { encodeSse } from "../sse/encodeSse.ts";
-import type { Outlet, SendKind } from "./Transport.ts";
-import type { EventStore } from "./EventStore.ts";
 import { OutboundQueue } from "../session/OutboundQueue.ts";
 import type { QueueBudget } from "../session/QueueBudget.ts";
+import { encodeSse } from "../sse/encodeSse.ts";
+import type { EventStore } from "./EventStore.ts";
 import { type CloseReason, SseStream } from "./SseStream.ts";
+import type { Outlet, SendKind } from "./Transport.ts";
 
 export interface ChannelOptions {
   id: string;
