@@ -74,12 +74,15 @@ export class StreamRequests {
     const outlet = this.#requestOutlet(key);
     if (method === "server/discover") {
       const result = decorateResult(method, this.#deps.server.discover(), this.#deps.server);
-      void outlet.send({ jsonrpc: "2.0", id, result }, "reply").finally(() => outlet.settled());
+      void outlet
+        .send({ jsonrpc: "2.0", id, result }, "reply")
+        .catch((error) => this.#deps.logger.error("internal.error", { message: String(error) }))
+        .finally(() => outlet.settled());
     } else if (plan) {
       // A failed subscription is answered as the request's error (listen has settled it already).
-      void listen(message, plan, this.#deps, outlet, cancel.signal).catch((error) =>
-        this.#outlet.send({ jsonrpc: "2.0", id, error: forThisEra(error, this.#deps.logger).toJsonRpc() }, "notification"),
-      );
+      void listen(message, plan, this.#deps, outlet, cancel.signal)
+        .catch((error) => this.#outlet.send({ jsonrpc: "2.0", id, error: forThisEra(error, this.#deps.logger).toJsonRpc() }, "notification"))
+        .catch((error) => this.#deps.logger.error("internal.error", { message: String(error) }));
     } else {
       void runRequest(message, meta, this.#deps, outlet, cancel.signal);
     }
