@@ -21,7 +21,10 @@ function acceptWebSocket(request: Request): Response {
   const refused = refuseUpgrade(request, readConfig(env));
   if (refused) return refused;
   const { socket, response } = Deno.upgradeWebSocket(request, offersSubprotocol(request) ? { protocol: SUBPROTOCOL } : {});
-  void serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env });
+  // A failure ends this socket's session only; it must not become an unhandled rejection (which ends the process).
+  serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env }).catch((error) =>
+    console.error(JSON.stringify({ level: "error", event: "websocket.failed", message: String(error) })),
+  );
   return response;
 }
 
