@@ -104,3 +104,14 @@ export function probeTools(signals: AbortSignal[]) {
     }),
   ];
 }
+
+/** The McpError `run` throws; fails the test if it returns or throws anything else. */
+export function thrown(run: () => unknown): McpError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof McpError) return error;
+    throw error;
+  }
+  throw new Error("expected an McpError, but nothing was thrown");
+}

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
+import type { McpError } from "../errors/McpError.ts";
+import { thrown } from "../server/testKit.ts";
 import type { ParamHeader } from "../server/paramHeaders.ts";
 import { checkRequestHeaders } from "./checkRequestHeaders.ts";
-
-/** The McpError `run` throws; fails the test if it returns or throws anything else. */
-function thrown(run: () => unknown): McpError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  throw new Error("expected an McpError, but nothing was thrown");
-}
 
 /** Asserts the HeaderMismatch face of a refusal: -32020 and HTTP 400. */
 function expectMismatch(run: () => unknown): McpError {

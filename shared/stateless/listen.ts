@@ -15,6 +15,7 @@ import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { META } from "../protocol/metaKeys.ts";
 import type { McpServer } from "../server/McpServer.ts";
+import { followAbort } from "../session/followAbort.ts";
 import type { Outlet } from "../transport/Transport.ts";
 import type { StatelessDeps } from "./handleStateless.ts";
 
@@ -70,8 +71,7 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, deps: St
   const { logger } = deps;
   const controller = new AbortController();
   const stop = () => controller.abort();
-  if (cancel.aborted) stop();
-  else cancel.addEventListener("abort", stop, { once: true });
+  const unlink = followAbort(cancel, controller);
   const tag = { [META.subscriptionId]: message.id };
   let streams: ReadableStream<Uint8Array>[];
   try {
@@ -79,7 +79,7 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, deps: St
     await outlet.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: plan.honored } }, "notification", controller.signal);
   } catch (error) {
     stop();
-    cancel.removeEventListener("abort", stop);
+    unlink();
     outlet.settled();
     throw error;
   }
@@ -102,7 +102,7 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, deps: St
     })
     .catch((error) => logger.error("internal.error", { message: String(error) }))
     .finally(() => {
-      cancel.removeEventListener("abort", stop);
+      unlink();
       outlet.settled();
     });
 }

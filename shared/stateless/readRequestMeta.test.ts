@@ -1,23 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
+import type { McpError } from "../errors/McpError.ts";
+import { thrown } from "../server/testKit.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { readRequestMeta } from "./readRequestMeta.ts";
 
 const VERSION = "2026-07-28";
 const versionHeader = (value = VERSION) => new Headers({ "MCP-Protocol-Version": value });
 const meta = (extra: Record<string, unknown> = {}) => ({ [META.protocolVersion]: VERSION, [META.clientCapabilities]: {}, ...extra });
-
-/** The McpError `run` throws; fails the test if it returns or throws anything else. */
-function thrown(run: () => unknown): McpError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  throw new Error("expected an McpError, but nothing was thrown");
-}
 
 describe("readRequestMeta", () => {
   it("reads the required keys of a well-formed request", () => {

@@ -21,6 +21,7 @@ import { requestNotifications } from "../server/requestNotifications.ts";
 import type { RequestContext } from "../server/types.ts";
 import { MemoryStorage } from "../session/MemoryStorage.ts";
 import { DATA_PREFIX } from "../session/SessionRecord.ts";
+import { followAbort } from "../session/followAbort.ts";
 import { scoped } from "../session/SessionStorage.ts";
 import { untilAborted } from "../session/untilAborted.ts";
 import type { Outlet } from "../transport/Transport.ts";
@@ -49,9 +50,7 @@ export async function runRequest(message: JsonRpcRequest, meta: RequestMeta, dep
   const mayAsk = MAY_ASK.has(method);
   const cancelled = Symbol("cancelled by the client");
   const controller = new AbortController();
-  const onCancel = () => controller.abort(cancelled);
-  if (cancel.aborted) onCancel();
-  else cancel.addEventListener("abort", onCancel, { once: true });
+  const unlink = followAbort(cancel, controller, cancelled);
   const timer = setTimeout(
     () => controller.abort(new McpError(500, ErrorCode.InternalError, `The handler did not finish within HANDLER_TIMEOUT_MS (${config.handlerTimeoutMs} ms)`)),
     config.handlerTimeoutMs,
@@ -109,7 +108,7 @@ export async function runRequest(message: JsonRpcRequest, meta: RequestMeta, dep
   } finally {
     settled = true;
     clearTimeout(timer);
-    cancel.removeEventListener("abort", onCancel);
+    unlink();
   }
   try {
     if (reply) await outlet.send(reply, "reply", undefined, undefined, status);

@@ -13,6 +13,7 @@
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { isRequest, type JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { randomHex } from "../session/newSessionId.ts";
 import { Channel } from "./Channel.ts";
 import { EventStore } from "./EventStore.ts";
 import type { Outlet, Transport, TransportLink, TransportType } from "./Transport.ts";
@@ -21,6 +22,8 @@ import type { Outlet, Transport, TransportLink, TransportType } from "./Transpor
 export const MAX_STORED_EVENT_BYTES = 1_048_576;
 /** Protocol revisions whose clients understand the SEP-1699 priming event. */
 const PRIMING_SINCE = "2025-11-25";
+/** 48 random bits: unique among one session's streams, and short in every event id (12 hex digits). */
+const STREAM_ID_BYTES = 6;
 const EVENT_ID = /^([0-9a-f]{12})\.(\d{1,10})$/;
 
 export class StreamableTransport implements Transport {
@@ -68,7 +71,7 @@ export class StreamableTransport implements Transport {
       await this.#link.accept(messages, undefined);
       return new Response(null, { status: 202 });
     }
-    const channel = this.#newChannel(newStreamId(), requests);
+    const channel = this.#newChannel(randomHex(STREAM_ID_BYTES), requests);
     const response = channel.respond(requests === 1 && messages.length === 1, headers);
     await this.#link.accept(messages, channel);
     return response;
@@ -91,7 +94,7 @@ export class StreamableTransport implements Transport {
   }
 
   serverOutlet(): Channel {
-    return (this.#standalone ??= this.#newChannel(newStreamId()));
+    return (this.#standalone ??= this.#newChannel(randomHex(STREAM_ID_BYTES)));
   }
 
   close(): void {
@@ -131,11 +134,4 @@ export class StreamableTransport implements Transport {
     if (live) this.#channels.set(id, channel);
     return channel;
   }
-}
-
-/** 48 random bits: unique among one session's streams, and short in every event id. */
-function newStreamId(): string {
-  let hex = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(6))) hex += byte.toString(16).padStart(2, "0");
-  return hex;
 }
