@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: prints figures, asserts nothing (tests assert behaviour). Two measurements,
- * each against a baseline taken in the same run on the same machine:
+ * `npm run bench`: prints figures, asserts nothing (tests assert behaviour). Each figure comes with
+ * a baseline measured in the same run on the same machine:
  *
  * 1. Backpressure memory. A legacy client opens /sse, reads the endpoint event, then stops
  *    reading. It POSTs REQUESTS toUpperCase calls of REPLY_KIB KiB each (far more than the queue
@@ -8,27 +8,28 @@
  *    with caps so large they never bind (the baseline: what an unbounded queue would hold).
  *    Prints workerd's RSS before, at the peak and after, the statuses seen, and whether every
  *    accepted request was answered.
- * 2. Round-trip rate. `ping` over a session (Worker → Durable Object → stream) against
- *    `GET /health` (Worker only), same client concurrency: the ratio is the cost of the session hop.
- * 3. The same tool call (`toUpperCase`) on 2026-07-28 (answered by the Worker, no session) and on
- *    a 2025-11-25 Streamable HTTP session (Worker → Durable Object, JSON reply), same concurrency.
- * 4. Those two calls again on the Deno server (`deno/main.ts`, sessions in-process), as ratios
- *    against the workerd figures of the same run.
+ * 2. The hot path against floors (`bench/hotPath.mjs`, `bench/floorWorker.ts`): the same
+ *    `tools/call` on 2026-07-28, on a Streamable HTTP session and on a legacy HTTP+SSE session,
+ *    at 8 and 32 sessions, on bare workerd; calls/s and server CPU per call, as ratios to the
+ *    least work that carries the same exchange.
+ * 3. The same calls on the Deno server, as ratios against workerd's figures of this run.
  *
- * Runs on bare workerd through miniflare's API (no wrangler dev proxy). Bounded in count and
- * time; binds 127.0.0.1 only.
+ * Bounded in count and time; binds 127.0.0.1 only.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { startDenoServer } from "./startDenoServer.mjs";
+import { closeConnections, hotPath, printHotPath } from "./bench/hotPath.mjs";
 import { startServer } from "./startServer.mjs";
+import { startWorkerd } from "./startWorkerd.mjs";
 
 /** Override with BENCH_REQUESTS=N to check that memory plateaus rather than grows with N. */
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
 const REPLY_KIB = 64;
-const PINGS = 2_000;
-const CONCURRENCY = 16;
+/** Calls per measured run of the hot path (each after a warm-up run). */
+const CALLS = Number(process.env.BENCH_CALLS ?? 4_000);
+const SESSIONS = [8, 32];
 
 /** RSS in MiB of the workerd processes this node process started. */
 function workerdRssMiB() {
@@ -138,85 +139,6 @@ async function backpressure(label, vars) {
   return { label, rssBefore, peak, rssAfter, queuePeak, statuses, accepted: accepted.size, answered: answered(), duplicates };
 }
 
-async function rate(server, label, once) {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < PINGS) {
-        next++;
-        await once();
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return { label, perSecond: PINGS / seconds };
-}
-
-/** The same `tools/call` made statelessly (2026-07-28) and on a 2025-11-25 session, on `server`. */
-async function toolCallRates(server, statelessWhere, sessionWhere) {
-  const call = (headers, meta) =>
-    fetch(`${server.url}/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "bench" }, ...meta } }),
-    }).then(async (r) => {
-      if (r.status !== 200) throw new Error(`tools/call answered ${r.status}: ${await r.text()}`);
-      await r.arrayBuffer();
-    });
-  const modernMeta = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
-  const statelessCall = () => call({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "toUpperCase" }, modernMeta);
-  const init = await fetch(`${server.url}/mcp`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
-  });
-  const sessionId = init.headers.get("mcp-session-id");
-  await init.arrayBuffer();
-  const sessionCall = () => call({ "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, {});
-  // Discarded first passes of both: whichever path ran first would otherwise pay the JIT's
-  // warm-up, and the two share most of their code.
-  await rate(server, "warm-up", statelessCall);
-  await rate(server, "warm-up", sessionCall);
-  const stateless = await rate(server, `tools/call on 2026-07-28 (${statelessWhere}, no session)`, statelessCall);
-  const session = await rate(server, `tools/call on a 2025-11-25 session (${sessionWhere})`, sessionCall);
-  return [stateless, session];
-}
-
-async function roundTrips() {
-  const server = await startServer({ vars: { LOG_LEVEL: "error" } });
-  const healthCheck = async () => {
-    await (await fetch(`${server.url}/health`)).arrayBuffer();
-  };
-  await rate(server, "warm-up", healthCheck);
-  const health = await rate(server, "GET /health (Worker only)", healthCheck);
-  const stream = await openLegacyStream(server.port);
-  let id = 0;
-  const pending = new Map();
-  const seen = stream.messages;
-  const pump = setInterval(() => {
-    while (seen.length) pending.get(seen.shift().id)?.();
-  }, 1);
-  const ping = await rate(server, "ping over HTTP+SSE (Worker → Durable Object → stream)", async () => {
-    const mine = ++id;
-    const replied = new Promise((r) => pending.set(mine, r));
-    const response = await fetch(new URL(stream.endpoint, server.url), {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: mine, method: "ping" }),
-    });
-    await response.arrayBuffer();
-    await replied;
-    pending.delete(mine);
-  });
-  clearInterval(pump);
-  stream.close();
-
-  const [stateless, session] = await toolCallRates(server, "Worker only", "Worker → Durable Object");
-  await server.dispose();
-  return [health, ping, stateless, session];
-}
-
 const mib = (n) => `${n.toFixed(1)} MiB`;
 console.log(`durable-mcp benchmark — node ${process.version}, ${new Date().toISOString()}`);
 console.log(`\n1. Non-reading client, ${REQUESTS} × ${REPLY_KIB} KiB replies (${((REQUESTS * REPLY_KIB) / 1024).toFixed(0)} MiB offered)`);
@@ -238,16 +160,27 @@ const growth = (r) => Math.max(r.peak - r.rssBefore, 0.1);
 console.log(`   peak queue bytes bounded/baseline: ${(bounded.queuePeak.bytes / unbounded.queuePeak.bytes).toFixed(3)}`);
 console.log(`   peak RSS growth bounded/baseline: ${(growth(bounded) / growth(unbounded)).toFixed(3)}`);
 
-console.log(`\n2. Round trips, ${PINGS} requests, ${CONCURRENCY} concurrent`);
-const [health, ping, stateless, session] = await roundTrips();
-for (const r of [health, ping, stateless, session]) console.log(`   ${r.label.padEnd(64)} ${r.perSecond.toFixed(0)} req/s`);
-console.log(`   ratio session round trip / Worker-only: ${(ping.perSecond / health.perSecond).toFixed(3)}`);
-console.log(`   ratio tools/call 2026-07-28 stateless / 2025-11-25 session: ${(stateless.perSecond / session.perSecond).toFixed(3)}`);
+console.log(`\n2. Hot path: tools/call toUpperCase, ${CALLS} calls per run after a warm-up run, bare workerd (minified bundle)`);
+const workerd = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" } });
+let rows;
+try {
+  rows = await hotPath(workerd.url, { sessions: SESSIONS, calls: CALLS });
+} finally {
+  closeConnections();
+  await workerd.dispose();
+}
+printHotPath(rows);
 
-console.log(`\n3. The same tools/call on Deno (deno/main.ts: routes on Deno.serve, sessions in-process), ${PINGS} requests, ${CONCURRENCY} concurrent`);
+console.log(`\n3. The same calls on Deno (sessions in-process, no floors), as ratios to workerd's calls/s above`);
 const deno = await startDenoServer({ vars: { LOG_LEVEL: "error" } });
-const [denoStateless, denoSession] = await toolCallRates(deno, "Deno", "Deno, in-process session");
-await deno.dispose();
-for (const r of [denoStateless, denoSession]) console.log(`   ${r.label.padEnd(64)} ${r.perSecond.toFixed(0)} req/s`);
-console.log(`   ratio Deno / workerd, 2026-07-28 stateless: ${(denoStateless.perSecond / stateless.perSecond).toFixed(3)}`);
-console.log(`   ratio Deno / workerd, 2025-11-25 session: ${(denoSession.perSecond / session.perSecond).toFixed(3)}`);
+try {
+  const denoRows = await hotPath(deno.url, { sessions: [SESSIONS[0]], calls: CALLS, modes: ["2026-07-28", "Streamable HTTP"], floors: false });
+  for (const r of denoRows) {
+    const onWorkerd = rows.find((w) => w.mode === r.mode && w.sessions === r.sessions);
+    console.log(`   ${r.mode.padEnd(18)}${String(r.sessions).padEnd(10)}${r.server.perSecond.toFixed(0).padStart(8)} calls/s   ${(r.server.perSecond / onWorkerd.server.perSecond).toFixed(2)}x workerd`);
+  }
+} finally {
+  closeConnections();
+  await deno.dispose();
+}
+process.exit(0);

@@ -17,9 +17,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
+import { bundleWorker } from "./bundleWorker.mjs";
 import { startDenoServer } from "./startDenoServer.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
@@ -52,18 +52,7 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir } = {
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
   const scriptPath = join(outdir, "worker.mjs");
-  await build({
-    entryPoints: [entry ? join(ROOT, entry) : config.main],
-    outfile: scriptPath,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:*"],
-    logLevel: "error",
-  });
+  await bundleWorker(entry ? join(ROOT, entry) : config.main, scriptPath);
   const mf = new Miniflare({
     modules: true,
     scriptPath,

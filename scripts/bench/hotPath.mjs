@@ -1,0 +1,234 @@
+/**
+ * The hot path, measured against floors in the same workerd and the same run (`floorWorker.ts`):
+ * the same `tools/call` (toUpperCase) in each era, and the least work that carries the same
+ * exchange. For each mode and session count it prints calls per second and the server's CPU per
+ * call, and both as ratios to the floor.
+ *
+ * Server CPU is read from the kernel: the summed on-CPU nanoseconds of every thread of the workerd
+ * processes this node process started (`/proc/<pid>/task/<tid>/schedstat`), before and after a
+ * run. The client (this process) is not counted. Each run is preceded by a discarded warm-up run
+ * of the same shape, so the JIT's warm-up is not billed to whichever mode goes first.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** Nanoseconds on CPU, all threads of the workerd processes started by this process. */
+export function workerdCpuNs() {
+  const pids = execFileSync("pgrep", ["-P", String(process.pid)], { encoding: "utf8" }).split("\n").filter(Boolean);
+  let ns = 0;
+  for (const pid of pids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd")) continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the process or thread ended between listing and reading
+    }
+  }
+  return ns;
+}
+
+/** One POST on a keep-alive connection; resolves with status and body text. */
+function post(url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", ...headers } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function callBody(id, meta) {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "bench" }, ...(meta ? { _meta: meta } : {}) } });
+}
+
+function expectCall(response) {
+  if (response.status !== 200 || !response.text.includes("BENCH")) throw new Error(`tools/call answered ${response.status}: ${response.text.slice(0, 200)}`);
+}
+
+/** An open SSE stream; `next(id)` resolves when the event answering `id` arrives. */
+function openStream(url) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
+      let buffer = "";
+      const waiting = new Map();
+      let endpoint;
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        buffer += chunk;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          if (block.startsWith("event: endpoint")) {
+            endpoint = data;
+            resolve(stream);
+          } else if (block.startsWith("event: message")) {
+            const id = JSON.parse(data).id;
+            waiting.get(id)?.();
+            waiting.delete(id);
+          }
+        }
+      });
+      const stream = {
+        get endpoint() {
+          return endpoint;
+        },
+        next: (id) => new Promise((r) => waiting.set(id, r)),
+        close: () => res.destroy(),
+      };
+      // The floor's stream has no endpoint event: it is ready once its headers arrive.
+      if (!url.includes("/sse")) resolve(stream);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/**
+ * A mode: `open(n)` prepares n sessions and returns one call function per session (each call
+ * resolves once its answer is in), plus `close()`.
+ */
+const MODES = {
+  "2026-07-28": {
+    floor: "bare Worker echo",
+    async open(base, n) {
+      const headers = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "toUpperCase" };
+      let id = 0;
+      return { calls: Array.from({ length: n }, () => async () => expectCall(await post(`${base}/mcp`, headers, callBody(++id, MODERN_META)))), close() {} };
+    },
+    async openFloor(base, n) {
+      let id = 0;
+      return { calls: Array.from({ length: n }, () => async () => expectCall(await post(`${base}/floor/echo`, {}, callBody(++id)))), close() {} };
+    },
+  },
+  "Streamable HTTP": {
+    floor: "Worker → Durable Object echo",
+    async open(base, n) {
+      const calls = [];
+      for (let s = 0; s < n; s++) {
+        const init = await post(`${base}/mcp`, { accept: "application/json, text/event-stream" }, JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }));
+        const session = init.headers["mcp-session-id"];
+        if (!session) throw new Error(`initialize answered ${init.status}: ${init.text}`);
+        const headers = { accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+        let id = 0;
+        calls.push(async () => expectCall(await post(`${base}/mcp`, headers, callBody(++id))));
+      }
+      return { calls, close() {} };
+    },
+    async openFloor(base, n) {
+      let id = 0;
+      return { calls: Array.from({ length: n }, (_, s) => async () => expectCall(await post(`${base}/floor/object?session=s${s}`, {}, callBody(++id)))), close() {} };
+    },
+  },
+  "legacy HTTP+SSE": {
+    floor: "Worker → Durable Object writing to the open stream",
+    async open(base, n) {
+      const streams = await Promise.all(Array.from({ length: n }, () => openStream(`${base}/sse`)));
+      return {
+        calls: streams.map((stream) => {
+          let id = 0;
+          return async () => {
+            const mine = ++id;
+            const answered = stream.next(mine);
+            const response = await post(new URL(stream.endpoint, base).href, {}, callBody(mine));
+            if (response.status !== 202) throw new Error(`POST /message answered ${response.status}: ${response.text}`);
+            await answered;
+          };
+        }),
+        close: () => streams.forEach((s) => s.close()),
+      };
+    },
+    async openFloor(base, n) {
+      const streams = await Promise.all(Array.from({ length: n }, (_, s) => openStream(`${base}/floor/stream?session=l${s}`)));
+      return {
+        calls: streams.map((stream, s) => {
+          let id = 0;
+          return async () => {
+            const mine = ++id;
+            const answered = stream.next(mine);
+            const response = await post(`${base}/floor/object?session=l${s}&stream=1`, {}, callBody(mine));
+            if (response.status !== 202) throw new Error(`floor POST answered ${response.status}`);
+            await answered;
+          };
+        }),
+        close: () => streams.forEach((s) => s.close()),
+      };
+    },
+  },
+};
+
+/** Runs `total` calls spread over the sessions, each session one call at a time. */
+async function drive(calls, total) {
+  let next = 0;
+  const cpuBefore = workerdCpuNs();
+  const started = performance.now();
+  await Promise.all(
+    calls.map(async (call) => {
+      while (next < total) {
+        next++;
+        await call();
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpuMs = (workerdCpuNs() - cpuBefore) / 1e6;
+  return { perSecond: total / seconds, cpuMsPerCall: cpuMs / total };
+}
+
+async function measure(open, base, sessions, total) {
+  const opened = await open(base, sessions);
+  try {
+    await drive(opened.calls, Math.min(total, 1_000));
+    return await drive(opened.calls, total);
+  } finally {
+    opened.close();
+  }
+}
+
+/**
+ * @param {string} base the server's URL (floorWorker.ts)
+ * @param {{ sessions: number[], calls: number, modes?: string[], floors?: boolean }} options
+ *   `floors: false` for a server without them (Deno)
+ * @returns {Promise<object[]>} one row per mode and session count
+ */
+export async function hotPath(base, { sessions, calls, modes = Object.keys(MODES), floors = true }) {
+  const rows = [];
+  for (const mode of modes) {
+    const spec = MODES[mode];
+    for (const n of sessions) {
+      const floor = floors ? await measure(spec.openFloor, base, n, calls) : undefined;
+      const server = await measure(spec.open, base, n, calls);
+      if (!floor) {
+        rows.push({ mode, sessions: n, server });
+        continue;
+      }
+      rows.push({ mode, sessions: n, floorName: spec.floor, server, floor, rate: server.perSecond / floor.perSecond, cpu: server.cpuMsPerCall / floor.cpuMsPerCall });
+    }
+  }
+  return rows;
+}
+
+/** Closes the client's keep-alive connections, so the server can shut down at once. */
+export function closeConnections() {
+  agent.destroy();
+}
+
+export function printHotPath(rows) {
+  const pad = (s, n) => String(s).padEnd(n);
+  const num = (x, d) => x.toFixed(d).padStart(8);
+  console.log(`   ${pad("mode", 18)}${pad("sessions", 10)}${"calls/s".padStart(8)} ${"floor".padStart(8)} ${"ratio".padStart(8)}   ${"CPU ms".padStart(8)} ${"floor".padStart(8)} ${"ratio".padStart(8)}`);
+  for (const r of rows) {
+    console.log(`   ${pad(r.mode, 18)}${pad(r.sessions, 10)}${num(r.server.perSecond, 0)} ${num(r.floor.perSecond, 0)} ${num(r.rate, 2)}x   ${num(r.server.cpuMsPerCall, 3)} ${num(r.floor.cpuMsPerCall, 3)} ${num(r.cpu, 2)}x`);
+  }
+  console.log("   floors: " + [...new Set(rows.map((r) => `${r.mode}: ${r.floorName}`))].join("; "));
+  console.log("   goal: calls/s ≥ 0.8x the floor's and CPU per call ≤ 1.3x, in every mode");
+}
