@@ -8,8 +8,8 @@
  * `MAX_COMPLETION_VALUES`, the full count as `total`, and `hasMore` when some were cut.
  * Advertised (`completions: {}`) whenever the server has prompts or resource templates.
  */
-import { z } from "zod";
 import { McpError } from "../errors/McpError.ts";
+import { isObject } from "./isObject.ts";
 import { isEnabled } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
@@ -19,15 +19,21 @@ import type { Completer } from "./types.ts";
 /** Completion spec, "Completion Results": "Maximum 100 items per response". */
 export const MAX_COMPLETION_VALUES = 100;
 
-/** MCP `CompleteRequestParams`. */
-const CompleteParams = z.object({
-  ref: z.discriminatedUnion("type", [
-    z.object({ type: z.literal("ref/prompt"), name: z.string() }),
-    z.object({ type: z.literal("ref/resource"), uri: z.string() }),
-  ]),
-  argument: z.object({ name: z.string(), value: z.string() }),
-  context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-});
+type Ref = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+/** MCP `CompleteRequestParams`, checked; or why the params are not that. */
+function readParams(params: Record<string, unknown>): { ref: Ref; argument: { name: string; value: string }; arguments: Record<string, string> } | string {
+  const { ref, argument, context } = params;
+  if (!isObject(ref)) return '"ref" must be { type: "ref/prompt", name } or { type: "ref/resource", uri }';
+  if (ref.type === "ref/prompt" ? typeof ref.name !== "string" : ref.type !== "ref/resource" || typeof ref.uri !== "string") {
+    return '"ref" must be { type: "ref/prompt", name } or { type: "ref/resource", uri }';
+  }
+  if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") return '"argument" must be { name, value } with string values';
+  if (context !== undefined && !isObject(context)) return '"context" must be an object';
+  const given = context?.arguments;
+  if (given !== undefined && !(isObject(given) && Object.values(given).every((v) => typeof v === "string"))) return '"context.arguments" must map names to strings';
+  return { ref: ref as Ref, argument: { name: argument.name, value: argument.value }, arguments: (given as Record<string, string> | undefined) ?? {} };
+}
 
 type Completers = Partial<Record<string, Completer>>;
 
@@ -40,9 +46,9 @@ export function completionMethods(prompts: readonly PromptDefinition[], template
     capabilities: { completions: {} },
     methods: {
       "completion/complete": async (params, ctx, hooks) => {
-        const parsed = CompleteParams.safeParse(params);
-        if (!parsed.success) throw McpError.invalidParams(`Invalid completion/complete params:\n${z.prettifyError(parsed.error)}`);
-        const { ref, argument, context } = parsed.data;
+        const parsed = readParams(params);
+        if (typeof parsed === "string") throw McpError.invalidParams(`Invalid completion/complete params:\n${parsed}`);
+        const { ref, argument } = parsed;
         const overrides = hooks.overrides();
         const prompt = ref.type === "ref/prompt" ? forPrompt.get(ref.name) : undefined;
         const template = ref.type === "ref/resource" ? forTemplate.get(ref.uri) : undefined;
@@ -58,7 +64,7 @@ export function completionMethods(prompts: readonly PromptDefinition[], template
         const complete = Object.hasOwn(completers, argument.name) ? completers[argument.name] : undefined;
         if (!complete) return { completion: { values: [], total: 0, hasMore: false } };
         // A RequestContext is a plain object of own fields (see Session), so a spread keeps them all.
-        const values = await complete(argument.value, { ...ctx, arguments: context?.arguments ?? {} });
+        const values = await complete(argument.value, { ...ctx, arguments: parsed.arguments });
         if (!Array.isArray(values) || !values.every((v) => typeof v === "string")) {
           const owner = ref.type === "ref/prompt" ? `prompt ${ref.name}` : `resource template ${ref.uri}`;
           throw new TypeError(`The completer for ${owner}'s "${argument.name}" must return an array of strings`);

@@ -12,7 +12,7 @@
 import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { toMcpError } from "../http/errorResponse.ts";
+import { toMcpError } from "../errors/toMcpError.ts";
 import type { JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";

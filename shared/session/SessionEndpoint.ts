@@ -10,7 +10,8 @@
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { errorResponse, toMcpError } from "../http/errorResponse.ts";
+import { toMcpError } from "../errors/toMcpError.ts";
+import { errorResponse } from "../http/errorResponse.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { StreamableTransport } from "../transport/StreamableTransport.ts";
 import { StreamTransport } from "../transport/StreamTransport.ts";

@@ -10,10 +10,10 @@
  * (`Promise.all`) go out together. Handlers must therefore reach their asks deterministically,
  * and do side effects after them; work before an ask is repeated each round.
  */
-import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { requiredCapability } from "../protocol/requiredCapability.ts";
+import { isObject } from "../server/isObject.ts";
 
 /** What an unanswered ask rejects with; the request is then answered with an `InputRequiredResult`. */
 export class InputRequired extends Error {
@@ -23,11 +23,20 @@ export class InputRequired extends Error {
   }
 }
 
-/** The result shapes an answer must have (schema `InputResponse`), loose beyond what a handler reads. */
-const ANSWER: Readonly<Record<string, z.ZodType>> = {
-  "elicitation/create": z.looseObject({ action: z.enum(["accept", "decline", "cancel"]), content: z.record(z.string(), z.unknown()).optional() }),
-  "sampling/createMessage": z.looseObject({ role: z.enum(["user", "assistant"]), content: z.unknown(), model: z.string() }),
-  "roots/list": z.looseObject({ roots: z.array(z.looseObject({ uri: z.string() })) }),
+/**
+ * Why an answer does not have the result shape its ask needs (schema `InputResponse`), or
+ * undefined when it does; loose beyond what a handler reads, as the schema's results are.
+ */
+const ANSWER_PROBLEM: Readonly<Record<string, (answer: Record<string, unknown>) => string | undefined>> = {
+  "elicitation/create": (a) =>
+    !["accept", "decline", "cancel"].includes(a.action as string)
+      ? '"action" must be "accept", "decline" or "cancel"'
+      : a.content !== undefined && !isObject(a.content)
+        ? '"content" must be an object'
+        : undefined,
+  "sampling/createMessage": (a) =>
+    a.role !== "user" && a.role !== "assistant" ? '"role" must be "user" or "assistant"' : !("content" in a) ? '"content" is required' : typeof a.model !== "string" ? '"model" must be a string' : undefined,
+  "roots/list": (a) => (!Array.isArray(a.roots) || !a.roots.every((r) => isObject(r) && typeof r.uri === "string") ? '"roots" must be an array of { uri }' : undefined),
 };
 
 const KEY_PREFIX: Readonly<Record<string, string>> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
@@ -70,10 +79,11 @@ export class InputRounds {
     this.#counts.set(method, count);
     const id = key ?? `${KEY_PREFIX[method]}-${count}`;
     if (Object.hasOwn(this.#given, id)) {
-      const parsed = ANSWER[method]!.safeParse(this.#given[id]);
-      if (!parsed.success) throw McpError.invalidParams(`inputResponses["${id}"] is not a valid answer to ${method}: ${z.prettifyError(parsed.error)}`);
-      this.used[id] = parsed.data;
-      return parsed.data as Record<string, unknown>;
+      const answer = this.#given[id];
+      const problem = isObject(answer) ? ANSWER_PROBLEM[method]!(answer) : "it must be an object";
+      if (problem !== undefined) throw McpError.invalidParams(`inputResponses["${id}"] is not a valid answer to ${method}: ${problem}`);
+      this.used[id] = answer;
+      return answer as Record<string, unknown>;
     }
     this.pending[id] = { method, params };
     throw new InputRequired(id);

@@ -12,7 +12,7 @@
 import { resourceTopic } from "../broadcast/Broadcaster.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { toMcpError } from "../http/errorResponse.ts";
+import { toMcpError } from "../errors/toMcpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import { LIST_CHANGED_METHOD } from "../server/ListKind.ts";

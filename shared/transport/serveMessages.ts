@@ -32,7 +32,7 @@ import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
-import { toMcpError } from "../http/errorResponse.ts";
+import { toMcpError } from "../errors/toMcpError.ts";
 import { isNotification, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.ts";
 import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { Logger, stderrSink } from "../log/Logger.ts";
