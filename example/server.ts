@@ -3,9 +3,11 @@
  * over HTTP+SSE (../shared/seeds/001_…), tool for tool and schema for schema, plus a note pad
  * that shows per-session state kept in the session's Durable Object storage.
  *
- * This one file is all a server author writes: tools with zod input schemas and async handlers.
+ * This one file is all a server author writes: tools with input schemas and async handlers. The
+ * schemas use zod/mini, the small build of zod, whose JSON Schema converter is named once below
+ * (`toJsonSchema`); classic zod, valibot or arktype work the same way.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { defineServer, tool, toolError } from "../shared/index.ts";
 import { alertsFor, forecastFor } from "./nws.ts";
 
@@ -40,8 +42,8 @@ export const tools = [
     name: "getWeatherForecastByLocation",
     description: "Get weather forecast for a specific latitude/longitude",
     input: z.strictObject({
-      latitude: z.number().meta({ format: "double" }),
-      longitude: z.number().meta({ format: "double" }),
+      latitude: z.number().check(z.meta({ format: "double" })),
+      longitude: z.number().check(z.meta({ format: "double" })),
     }),
     handler: async ({ latitude, longitude }, ctx) => forecastFor(nwsBase(ctx.env), latitude, longitude, ctx.signal),
   }),
@@ -63,7 +65,7 @@ export const tools = [
     description: "A note pad private to this session: add a note, list the notes, or clear them. Notes last as long as the session.",
     input: z.strictObject({
       action: z.enum(["add", "list", "clear"]),
-      text: z.string().max(MAX_NOTE_CHARS).optional().describe('The note, for action "add"'),
+      text: z.optional(z.string().check(z.describe('The note, for action "add"'), z.maxLength(MAX_NOTE_CHARS))),
     }),
     handler: async ({ action, text }, ctx) => {
       // A 2026-07-28 request has no session (its storage ends with it): say so rather than lose notes.
@@ -85,4 +87,4 @@ export const tools = [
   }),
 ];
 
-export default defineServer({ name: "my-weather-server", version: "0.0.1", tools });
+export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools });

@@ -61,12 +61,12 @@ export class McpServer {
   constructor(definition: ServerDefinition) {
     this.#definition = definition;
     this.info = { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) };
-    const tools = toolMethods(definition.tools ?? []);
+    const tools = toolMethods(definition.tools ?? [], definition.toJsonSchema);
     this.#tools = tools;
     const groups: MethodGroup[] = [
       tools,
       resourceMethods(definition.resources ?? [], definition.resourceTemplates ?? []),
-      promptMethods(definition.prompts ?? []),
+      promptMethods(definition.prompts ?? [], definition.toJsonSchema),
       completionMethods(definition.prompts ?? [], definition.resourceTemplates ?? []),
     ];
     const declared = [

@@ -1,12 +1,13 @@
 /**
  * How a server author declares prompts (MCP prompts spec): a name, string arguments described
- * with a zod object, and an async `get` that returns the messages.
+ * with an object schema of any Standard Schema library, and an async `get` that returns the
+ * messages.
  *
  * Prompt arguments are strings on the wire (`GetPromptRequestParams.arguments` is a string map),
- * so every field of `arguments` must accept a string: `z.string()`, `z.enum([...])`, with
- * `.optional()`, `.describe()` or string checks as needed. Anything else fails at startup.
+ * so every field of `arguments` must accept a string: with zod `z.string()`, `z.enum([...])`,
+ * optional or described as needed. Anything else fails at startup.
  */
-import type { z } from "zod";
+import type { InferInput, InferOutput, StandardSchemaV1 } from "./standardSchema.ts";
 import type { Completer, ContentBlock, Meta, RequestContext, Role } from "./types.ts";
 
 /** MCP `PromptMessage`. */
@@ -22,11 +23,11 @@ export interface GetPromptResult {
   _meta?: Meta;
 }
 
-/** A zod object whose fields take strings (optional or not). */
-export type PromptArguments = z.ZodObject<{ [name: string]: z.ZodType<unknown, string | undefined> }, any>;
+/** An object schema whose fields take strings (optional or not). */
+export type PromptArguments = StandardSchemaV1<{ [name: string]: string | undefined }, unknown>;
 
 /** The argument names of a prompt, for typing its completers. */
-export type PromptArgumentName<Args> = Args extends z.ZodObject<infer Shape, any> ? keyof Shape & string : never;
+export type PromptArgumentName<Args> = Args extends PromptArguments ? keyof InferInput<Args> & string : never;
 
 /**
  * A prompt, listed by `prompts/list` and rendered by `prompts/get`. Arguments are validated
@@ -43,7 +44,7 @@ export interface PromptDefinition<Args extends PromptArguments | undefined = Pro
   name: string;
   title?: string;
   description?: string;
-  /** Advertised as `PromptArgument[]`: `.describe()` gives the description, `.optional()` makes it not required. */
+  /** Advertised as `PromptArgument[]`: a field's description and title are its JSON Schema's; an optional field is not required. */
   arguments?: Args;
   /**
    * Makes it switchable per session with `ctx.setEnabled`, starting in this state. Leave it out
@@ -51,7 +52,7 @@ export interface PromptDefinition<Args extends PromptArguments | undefined = Pro
    */
   enabled?: boolean;
   /** A message list, or a full result (e.g. with its own `description`). Without `arguments`, `args` is `{}`. */
-  get(args: Args extends PromptArguments ? z.output<Args> : Record<string, never>, ctx: RequestContext): Promise<PromptMessage[] | GetPromptResult>;
+  get(args: Args extends PromptArguments ? InferOutput<Args> : Record<string, never>, ctx: RequestContext): Promise<PromptMessage[] | GetPromptResult>;
   /** Completers for `completion/complete` with `ref: { type: "ref/prompt", name }`. */
   complete?: Partial<Record<PromptArgumentName<Args>, Completer>>;
 }

@@ -4,7 +4,7 @@
  * `isError: true` (the model can read and correct them); only protocol faults (an `McpError`
  * thrown by the handler, or an aborted request) propagate as JSON-RPC errors.
  *
- * zod and raw-JSON-Schema tools behave alike here; `toolSchemas` hides the difference. With an
+ * Standard Schema and raw-JSON-Schema tools behave alike here; `toolSchemas` hides the difference. With an
  * output schema, a return that matches it is structured content even if it also looks like a
  * `CallToolResult`; one that does not match but is a `CallToolResult` passes through as is.
  */
@@ -22,7 +22,7 @@ export function toolError(text: string): CallToolResult {
  * @param schemas Precomputed by the server at startup; computed here when omitted (tests).
  */
 export async function callTool(tool: AnyToolDefinition, args: unknown, ctx: RequestContext, schemas: ToolSchemas = toolSchemas(tool)): Promise<CallToolResult> {
-  const input = schemas.checkInput(args ?? {});
+  const input = await schemas.checkInput(args ?? {});
   if (!input.ok) return toolError(`Invalid arguments for tool ${tool.name}:\n${input.message}`);
   let value: unknown;
   try {
@@ -35,9 +35,9 @@ export async function callTool(tool: AnyToolDefinition, args: unknown, ctx: Requ
   return shapeResult(tool.name, schemas, value);
 }
 
-function shapeResult(name: string, schemas: ToolSchemas, value: unknown): CallToolResult {
+async function shapeResult(name: string, schemas: ToolSchemas, value: unknown): Promise<CallToolResult> {
   if (schemas.checkOutput) {
-    const out = schemas.checkOutput(value);
+    const out = await schemas.checkOutput(value);
     if (out.ok) {
       const structured = out.value as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, isError: false };

@@ -13,10 +13,10 @@
  *                      get: async ({ name }) => [{ role: "user", content: { type: "text", text: `Greet ${name}` } }] })],
  * });
  */
-import type { z } from "zod";
 import { McpServer } from "./McpServer.ts";
 import type { PromptArguments, PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import type { StandardSchemaV1 } from "./standardSchema.ts";
 import type { JsonSchemaToolDefinition, ServerDefinition, ToolDefinition } from "./types.ts";
 
 /** @throws TypeError at startup, naming the definition, when a tool, resource or prompt is malformed. */
@@ -25,10 +25,10 @@ export function defineServer(definition: ServerDefinition): McpServer {
 }
 
 /**
- * Types a tool: with a zod `input` the handler gets the parsed type; with a raw JSON Schema
- * `inputSchema` it gets `Record<string, unknown>` (already validated against the schema).
+ * Types a tool: with a Standard Schema `input` the handler gets its parsed type; with a raw JSON
+ * Schema `inputSchema` it gets `Record<string, unknown>` (already validated against the schema).
  */
-export function tool<Input extends z.ZodType, Output extends z.ZodType | undefined = undefined>(
+export function tool<Input extends StandardSchemaV1, Output extends StandardSchemaV1 | undefined = undefined>(
   definition: ToolDefinition<Input, Output>,
 ): ToolDefinition<Input, Output>;
 export function tool(definition: JsonSchemaToolDefinition): JsonSchemaToolDefinition;

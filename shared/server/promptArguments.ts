@@ -1,13 +1,13 @@
 /**
- * A prompt's zod `arguments` object → the `PromptArgument[]` that `prompts/list` advertises
- * (`{ name, title?, description?, required }`), via zod's JSON Schema converter so that
- * `.describe()`, `.meta({ title })`, `.optional()` and `.default()` read the same as for tools.
+ * A prompt's `arguments` schema → the `PromptArgument[]` that `prompts/list` advertises
+ * (`{ name, title?, description?, required }`), through the same JSON Schema conversion as tools
+ * (`jsonSchemaOf`), so descriptions, titles and optional fields read the same.
  *
  * Prompt arguments are strings on the wire, so a field that does not take a string fails here,
  * at startup, naming the prompt and the field.
  */
-import { z } from "zod";
 import type { PromptArguments } from "./PromptDefinition.ts";
+import { type JsonSchemaConverter, jsonSchemaOf } from "./standardSchema.ts";
 
 /** MCP `PromptArgument`. */
 export interface PromptArgument {
@@ -29,18 +29,18 @@ interface FieldSchema {
  * @example promptArguments(z.object({ code: z.string().describe("The code") }), "Prompt review")
  * // [{ name: "code", description: "The code", required: true }]
  */
-export function promptArguments(schema: PromptArguments, what: string): PromptArgument[] {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+export function promptArguments(schema: PromptArguments, what: string, convert?: JsonSchemaConverter): PromptArgument[] {
+  const json = jsonSchemaOf(schema, "input", convert, `${what}'s arguments`) as {
     type?: unknown;
     properties?: Record<string, FieldSchema>;
     required?: string[];
   };
-  if (json.type !== "object") throw new TypeError(`${what}'s arguments must be a z.object of string fields`);
+  if (json.type !== "object") throw new TypeError(`${what}'s arguments must be an object schema of string fields`);
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {}).map(([name, field]) => {
     if (field.type !== "string") {
       throw new TypeError(
-        `${what}'s argument "${name}" must take a string (z.string(), z.enum([...]), optionally .optional()): prompt arguments are strings on the wire`,
+        `${what}'s argument "${name}" must take a string (e.g. z.string() or z.enum([...]), optional or not): prompt arguments are strings on the wire`,
       );
     }
     return {

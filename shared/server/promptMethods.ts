@@ -1,11 +1,10 @@
 /**
  * `prompts/list` and `prompts/get` (MCP prompts spec). Arguments are validated with the prompt's
- * zod object before `get` runs; an unknown prompt or invalid arguments answer -32602 ("Invalid
+ * schema before `get` runs; an unknown prompt or invalid arguments answer -32602 ("Invalid
  * prompt name", "Missing required arguments" in the spec's "Error Handling"). A request without
  * `arguments` is validated as `{}`. A prompt switched off for the session (`ListKind.ts`) is
  * neither listed nor answered; `listChanged` is true once a prompt can be switched.
  */
-import { z } from "zod";
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "./isObject.ts";
 import { isEnabled, switchable } from "./ListKind.ts";
@@ -13,10 +12,11 @@ import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import { promptArguments } from "./promptArguments.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
+import { type JsonSchemaConverter, validateStandard } from "./standardSchema.ts";
 import { toGetPromptResult } from "./toGetPromptResult.ts";
 
 /** @example promptMethods(definition.prompts ?? []).methods["prompts/get"]({ name: "review" }, ctx, hooks) */
-export function promptMethods(prompts: readonly PromptDefinition[]): MethodGroup {
+export function promptMethods(prompts: readonly PromptDefinition[], convert?: JsonSchemaConverter): MethodGroup {
   if (prompts.length === 0) return NO_METHODS;
   const byName = new Map<string, PromptDefinition>();
   const listed: { prompt: PromptDefinition; entry: Result }[] = [];
@@ -26,7 +26,7 @@ export function promptMethods(prompts: readonly PromptDefinition[]): MethodGroup
     if (byName.has(prompt.name)) throw new TypeError(`Prompt ${prompt.name} is defined twice`);
     if (typeof prompt.get !== "function") throw new TypeError(`${what} needs a "get" function`);
     byName.set(prompt.name, prompt);
-    listed.push({ prompt, entry: describePrompt(prompt, what) });
+    listed.push({ prompt, entry: describePrompt(prompt, what, convert) });
   }
   return {
     capabilities: { prompts: { listChanged: switchable(prompts) } },
@@ -44,9 +44,9 @@ export function promptMethods(prompts: readonly PromptDefinition[]): MethodGroup
         if (!isObject(raw)) throw McpError.invalidParams('prompts/get "arguments" must be an object of strings');
         let args: Record<string, unknown> = {};
         if (prompt.arguments) {
-          const parsed = prompt.arguments.safeParse(raw);
-          if (!parsed.success) throw McpError.invalidParams(`Invalid arguments for prompt ${prompt.name}:\n${z.prettifyError(parsed.error)}`);
-          args = parsed.data;
+          const parsed = await validateStandard(prompt.arguments, raw);
+          if (!parsed.ok) throw McpError.invalidParams(`Invalid arguments for prompt ${prompt.name}:\n${parsed.message}`);
+          args = parsed.value as Record<string, unknown>;
         }
         return { ...toGetPromptResult(await prompt.get(args as never, ctx), `Prompt ${prompt.name}`, prompt.description) };
       },
@@ -55,8 +55,8 @@ export function promptMethods(prompts: readonly PromptDefinition[]): MethodGroup
 }
 
 /** MCP `Prompt`, with only the fields that are set; completer names are checked against the arguments. */
-function describePrompt(prompt: PromptDefinition, what: string): Result {
-  const args = prompt.arguments ? promptArguments(prompt.arguments, what) : [];
+function describePrompt(prompt: PromptDefinition, what: string, convert: JsonSchemaConverter | undefined): Result {
+  const args = prompt.arguments ? promptArguments(prompt.arguments, what, convert) : [];
   for (const name of Object.keys(prompt.complete ?? {})) {
     if (!args.some((a) => a.name === name)) throw new TypeError(`${what} has a completer for "${name}", which is not one of its arguments`);
   }

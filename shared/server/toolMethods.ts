@@ -14,6 +14,7 @@ import { isEnabled, switchable } from "./ListKind.ts";
 import type { MethodGroup, Result } from "./Method.ts";
 import { type ParamHeader, paramHeaders } from "./paramHeaders.ts";
 import { listResult } from "./paginate.ts";
+import type { JsonSchemaConverter } from "./standardSchema.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
 import type { AnyToolDefinition } from "./types.ts";
 
@@ -26,7 +27,7 @@ export interface ToolMethodGroup extends MethodGroup {
 }
 
 /** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx, hooks) */
-export function toolMethods(tools: readonly AnyToolDefinition[]): ToolMethodGroup {
+export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonSchemaConverter): ToolMethodGroup {
   const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas; headers: ParamHeader[] }>();
   const listed: { tool: AnyToolDefinition; entry: Result }[] = [];
   for (const tool of tools) {
@@ -34,7 +35,7 @@ export function toolMethods(tools: readonly AnyToolDefinition[]): ToolMethodGrou
       throw new TypeError(`Tool name ${JSON.stringify(tool.name)} must be 1-128 characters of A-Z a-z 0-9 _ . -`);
     }
     if (byName.has(tool.name)) throw new TypeError(`Tool ${tool.name} is defined twice`);
-    const schemas = toolSchemas(tool);
+    const schemas = toolSchemas(tool, convert);
     byName.set(tool.name, { tool, schemas, headers: paramHeaders(tool.name, schemas.inputSchema) });
     listed.push({ tool, entry: describeTool(tool, schemas) });
   }

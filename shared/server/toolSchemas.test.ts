@@ -138,9 +138,9 @@ describe("toolSchemas refuses at startup", () => {
     expect(() => defineServer({ name: "s", version: "1", tools: [definition as JsonSchemaToolDefinition] })).toThrow(message);
   });
 
-  it("accepts the MCP spec's no-parameter schema and then refuses any argument", () => {
+  it("accepts the MCP spec's no-parameter schema and then refuses any argument", async () => {
     const schemas = toolSchemas({ ...base, inputSchema: { type: "object", additionalProperties: false } });
-    expect(schemas.checkInput({})).toEqual({ ok: true, value: {} });
-    expect(schemas.checkInput({ a: 1 }).ok).toBe(false);
+    expect(await schemas.checkInput({})).toEqual({ ok: true, value: {} });
+    expect((await schemas.checkInput({ a: 1 })).ok).toBe(false);
   });
 });

@@ -1,53 +1,61 @@
 /**
  * A tool's two faces, computed once at startup: the JSON Schemas that `tools/list` advertises and
- * the checks that `tools/call` runs. A zod tool is converted (`toolJsonSchema`) and parsed with
- * zod; a raw-schema tool is advertised verbatim and checked with `jsonSchemaValidator`.
+ * the checks that `tools/call` runs. A Standard Schema tool (zod, valibot, arktype…) is
+ * advertised through its JSON Schema conversion (`jsonSchemaOf`) and checked by its own library;
+ * a raw-schema tool is advertised verbatim and checked with `jsonSchemaValidator`.
  *
  * Broken definitions fail here, loudly, naming the tool: MCP requires both schemas to be objects
  * with `"type": "object"` at the root (schema `Tool.inputSchema` / `Tool.outputSchema`).
  */
-import { z } from "zod";
 import { isObject } from "./isObject.ts";
 import { jsonSchemaValidator } from "./jsonSchemaValidator.ts";
-import { toolJsonSchema } from "./toolJsonSchema.ts";
+import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type StandardSchemaV1, type Validated, validateStandard } from "./standardSchema.ts";
 import type { AnyToolDefinition, JsonSchemaObject } from "./types.ts";
-
-/** A parsed value (zod may transform it), or a readable reason. */
-export type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
 export interface ToolSchemas {
   inputSchema: JsonSchemaObject;
   outputSchema?: JsonSchemaObject;
-  checkInput(args: unknown): Checked;
+  checkInput(args: unknown): Validated | Promise<Validated>;
   /** Present when the tool has an output schema. */
-  checkOutput?(value: unknown): Checked;
+  checkOutput?(value: unknown): Validated | Promise<Validated>;
 }
 
-/** @example toolSchemas(tool).checkInput({ text: 1 }) // { ok: false, message: "✖ Invalid input…" } */
-export function toolSchemas(tool: AnyToolDefinition): ToolSchemas {
-  const hasZod = tool.input !== undefined;
+/** @example await toolSchemas(tool).checkInput({ text: 1 }) // { ok: false, message: "✖ Invalid input…" } */
+export function toolSchemas(tool: AnyToolDefinition, convert?: JsonSchemaConverter): ToolSchemas {
+  const hasStandard = tool.input !== undefined;
   const hasRaw = tool.inputSchema !== undefined;
-  if (hasZod === hasRaw) {
-    throw new TypeError(`Tool ${tool.name} needs exactly one of "input" (a zod schema) or "inputSchema" (a JSON Schema object)`);
+  if (hasStandard === hasRaw) {
+    throw new TypeError(`Tool ${tool.name} needs exactly one of "input" (a Standard Schema: zod, valibot, arktype…) or "inputSchema" (a JSON Schema object)`);
   }
-  return hasRaw ? rawSchemas(tool.name, tool.inputSchema, tool.outputSchema) : zodSchemas(tool.name, tool.input, tool.output);
+  return hasRaw ? rawSchemas(tool.name, tool.inputSchema, tool.outputSchema) : standardSchemas(tool.name, tool.input, tool.output, convert);
 }
 
-function zodSchemas(name: string, input: z.ZodType, output: z.ZodType | undefined): ToolSchemas {
+function standardSchemas(name: string, input: unknown, output: unknown, convert: JsonSchemaConverter | undefined): ToolSchemas {
+  const inputCheck = standard(input, `Tool ${name}'s input`);
   const schemas: ToolSchemas = {
-    inputSchema: toolJsonSchema(input, `Tool ${name}'s input`),
-    checkInput: (args) => zodCheck(input, args),
+    inputSchema: objectSchema(jsonSchemaOf(inputCheck, "input", convert, `Tool ${name}'s input`), `Tool ${name}'s input`),
+    checkInput: (args) => validateStandard(inputCheck, args),
   };
-  if (output) {
-    schemas.outputSchema = toolJsonSchema(output, `Tool ${name}'s output`);
-    schemas.checkOutput = (value) => zodCheck(output, value);
+  if (output !== undefined) {
+    const outputCheck = standard(output, `Tool ${name}'s output`);
+    // The input side, as for arguments: what a handler may return. (zod's output side would add
+    // `additionalProperties: false` to every plain object, which the value sent never needs.)
+    schemas.outputSchema = objectSchema(jsonSchemaOf(outputCheck, "input", convert, `Tool ${name}'s output`), `Tool ${name}'s output`);
+    schemas.checkOutput = (value) => validateStandard(outputCheck, value);
   }
   return schemas;
 }
 
-function zodCheck(schema: z.ZodType, value: unknown): Checked {
-  const parsed = schema.safeParse(value);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: z.prettifyError(parsed.error) };
+function standard(schema: unknown, what: string): StandardSchemaV1 {
+  if (!isStandardSchema(schema)) throw new TypeError(`${what} must be a Standard Schema (zod, valibot, arktype…); for a plain JSON Schema use "inputSchema"/"outputSchema"`);
+  return schema;
+}
+
+function objectSchema(json: Record<string, unknown>, what: string): JsonSchemaObject {
+  if (json.type !== "object") {
+    throw new TypeError(`${what} must be an object schema (e.g. z.object or z.strictObject), got JSON Schema type ${JSON.stringify(json.type)}`);
+  }
+  return json as JsonSchemaObject;
 }
 
 function rawSchemas(name: string, input: unknown, output: unknown): ToolSchemas {
@@ -60,7 +68,7 @@ function rawSchemas(name: string, input: unknown, output: unknown): ToolSchemas 
   return schemas;
 }
 
-function rawCheck(schema: JsonSchemaObject, what: string): (value: unknown) => Checked {
+function rawCheck(schema: JsonSchemaObject, what: string): (value: unknown) => Validated {
   const check = jsonSchemaValidator(schema, what);
   return (value) => {
     const message = check(value);

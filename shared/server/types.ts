@@ -6,13 +6,13 @@
  * Wire shapes follow the MCP 2025-11-25 schema (`schema/2025-11-25/schema.ts`); `icons` are not
  * modelled yet.
  */
-import type { z } from "zod";
 import type { RequestId } from "../jsonrpc/messages.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { SessionStorage } from "../session/SessionStorage.ts";
 import type { ListKind } from "./ListKind.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./standardSchema.ts";
 
 /** MCP `Implementation`: who a client or server says it is. */
 export interface Implementation {
@@ -189,22 +189,22 @@ interface ToolBase {
   enabled?: boolean;
 }
 
-/** A tool whose arguments (and, optionally, output) are described with zod. */
-export interface ToolDefinition<
-  Input extends z.ZodType = z.ZodType,
-  Output extends z.ZodType | undefined = z.ZodType | undefined,
-> extends ToolBase {
-  /** Validated before the handler runs; advertised as JSON Schema. Use `z.strictObject` to refuse extra keys. */
+/**
+ * A tool whose arguments (and, optionally, output) are described with a Standard Schema: zod 4
+ * (classic, or mini with `toJsonSchema` in the server definition), valibot, arktype…
+ */
+export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV1, Output extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined> extends ToolBase {
+  /** Validated before the handler runs; advertised as JSON Schema. With zod, `z.strictObject` refuses extra keys. */
   input: Input;
   /** When set, the handler returns this shape; it goes out as `structuredContent` plus a JSON text block. */
   output?: Output;
   inputSchema?: never;
   outputSchema?: never;
-  handler(args: z.output<Input>, ctx: RequestContext): Promise<HandlerReturn<Output>>;
+  handler(args: InferOutput<Input>, ctx: RequestContext): Promise<HandlerReturn<Output>>;
 }
 
 /**
- * A tool described by a raw JSON Schema instead of zod: advertised verbatim (`$schema` kept) and
+ * A tool described by a raw JSON Schema instead of a schema library: advertised verbatim (`$schema` kept) and
  * validated with `@cfworker/json-schema`. Dialect from `$schema`: 2020-12 (the MCP default when
  * absent), 2019-09, draft-07 or draft-04.
  *
@@ -229,7 +229,7 @@ export type AnyToolDefinition = ToolDefinition<any, any> | JsonSchemaToolDefinit
 export type ToolReturn = string | CallToolResult;
 
 /** With an output schema it returns the structured value (or a full result, e.g. an error). */
-export type HandlerReturn<Output> = Output extends z.ZodType ? z.input<Output> | CallToolResult : ToolReturn;
+export type HandlerReturn<Output> = Output extends StandardSchemaV1 ? InferInput<Output> | CallToolResult : ToolReturn;
 
 export interface ServerDefinition {
   name: string;
@@ -237,6 +237,13 @@ export interface ServerDefinition {
   title?: string;
   /** Sent in the `initialize` result: how a model should use this server. */
   instructions?: string;
+  /**
+   * The JSON Schema converter of your schema library, for schemas that do not carry one
+   * (`~standard.jsonSchema`): zod/mini's, so that its converter is bundled only when used.
+   *
+   * @example import * as z from "zod/mini"; defineServer({ …, toJsonSchema: z.toJSONSchema })
+   */
+  toJsonSchema?: JsonSchemaConverter;
   tools?: AnyToolDefinition[];
   /** Fixed resources, listed by `resources/list`. */
   resources?: ResourceDefinition[];

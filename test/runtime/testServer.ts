@@ -11,6 +11,8 @@ import { defineServer, tool } from "../../shared/index.ts";
 export const testServer = defineServer({
   name: "runtime-test-server",
   version: "1.0.0",
+  // The example's tools are zod/mini schemas; classic zod's converter reads them too.
+  toJsonSchema: z.toJSONSchema,
   tools: [
     ...exampleTools,
     tool({

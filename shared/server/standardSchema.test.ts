@@ -1,0 +1,142 @@
+import { toStandardJsonSchema } from "@valibot/to-json-schema";
+import { type } from "arktype";
+import * as v from "valibot";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import * as zm from "zod/mini";
+import { defineServer, prompt, tool } from "./defineServer.ts";
+import { call } from "./testKit.ts";
+
+type ToolResult = { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+type Listed = { tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] };
+
+const FORECAST_SCHEMA = {
+  type: "object",
+  properties: { city: { type: "string", minLength: 2 }, days: { type: "number" } },
+  required: ["city"],
+};
+
+/** The same tool in each library; the handler echoes what it was given. */
+const forecasts = {
+  "zod classic": z.strictObject({ city: z.string().min(2), days: z.number().optional() }),
+  "zod mini": zm.strictObject({ city: zm.string().check(zm.minLength(2)), days: zm.optional(zm.number()) }),
+  valibot: toStandardJsonSchema(v.strictObject({ city: v.pipe(v.string(), v.minLength(2)), days: v.optional(v.number()) })),
+  arktype: type({ city: "string >= 2", "days?": "number" }),
+};
+
+describe.each(Object.entries(forecasts))("a tool whose input is a %s schema", (library, input) => {
+  const server = defineServer({
+    name: "schemas",
+    version: "1",
+    toJsonSchema: zm.toJSONSchema,
+    tools: [tool({ name: "forecast", description: "", input, handler: async (args) => JSON.stringify(args) })],
+  });
+
+  it("advertises the library's JSON Schema, without $schema", async () => {
+    const { tools } = (await call(server, "tools/list")) as Listed;
+    const schema = tools[0]!.inputSchema as Record<string, unknown>;
+    expect(schema).not.toHaveProperty("$schema");
+    expect({ ...schema, additionalProperties: undefined }).toEqual({ ...FORECAST_SCHEMA, additionalProperties: undefined });
+  });
+
+  it("runs the handler with the parsed arguments", async () => {
+    const result = (await call(server, "tools/call", { name: "forecast", arguments: { city: "Lyon", days: 3 } })) as ToolResult;
+    expect(result).toEqual({ content: [{ type: "text", text: '{"city":"Lyon","days":3}' }], isError: false });
+  });
+
+  it("answers invalid arguments with an isError result naming each issue and its path", async () => {
+    const result = (await call(server, "tools/call", { name: "forecast", arguments: { city: "L", days: "3" } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    const text = result.content[0]!.text;
+    expect(text).toMatch(/^Invalid arguments for tool forecast:\n✖ /);
+    expect(text, library).toContain("→ at city");
+    expect(text, library).toContain("→ at days");
+  });
+});
+
+describe("Standard Schema tools", () => {
+  it("types a handler's arguments from any library's schema", () => {
+    tool({
+      name: "t",
+      description: "",
+      input: forecasts.valibot,
+      handler: async (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ city: string; days?: number | undefined }>();
+        return "";
+      },
+    });
+    tool({
+      name: "t",
+      description: "",
+      input: forecasts["zod mini"],
+      handler: async (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ city: string; days?: number | undefined }>();
+        return "";
+      },
+    });
+  });
+
+  it("refuses at startup a schema that cannot produce JSON Schema when no converter is given", () => {
+    const definition = { name: "s", version: "1", tools: [tool({ name: "mini", description: "", input: forecasts["zod mini"], handler: async () => "" })] };
+    expect(() => defineServer(definition)).toThrow(/Tool mini's input is a zod schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema.*toJsonSchema: z.toJSONSchema/);
+  });
+
+  it("refuses at startup an input that is not a Standard Schema", () => {
+    const definition = { name: "s", version: "1", tools: [{ name: "x", description: "", input: { type: "object" }, handler: async () => "" }] };
+    expect(() => defineServer(definition as never)).toThrow(/Tool x's input must be a Standard Schema/);
+  });
+
+  it("structures output validated by the output schema's own library", async () => {
+    const server = defineServer({
+      name: "s",
+      version: "1",
+      tools: [
+        tool({
+          name: "size",
+          description: "",
+          input: type({ ok: "boolean" }),
+          output: type({ size: "number.integer" }),
+          handler: async ({ ok }) => (ok ? { size: 3 } : { size: 1.5 }),
+        }),
+      ],
+    });
+    const { tools } = (await call(server, "tools/list")) as Listed;
+    expect(tools[0]!.outputSchema).toEqual({ type: "object", properties: { size: { type: "integer" } }, required: ["size"] });
+    expect(await call(server, "tools/call", { name: "size", arguments: { ok: true } })).toEqual({
+      content: [{ type: "text", text: '{"size":3}' }],
+      structuredContent: { size: 3 },
+      isError: false,
+    });
+    const wrong = (await call(server, "tools/call", { name: "size", arguments: { ok: false } })) as ToolResult;
+    expect(wrong.isError).toBe(true);
+    expect(wrong.content[0]!.text).toMatch(/^Tool size returned a value that does not match its output schema:\n✖ size must be an integer/);
+  });
+
+  it("takes prompt arguments from any library and checks them before get runs", async () => {
+    const server = defineServer({
+      name: "s",
+      version: "1",
+      prompts: [
+        prompt({
+          name: "review",
+          arguments: toStandardJsonSchema(v.object({ code: v.pipe(v.string(), v.description("The code")), language: v.optional(v.string()) })),
+          get: async ({ code, language }) => [{ role: "user", content: { type: "text", text: `${language ?? "?"}: ${code}` } }],
+        }),
+      ],
+    });
+    const { prompts } = (await call(server, "prompts/list")) as { prompts: unknown[] };
+    expect(prompts).toEqual([
+      {
+        name: "review",
+        arguments: [
+          { name: "code", description: "The code", required: true },
+          { name: "language", required: false },
+        ],
+      },
+    ]);
+    expect(await call(server, "prompts/get", { name: "review", arguments: { code: "x", language: "ts" } })).toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "ts: x" } }],
+    });
+    await expect(call(server, "prompts/get", { name: "review", arguments: {} })).rejects.toThrow(/^Invalid arguments for prompt review:\n✖ .*\n  → at code/);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Standard Schema (https://standardschema.dev): the interface zod 4 (classic and mini), valibot,
+ * arktype and others implement, so that tool and prompt schemas come from whichever library an
+ * author likes and the core imports none. Two parts are used:
+ *
+ * - `~standard.validate` checks arguments before a handler runs (and structured output after);
+ * - the JSON Schema a client sees comes from `~standard.jsonSchema` (Standard JSON Schema:
+ *   zod 4.2+ classic, arktype, valibot through `@valibot/to-json-schema`'s `toStandardJsonSchema`),
+ *   or, for schemas that do not carry it (zod/mini keeps its converter out of the bundle), from
+ *   the converter the server definition names (`toJsonSchema: z.toJSONSchema`).
+ *
+ * The interfaces are the published ones, declared here so that no schema library is a dependency.
+ */
+
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
+
+export interface JsonSchemaOptions {
+  readonly target: string;
+  readonly libraryOptions?: Record<string, unknown> | undefined;
+}
+
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    validate(value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }): StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    /** Standard JSON Schema; optional here, since the definition may bring a converter instead. */
+    readonly jsonSchema?: {
+      input(options: JsonSchemaOptions): Record<string, unknown>;
+      output(options: JsonSchemaOptions): Record<string, unknown>;
+    };
+  };
+}
+
+export type InferInput<S extends StandardSchemaV1> = NonNullable<S["~standard"]["types"]>["input"];
+export type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]["types"]>["output"];
+
+/**
+ * A library's JSON Schema converter, for schemas without `~standard.jsonSchema`. zod's
+ * `toJSONSchema` (from "zod/mini" or "zod") has this shape.
+ *
+ * @example defineServer({ name, version, toJsonSchema: z.toJSONSchema, tools: [...] })
+ */
+export type JsonSchemaConverter = (schema: any, options: { io: "input" | "output"; target: "draft-2020-12"; unrepresentable: "any" }) => object;
+
+/** A parsed value (the library may transform it), or a readable reason. */
+export type Validated = { ok: true; value: unknown } | { ok: false; message: string };
+
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  const standard = (value as StandardSchemaV1 | null)?.["~standard"];
+  return typeof standard === "object" && standard !== null && standard.version === 1 && typeof standard.validate === "function";
+}
+
+/** Validates with the schema's own library; issues become one `✖` line each, with the path. */
+export async function validateStandard(schema: StandardSchemaV1, value: unknown): Promise<Validated> {
+  let result = schema["~standard"].validate(value);
+  if (result instanceof Promise) result = await result;
+  return result.issues === undefined ? { ok: true, value: result.value } : { ok: false, message: describeIssues(result.issues) };
+}
+
+/**
+ * The JSON Schema (draft 2020-12, the MCP default) of a schema's input or output side, without
+ * `$schema`: MCP clients up to 2025-06-18 compare schemas to plain objects.
+ *
+ * @param what names the schema in the startup error, e.g. `Tool search's input`.
+ * @throws TypeError when the schema cannot produce JSON Schema and no converter was given.
+ */
+export function jsonSchemaOf(schema: StandardSchemaV1, io: "input" | "output", convert: JsonSchemaConverter | undefined, what: string): Record<string, unknown> {
+  const standard = schema["~standard"];
+  let json: object;
+  if (standard.jsonSchema) json = standard.jsonSchema[io]({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } });
+  else if (convert) json = convert(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
+  else {
+    throw new TypeError(
+      `${what} is a ${standard.vendor} schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema. Pass its library's converter to defineServer (e.g. toJsonSchema: z.toJSONSchema for zod/mini), or wrap it (valibot: toStandardJsonSchema)`,
+    );
+  }
+  const { $schema: _dropped, ...rest } = json as Record<string, unknown>;
+  return rest;
+}
+
+function describeIssues(issues: ReadonlyArray<StandardIssue>): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment));
+      return path.length === 0 ? `✖ ${issue.message}` : `✖ ${issue.message}\n  → at ${formatPath(path)}`;
+    })
+    .join("\n");
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join("");
+}
