@@ -7,12 +7,17 @@
  */
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { sourceAliases } from "./scripts/sourceAliases.mjs";
+
+/** `durable-mcp` and its subpaths, from source: tests import the package as its users do. */
+const resolve = { alias: Object.entries(sourceAliases()).map(([name, path]) => ({ find: new RegExp(`^${name}$`), replacement: path })) };
 
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts"], environment: "node" } },
+      { resolve, test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts", "test/unit/**/*.test.ts"], environment: "node" } },
       {
+        resolve,
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
@@ -29,6 +34,7 @@ export default defineConfig({
         test: { name: "runtime", include: ["test/runtime/**/*.test.ts"] },
       },
       {
+        resolve,
         // The contract suite: the same end-to-end files against the Deno server (startServer reads RUNTIME).
         test: {
           name: "contract-deno",
@@ -43,6 +49,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],

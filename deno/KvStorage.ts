@@ -1,15 +1,15 @@
 /**
- * `SessionStorage` in Deno KV: what lets a restarted Deno server continue its sessions. Each
+ * `KeyValueStore` in Deno KV: what lets a restarted Deno server continue its sessions. Each
  * session's keys live under `["session", <id>, <key>]`, so `deleteAll` is one prefix sweep and
  * sessions never see each other's data. Deno KV refuses values over 64 KiB, so this storage
  * declares a lower `maxValueBytes`: a larger SSE event is delivered live but not stored for
  * resumption (and logged as such), as an event over 1 MiB is on Workers.
  */
-import type { SessionStorage } from "../shared/session/SessionStorage.ts";
+import type { KeyValueStore } from "../shared/storage/KeyValueStore.ts";
 
 const ROOT = "session";
 
-export class KvStorage implements SessionStorage {
+export class KvStorage implements KeyValueStore {
   /** Deno KV's 65,536-byte value limit, less room for its own encoding of a string. */
   readonly maxValueBytes = 60_000;
 

@@ -1,102 +1,94 @@
 /**
  * The session Durable Object: one instance per session id (`idFromName(sessionId)`), hosting a
- * runtime-agnostic `SessionEndpoint` (and through it a `Session`). It is the only place that
- * knows about Durable Objects; the protocol and the create/require rules live in `shared/`.
+ * runtime-agnostic `SessionHost` (and through it a `Session`). It is the only place that knows
+ * about Durable Objects; the protocol and the create/require rules live in `shared/`. Its one
+ * entry is `apply(operation)`: the Worker sends every session request as a `SessionOperation`
+ * over RPC (the body already parsed), and gets the `Response` back.
  *
  * Persisted (SQLite-backed storage, key-value API):
- *   "session"      → SessionRecord: id, transport, createdAt, negotiated protocolVersion,
- *                    clientInfo, clientCapabilities, logLevel. Written on create, initialize and
- *                    logging/setLevel only: never per request.
- *   "data:<key>"   → values tool handlers store through `ctx.storage` (e.g. the note pad).
- *   alarm          → the idle-expiry check, set whenever the stream closes.
- * In memory only (a cache, rebuilt on demand): the open stream, the outbound queue, running
+ *   "session"             → SessionRecord: id, transport kind, createdAt, negotiated
+ *                           protocolVersion, clientInfo, clientCapabilities, logLevel, resource
+ *                           subscriptions, switched definitions. Written on create and by the
+ *                           methods that change it (initialize, logging/setLevel,
+ *                           resources/subscribe, ctx.session.setEnabled): never per request.
+ *   "data:<key>"          → values tool handlers store through `ctx.storage` (e.g. the note pad).
+ *   "ev:<stream>:<seq>"   → Streamable HTTP: each SSE event as sent, stored before it is written,
+ *                           for `Last-Event-ID` resumption (bounded by MAX_STORED_EVENTS and
+ *                           MAX_STORED_BYTES, oldest first). A POST answered with JSON stores nothing.
+ *   alarm                 → the idle-expiry check, set whenever the last stream closes.
+ * In memory only (a cache, rebuilt on demand): the open streams, the outbound queue, running
  * handlers, the time of last activity.
  *
- * Lifecycle. Created by `GET /sse`. While its stream is open the object is pinned in memory.
- * When the stream closes, running handlers are aborted and the queue released; the record stays
- * for SESSION_IDLE_TTL_MS so the session can be reopened (`GET /sse?sessionId=`), then the alarm
- * deletes everything. After eviction or a deploy the next call constructs a fresh instance, which
- * reloads the record in `blockConcurrencyWhile` before serving anything. An alarm that fires
- * twice, or after the session ended, finds nothing to do.
+ * Lifecycle. Created by `GET /sse` or by a Streamable HTTP `initialize`. While a legacy stream is
+ * open the object is pinned in memory. When the last stream closes, an alarm is set for
+ * SESSION_IDLE_TTL_MS: a legacy session can be reopened (`GET /sse?sessionId=`) and a Streamable
+ * one resumed (`GET /mcp` with `Last-Event-ID`) until then, and the alarm then deletes every key
+ * (the record, handler data, stored events) and the alarm itself. A legacy stream that drops
+ * aborts its requests; a Streamable one does not (its events wait in storage). After eviction or
+ * a deploy the next call constructs a fresh instance, which reloads the record (and the event
+ * index) in `blockConcurrencyWhile` before serving anything; a load that fails is tried again by
+ * the next call. An alarm that fires twice, or after the session ended, finds nothing to do.
  *
  * Cost model (Workers Paid, as published in 2026): a Durable Object is billed for wall-clock
  * duration while it is in memory, at 128 MB × duration ($12.50 per million GB-s beyond 400,000
  * GB-s included), plus $0.15 per million requests beyond one million. An open SSE stream keeps
  * the object in memory, so one idle connected client costs 0.125 GB × 86,400 s ≈ 10,800 GB-s a
  * day, about $0.135 a day or $4 a month per always-connected session. The keepalive comments are
- * writes on an existing stream, not requests. The alternative (closing streams and letting
- * clients poll) trades that for request charges and latency; legacy HTTP+SSE clients cannot
- * poll, so for them the resident object is the price of the transport. Storage here is a few
- * hundred bytes per session, deleted at idle expiry.
+ * writes on an existing stream, not requests. Storage is a few hundred bytes per session plus its
+ * stored events, deleted at idle expiry.
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";
-import type { JsonRpcMessage } from "../shared/jsonrpc/messages.ts";
+import type { SessionOperation } from "../shared/host/SessionOperation.ts";
+import { SessionHost } from "../shared/host/SessionHost.ts";
 import { Logger } from "../shared/log/Logger.ts";
-import type { McpServer } from "../shared/server/McpServer.ts";
-import { type OpenOptions, type ReceiveOutcome, SessionEndpoint } from "../shared/session/SessionEndpoint.ts";
-import type { Env } from "../worker/Env.ts";
+import type { ServerEnv } from "../shared/server/RequestContext.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { durableStorage } from "./durableStorage.ts";
-import { durableBroadcaster } from "./WatchObject.ts";
+import { durableBroadcaster, type WatchObject } from "./WatchObject.ts";
+
+/** What the session object reads from its environment. */
+export type SessionObjectEnv = ServerEnv & {
+  /** Change fan-out across isolates (2026-07-28 `subscriptions/listen`); without it, none from sessions. */
+  MCP_WATCH?: DurableObjectNamespace<WatchObject>;
+};
 
 /**
- * Subclass it once per server definition and export the subclass under the class name
- * wrangler.toml binds:
- *
- * @example
- * export class McpSession extends SessionObject {
- *   constructor(ctx: DurableObjectState, env: Env) { super(ctx, env, server); }
- * }
+ * One server definition's session class. `createWorker` makes the subclass wrangler.toml binds
+ * (`McpSession`); you rarely extend this yourself.
  */
-export class SessionObject extends DurableObject<Env> {
-  readonly #endpoint: SessionEndpoint;
+export class SessionObject extends DurableObject<SessionObjectEnv> {
+  readonly #host: SessionHost;
 
-  constructor(ctx: DurableObjectState, env: Env, server: McpServer) {
+  constructor(ctx: DurableObjectState, env: SessionObjectEnv, definition: ServerDefinition) {
     super(ctx, env);
     const config = readConfig(env);
-    this.#endpoint = new SessionEndpoint({
-      server,
+    const logger = new Logger(config.logLevel);
+    this.#host = new SessionHost({
+      server: definition,
       storage: durableStorage(ctx.storage),
       config,
-      logger: new Logger(config.logLevel),
+      logger,
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH) : undefined,
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
     });
-    // Nothing is served before the stored session is read back (after eviction or a deploy).
-    void ctx.blockConcurrencyWhile(() => this.#endpoint.load());
+    // Nothing is served before the stored session is read back (after eviction or a deploy). A
+    // failure here is not thrown (that would reset the object): the next call tries again.
+    void ctx.blockConcurrencyWhile(() => this.#host.ready().catch((error: unknown) => logger.error("session.load-failed", { message: String(error) })));
   }
 
-  /** Opens (or creates and opens) the session's SSE stream. */
-  open(sessionId: string, options: OpenOptions): Promise<Response> {
-    return this.#endpoint.open(sessionId, options);
+  /** The one entry: a session request, as the Worker's routes built it. */
+  apply(operation: SessionOperation): Promise<Response> {
+    return this.#host.apply(operation);
   }
 
-  /** Delivers one POST's validated messages. */
-  receive(sessionId: string, messages: JsonRpcMessage[]): Promise<ReceiveOutcome> {
-    return this.#endpoint.receive(sessionId, messages);
-  }
-
-  /** A Streamable HTTP POST; with `create`, the session is created first. */
-  post(sessionId: string, messages: JsonRpcMessage[], create: boolean): Promise<Response> {
-    return this.#endpoint.post(sessionId, messages, create);
-  }
-
-  /** A Streamable HTTP GET: the standalone stream, or a resumed one after `Last-Event-ID`. */
-  listen(sessionId: string, lastEventId: string | null): Promise<Response> {
-    return this.#endpoint.listen(sessionId, lastEventId);
-  }
-
-  /** A Streamable HTTP DELETE. */
-  terminate(sessionId: string): Promise<Response> {
-    return this.#endpoint.terminate(sessionId);
-  }
-
-  async stats(): Promise<ReturnType<SessionEndpoint["stats"]>> {
-    return this.#endpoint.stats();
+  /** Live figures for tests and the benchmark: queue depth, handlers running, stream state. */
+  async stats(): Promise<SessionHost["stats"]> {
+    return this.#host.stats;
   }
 
   override async alarm(): Promise<void> {
-    await this.#endpoint.wakeup();
+    await this.#host.wakeup();
   }
 }

@@ -20,12 +20,12 @@ import { DurableObject } from "cloudflare:workers";
 import type { Broadcaster } from "../shared/broadcast/Broadcaster.ts";
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { readConfig } from "../shared/config/readConfig.ts";
-import type { Env } from "../worker/Env.ts";
+import type { ServerEnv } from "../shared/server/RequestContext.ts";
 
-export class WatchObject extends DurableObject<Env> {
+export class WatchObject extends DurableObject<ServerEnv> {
   readonly #hub: MemoryBroadcaster;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: ServerEnv) {
     super(ctx, env);
     this.#hub = new MemoryBroadcaster(readConfig(env).maxQueueBytes);
   }

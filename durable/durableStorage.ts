@@ -1,11 +1,11 @@
 /**
- * `SessionStorage` over Durable Object storage (the SQLite-backed key-value API). `deleteAll`
+ * `KeyValueStore` over Durable Object storage (the SQLite-backed key-value API). `deleteAll`
  * also deletes the alarm, which `storage.deleteAll()` leaves in place: an ended session must not
  * wake up again.
  */
-import type { SessionStorage } from "../shared/session/SessionStorage.ts";
+import type { KeyValueStore } from "../shared/storage/KeyValueStore.ts";
 
-export function durableStorage(storage: DurableObjectStorage): SessionStorage {
+export function durableStorage(storage: DurableObjectStorage): KeyValueStore {
   return {
     get: (key) => storage.get(key),
     put: (key, value) => storage.put(key, value),

@@ -8,7 +8,7 @@
  * (`toJsonSchema`); classic zod, valibot or arktype work the same way.
  */
 import * as z from "zod/mini";
-import { defineServer, tool, toolError } from "../shared/index.ts";
+import { defineServer, type ServerEnv, tool, toolError } from "durable-mcp";
 import { alertsFor, forecastFor } from "./nws.ts";
 
 /** The captured server's score table; `lisi` scores 80.0 as in the capture. */
@@ -16,8 +16,17 @@ const SCORES: Record<string, number> = { zhangsan: 92.5, lisi: 80.0, wangwu: 67.
 const MAX_NOTES = 100;
 const MAX_NOTE_CHARS = 2_000;
 
-function nwsBase(env: Readonly<Record<string, unknown>>): string {
-  return typeof env.NWS_BASE_URL === "string" && env.NWS_BASE_URL ? env.NWS_BASE_URL : "https://api.weather.gov";
+declare global {
+  namespace DurableMcp {
+    interface Env {
+      /** The weather API's base URL; tests point it at a local stand-in. */
+      NWS_BASE_URL?: string;
+    }
+  }
+}
+
+function nwsBase(env: ServerEnv): string {
+  return env.NWS_BASE_URL || "https://api.weather.gov";
 }
 
 /** The tools, exported apart from the server so other definitions (tests, your own) can reuse them. */
@@ -68,20 +77,21 @@ export const tools = [
       text: z.optional(z.string().check(z.describe('The note, for action "add"'), z.maxLength(MAX_NOTE_CHARS))),
     }),
     handler: async ({ action, text }, ctx) => {
-      // A 2026-07-28 request has no session (its storage ends with it): say so rather than lose notes.
-      if (ctx.session.id === "") {
+      // A 2026-07-28 request has no session, and so no storage: say so rather than lose notes.
+      const { storage } = ctx;
+      if (!storage) {
         return toolError("The note pad keeps notes in a session, and this client speaks protocol 2026-07-28, which has none. Connect with a 2025 (session) or HTTP+SSE client to keep notes.");
       }
-      const notes = (await ctx.storage.get<string[]>("notes")) ?? [];
+      const notes = (await storage.get<string[]>("notes")) ?? [];
       if (action === "list") return notes.length ? notes.map((n, i) => `${i + 1}. ${n}`).join("\n") : "The note pad is empty.";
       if (action === "clear") {
-        await ctx.storage.delete("notes");
+        await storage.delete("notes");
         return `Cleared ${notes.length} note(s).`;
       }
       if (!text) return toolError('Action "add" needs a "text".');
       if (notes.length >= MAX_NOTES) return toolError(`The note pad is full (${MAX_NOTES} notes); clear it first.`);
       notes.push(text);
-      await ctx.storage.put("notes", notes);
+      await storage.put("notes", notes);
       return `Noted. The pad has ${notes.length} note(s).`;
     },
   }),

@@ -15,13 +15,8 @@
  * Not here: accepting the upgrade (runtime-specific), the spec's status for this transport
  * (WebSocket is not one of MCP's standard transports; custom transports are allowed).
  */
-import type { Config } from "../shared/config/readConfig.ts";
-import { ErrorCode } from "../shared/errors/errorCodes.ts";
-import { McpError } from "../shared/errors/McpError.ts";
-import { checkHost } from "../shared/http/checkHost.ts";
-import { errorResponse } from "../shared/http/errorResponse.ts";
-import { checkOrigin } from "../shared/http/originPolicy.ts";
-import type { MessageStream } from "../shared/transport/serveMessages.ts";
+import { ErrorCode, McpError } from "durable-mcp";
+import type { MessageStream } from "durable-mcp/transport";
 
 /** The subprotocol MCP clients offer for WebSocket. */
 export const SUBPROTOCOL = "mcp";
@@ -34,16 +29,14 @@ const DRAIN_POLL_MS = 10;
 const OPEN = 1;
 
 /**
- * The answer for a request that must not become a WebSocket, else undefined: not an upgrade
- * (426), or from a foreign Host or Origin (403; the same rules as every HTTP route, which here
- * also stop cross-site WebSocket hijacking).
+ * The answer for a request that must not become a WebSocket, else undefined: not an upgrade (426).
+ * A foreign Host or Origin never gets this far: the router refuses it (403) before any route of
+ * yours runs, which here also stops cross-site WebSocket hijacking.
  */
-export function refuseUpgrade(request: Request, config: Config): Response | undefined {
-  if (request.method !== "GET" || request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-    return errorResponse(new McpError(426, ErrorCode.InvalidRequest, "This endpoint speaks MCP over WebSocket: send GET with Upgrade: websocket", undefined, { upgrade: "websocket" }));
-  }
-  const foreign = checkHost(request, config.allowedHosts) ?? checkOrigin(request, { allowed: config.allowedOrigins });
-  return foreign && errorResponse(foreign);
+export function refuseUpgrade(request: Request): Response | undefined {
+  if (request.method === "GET" && request.headers.get("upgrade")?.toLowerCase() === "websocket") return undefined;
+  const error = new McpError(426, ErrorCode.InvalidRequest, "This endpoint speaks MCP over WebSocket: send GET with Upgrade: websocket");
+  return Response.json({ jsonrpc: "2.0", id: null, error: error.toJsonRpc() }, { status: 426, headers: { upgrade: "websocket" } });
 }
 
 /** Whether the client offered the "mcp" subprotocol; answer with it only then (RFC 6455 §4.2.2). */

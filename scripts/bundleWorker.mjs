@@ -4,6 +4,16 @@
  * start without wrangler (`startServer`, `startWorkerd`).
  */
 import { build } from "esbuild";
+import { sourceAliases } from "./sourceAliases.mjs";
+
+/** `durable-mcp` and its subpaths, from source (an installed package needs no such help). */
+const fromSource = {
+  name: "durable-mcp-source",
+  setup(build) {
+    const aliases = sourceAliases();
+    build.onResolve({ filter: /^durable-mcp(\/|$)/ }, (args) => (aliases[args.path] ? { path: aliases[args.path] } : undefined));
+  },
+};
 
 /**
  * @param {string} entry  absolute path of the Worker entry
@@ -22,6 +32,7 @@ export async function bundleWorker(entry, outfile, { minify = false } = {}) {
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "browser"],
     external: ["cloudflare:*"],
+    plugins: [fromSource],
     logLevel: "error",
   });
 }

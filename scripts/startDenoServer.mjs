@@ -1,10 +1,10 @@
 /**
- * Starts a server definition on Deno (`deno/main.ts`, through the `deno` npm package) the way the
+ * Starts a server on Deno (a Deno entry, through the `deno` npm package) the way the
  * contract tests do, returning the same shape as `startServer` so one test file drives either
  * runtime. Variables come from wrangler.toml `[vars]` plus overrides, as on workerd.
  *
  * @example
- * const server = await startDenoServer({ definition: "example/server.ts", vars: { LOG_LEVEL: "error" } });
+ * const server = await startDenoServer({ main: "example/deno.ts", vars: { LOG_LEVEL: "error" } });
  * await fetch(`${server.url}/health`);
  * await server.dispose();
  */
@@ -25,15 +25,16 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
 
 /**
  * @param {object} options
- * @param {string} [options.definition]  Module whose default export is the server (default: the example).
- * @param {string} [options.main]  A Deno entry of its own instead of `deno/main.ts` (it takes `--port` and prints `listening on`).
+ * @param {string} [options.definition]  Module whose default export is the server, served by `test/support/denoServer.ts`.
+ * @param {string} [options.main]  A Deno entry of its own (it takes `--port` and prints `listening on`; default: the example's).
  * @param {number} [options.port]  0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]
  * @param {string} [options.kvPath]  Keep sessions in Deno KV at this path.
  */
-export async function startDenoServer({ definition = "example/server.ts", main, port = 0, vars = {}, kvPath } = {}) {
+export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath } = {}) {
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
-  const args = [deno, ...DENO_FLAGS, main ?? "deno/main.ts", "--port", String(port), ...(main ? [] : ["--server", definition])];
+  const entry = definition ? ["test/support/denoServer.ts", "--server", definition] : [main ?? "example/deno.ts"];
+  const args = [deno, ...DENO_FLAGS, ...entry, "--port", String(port)];
   if (kvPath) args.push("--kv", kvPath);
   const child = spawn(args[0], args.slice(1), {
     cwd: ROOT,

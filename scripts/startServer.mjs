@@ -25,11 +25,11 @@ import { startDenoServer } from "./startDenoServer.mjs";
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 
 /**
- * What Deno runs for each Worker entry: a server definition for `deno/main.ts` (Deno takes
- * definitions, not Workers), or, for an entry that adds routes of its own, its Deno twin.
+ * What Deno runs for each Worker entry: the server definition it serves (run by the tests' Deno
+ * entry, `test/support/denoServer.ts`), or, for an entry with a Deno entry of its own, that.
  */
 const DENO_TWIN_OF = {
-  "worker/index.ts": { definition: "example/server.ts" },
+  "example/worker.ts": { main: "example/deno.ts" },
   "test/conformance/fixtureWorker.ts": { definition: "test/conformance/fixtureServer.ts" },
   "test/runtime/testWorker.ts": { definition: "test/runtime/testServer.ts" },
   "example/webSocketWorker.ts": { main: "example/webSocketDeno.ts" },
@@ -45,7 +45,7 @@ const DENO_TWIN_OF = {
  */
 export async function startServer({ entry, port = 0, vars = {}, persistDir } = {}) {
   if (process.env.RUNTIME === "deno") {
-    const twin = DENO_TWIN_OF[entry ?? "worker/index.ts"];
+    const twin = DENO_TWIN_OF[entry ?? "example/worker.ts"];
     if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
     return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
   }

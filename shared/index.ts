@@ -1,45 +1,64 @@
 /**
- * durable-mcp's runtime-agnostic core: what a server author and a runtime host import.
- * Web-standard APIs only (no `node:`, no `cloudflare:`), so Workers, Deno and Node all run it.
+ * `durable-mcp`: defining a server — its tools, resources and prompts, and the context their
+ * handlers get. Serving it is one of the runtime entries: `durable-mcp/cloudflare` (a Worker, one
+ * Durable Object per session), `durable-mcp/deno`, `durable-mcp/stdio`; `durable-mcp/transport`
+ * for transports of your own. Web-standard APIs only (no `node:`, no `cloudflare:`), so Workers,
+ * Deno, Node and bundlers all take it.
+ *
+ * @example
+ * import * as z from "zod/mini";
+ * import { defineServer, tool } from "durable-mcp";
+ *
+ * export default defineServer({
+ *   name: "my-server", version: "1.0.0", toJsonSchema: z.toJSONSchema,
+ *   tools: [tool({ name: "shout", description: "Upper-cases text", input: z.object({ text: z.string() }), handler: async ({ text }) => text.toUpperCase() })],
+ * });
  */
 
 // Defining a server
-export { defineServer, tool, prompt, resourceTemplate } from "./server/defineServer.ts";
-export { McpServer } from "./server/McpServer.ts";
-export type * from "./server/types.ts";
-export type { ListKind } from "./server/ListKind.ts";
+export { defineServer, prompt, resourceTemplate, tool } from "./server/defineServer.ts";
+export { ServerDefinition } from "./server/ServerDefinition.ts";
+export type { CacheableMethod, CacheHint, ServerOptions } from "./server/ServerOptions.ts";
+export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./server/standardSchema.ts";
 
 // Tools
 export { toolError } from "./server/callTool.ts";
+export type { AnyToolDefinition, HandlerReturn, JsonSchemaObject, JsonSchemaToolDefinition, ToolDefinition, ToolReturn } from "./server/ToolDefinition.ts";
 
 // Resources
-export type { ResourceDefinition, ResourceTemplateDefinition, ResourceReturn, TemplateVariables } from "./server/ResourceDefinition.ts";
+export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./server/ResourceDefinition.ts";
 export { UriTemplate } from "./server/UriTemplate.ts";
 export { toBase64 } from "./server/toBase64.ts";
 
-// Prompts
-export type { PromptDefinition, PromptMessage, GetPromptResult, PromptArguments } from "./server/PromptDefinition.ts";
+// Prompts and completion
+export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage } from "./server/PromptDefinition.ts";
 export type { PromptArgument } from "./server/promptArguments.ts";
-
-// Completion
 export { MAX_COMPLETION_VALUES } from "./server/completionMethods.ts";
+
+// What a handler gets
+export type {
+  ClientView,
+  Completer,
+  CompletionContext,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  InputOptions,
+  ListRootsResult,
+  RequestContext,
+  SamplingMessage,
+  ServerEnv,
+  SessionContext,
+} from "./server/RequestContext.ts";
+export type { HandlerStorage, KeyValueStore } from "./storage/KeyValueStore.ts";
+export type { ListFeature, ListKind } from "./server/ListKind.ts";
+export type * from "./server/types.ts";
 
 // Errors
 export { McpError } from "./errors/McpError.ts";
 export { ErrorCode } from "./errors/errorCodes.ts";
 
 // Protocol
-export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateVersion } from "./protocol/versions.ts";
+export { LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol/versions.ts";
 export type { LogLevel } from "./protocol/logLevels.ts";
-
-// Hosting a session (for runtime adapters)
-export type { SessionHooks, Negotiated } from "./server/McpServer.ts";
-export { Session, type SessionDeps } from "./session/Session.ts";
-export { SessionEndpoint, type SessionApi, type ReceiveOutcome } from "./session/SessionEndpoint.ts";
-export type { SessionStorage } from "./session/SessionStorage.ts";
-export { MemoryStorage } from "./session/MemoryStorage.ts";
-export { readConfig, DEFAULT_CONFIG, type Config } from "./config/readConfig.ts";
-export { Logger, stderrSink } from "./log/Logger.ts";
-
-// Serving over stdin/stdout (desktop clients)
-export { serveStdio, type StdioOptions } from "./stdio/serveStdio.ts";

@@ -1,24 +1,66 @@
 /**
  * The Workers runtime: the shared routes with sessions in Durable Objects (one per session id,
  * `MCP_SESSION`) and change fan-out through one Durable Object per watched topic (`MCP_WATCH`;
- * without that binding, within the isolate only).
+ * without that binding, within the isolate only). One call wires a server definition into all of
+ * it: the `fetch` handler and the two Durable Object classes wrangler.toml binds.
+ *
+ * @example
+ * // worker.ts, wrangler.toml's `main`
+ * import { createWorker } from "durable-mcp/cloudflare";
+ * import server from "./server.ts";
+ *
+ * const { fetch, McpSession, McpWatch } = createWorker(server);
+ * export { McpSession, McpWatch };
+ * export default { fetch };
  */
-import { durableBroadcaster } from "../durable/WatchObject.ts";
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
-import { readConfig } from "../shared/config/readConfig.ts";
-import type { Runtime } from "../shared/host/Runtime.ts";
-import { createRouter } from "../shared/routes/createRouter.ts";
-import type { McpServer } from "../shared/server/McpServer.ts";
-import type { Env } from "./Env.ts";
-import { sessionStub } from "./sessionStub.ts";
+import type { SessionOperation, Sessions } from "../shared/host/SessionOperation.ts";
+import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
+import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
 
-export function createWorker(server: McpServer): ExportedHandler<Env> {
+/** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
+export type WorkerEnv = SessionObjectEnv & {
+  MCP_SESSION: DurableObjectNamespace<SessionObject>;
+  /** Seals 2026-07-28 `requestState`; at least 32 characters. Set with `wrangler secret put`. */
+  REQUEST_STATE_SECRET?: string;
+};
+
+export interface McpWorker<E extends WorkerEnv> {
+  fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response>;
+  /** Export under this name: wrangler.toml binds it as `MCP_SESSION`. */
+  McpSession: new (ctx: DurableObjectState, env: SessionObjectEnv) => SessionObject;
+  /** Export under this name: wrangler.toml binds it as `MCP_WATCH`. */
+  McpWatch: typeof WatchObject;
+}
+
+/**
+ * @param options `before`: checks of yours run before any MCP route (return a Response to answer
+ *   the request yourself); `routes`: routes of your own, tried first.
+ */
+export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: ServerDefinition, options: RouterOptions<E> = {}): McpWorker<E> {
   // One in-isolate fallback per Worker, shared by its requests, for deployments without MCP_WATCH.
   let local: MemoryBroadcaster | undefined;
-  const runtime: Runtime<Env> = {
-    sessions: (env) => ({ session: (id) => sessionStub(env, id) }),
-    broadcaster: (env) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH) : (local ??= new MemoryBroadcaster(readConfig(env).maxQueueBytes))),
+  const handle = createRouter<E>(
+    definition,
+    {
+      sessions: (env) => durableSessions(env.MCP_SESSION),
+      broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
+    },
+    options,
+  );
+  class McpSession extends SessionObject {
+    constructor(ctx: DurableObjectState, env: SessionObjectEnv) {
+      super(ctx, env, definition);
+    }
+  }
+  return { fetch: (request, env, ctx) => handle(request, env, ctx), McpSession, McpWatch: WatchObject };
+}
+
+/** Sessions in Durable Objects: the same id always reaches the same object, worldwide. */
+function durableSessions(namespace: DurableObjectNamespace<SessionObject>): Sessions {
+  return {
+    apply: (operation: SessionOperation) => namespace.get(namespace.idFromName(operation.sessionId)).apply(operation) as Promise<Response>,
   };
-  const handle = createRouter(server, runtime);
-  return { fetch: (request, env) => handle(request, env) };
 }

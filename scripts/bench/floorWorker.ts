@@ -15,9 +15,9 @@
  * No validation, no limits, no logging: nothing here is safe to deploy; it exists to be measured.
  */
 import { DurableObject } from "cloudflare:workers";
-import worker from "../../worker/index.ts";
+import worker from "../../example/worker.ts";
 
-export { McpSession, McpWatch } from "../../worker/index.ts";
+export { McpSession, McpWatch } from "../../example/worker.ts";
 
 interface FloorEnv {
   FLOOR: DurableObjectNamespace<FloorObject>;

@@ -33,8 +33,10 @@ export function preflight(request: Request, policy: OriginPolicy): Response | un
 
 /** `response` with CORS headers for the request's origin, when that origin is allowed. */
 export function withCors(response: Response, request: Request, policy: OriginPolicy): Response {
+  // An upgraded request is the socket's now (Deno refuses to read it again), and needs no CORS.
+  if (response.status === 101) return response;
   const origin = request.headers.get("origin");
-  if (origin === null || response.status === 101 || !isAllowedOrigin(origin, new URL(request.url), policy)) return response;
+  if (origin === null || !isAllowedOrigin(origin, new URL(request.url), policy)) return response;
   // Responses from a Durable Object have immutable headers; a shallow copy keeps the body streaming.
   const copy = new Response(response.body, response);
   copy.headers.set("access-control-allow-origin", origin);

@@ -1,21 +1,19 @@
 /**
  * `GET /` — what this deployment is, for a person with a browser or curl: the server's name and
- * version, the protocol versions it negotiates, its endpoints and its limits.
+ * version, the protocol versions it speaks, its endpoints (the router's own table, so the list
+ * cannot drift from what is served) and its limits. A definition that cannot be served says why.
  */
 import type { Config } from "../config/readConfig.ts";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import type { McpServer } from "../server/McpServer.ts";
+import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
-export function describeServer(server: McpServer, config: Config): Response {
+export function describeServer(definition: ServerDefinition, config: Config, routes: readonly { method: string; path: string; description: string }[]): Response {
   return Response.json({
-    server: server.info,
+    server: definition.info,
     runtime: "durable-mcp",
-    protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
-    endpoints: {
-      "GET /sse": "HTTP+SSE (2024-11-05): opens a session; the first event names the POST endpoint",
-      "POST /message?sessionId=…": "HTTP+SSE: one JSON-RPC message or batch; 202, replies on the stream",
-      "GET /health": "liveness for load balancers and monitors",
-    },
+    ...(definition.problem ? { problem: `The server definition is invalid: ${definition.problem.message}` } : {}),
+    protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
+    endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {
       maxBodyBytes: config.maxBodyBytes,
       maxQueueBytes: config.maxQueueBytes,
@@ -24,6 +22,7 @@ export function describeServer(server: McpServer, config: Config): Response {
       handlerTimeoutMs: config.handlerTimeoutMs,
       keepaliveIntervalMs: config.keepaliveIntervalMs,
       sessionIdleTtlMs: config.sessionIdleTtlMs,
+      requestStateTtlMs: config.requestStateTtlMs,
     },
   });
 }

@@ -2,34 +2,35 @@
  * `/mcp` — the Streamable HTTP endpoint of every era. Checks that need no session run here, before
  * any Durable Object hop: Accept (406), content type (415), body size (413), JSON and JSON-RPC
  * shape (400). Then the era is decided once (`classifyEra`):
- * - 2026-07-28 requests are answered here, statelessly (`handleStateless`); GET and DELETE,
+ * - 2026-07-28 requests are answered here, statelessly (`statelessPost`); GET and DELETE,
  *   which that revision does not have, get 405;
  * - 2025-03-26 … 2025-11-25: protocol version header (400), session header (400 missing, 404 not
- *   ours); `initialize` mints the session id; everything else goes to that session's object.
+ *   ours); `initialize` mints the session id; everything else goes to that session as one
+ *   `SessionOperation`.
  */
-import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { requireAccept, requireMcpSessionId } from "../http/guards.ts";
 import { readMessages } from "../http/readMessages.ts";
+import type { Sessions } from "../host/SessionOperation.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
-import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
-import { handleStateless, type StatelessDeps } from "../stateless/handleStateless.ts";
 import { protocolVersionHeader } from "../protocol/versions.ts";
 import { newSessionId } from "../session/newSessionId.ts";
-import type { SessionHost } from "../host/Runtime.ts";
+import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
+import type { StatelessDeps } from "../stateless/statelessExchange.ts";
+import { statelessPost } from "./statelessPost.ts";
 
 const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
 
-export async function postMcp(request: Request, sessions: SessionHost, config: Config, stateless: StatelessDeps): Promise<Response> {
+export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes: number, stateless: StatelessDeps): Promise<Response> {
   const accept = requireAccept(request, POST_ACCEPTS);
   if (accept) return errorResponse(accept);
-  const parsed = await readMessages(request, config.maxBodyBytes);
+  const parsed = await readMessages(request, maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
   const { messages } = parsed;
-  if (classifyEra(request.headers, messages, parsed.batch) === "modern") return handleStateless(request, messages, parsed.batch, stateless);
+  if (classifyEra(request.headers, messages, parsed.batch) === "modern") return statelessPost(request, messages, parsed.batch, stateless);
   const version = protocolVersionHeader(request);
   if (!version.ok) return errorResponse(new McpError(400, ErrorCode.InvalidRequest, version.message));
 
@@ -42,30 +43,29 @@ export async function postMcp(request: Request, sessions: SessionHost, config: C
     if (request.headers.has("mcp-session-id")) {
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
-    const sessionId = newSessionId();
-    return sessions.session(sessionId).post(sessionId, messages, true);
+    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, create: true });
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.session(session.sessionId).post(session.sessionId, messages, false);
+  return sessions.apply({ kind: "post", sessionId: session.sessionId, messages, create: false });
 }
 
-export async function getMcp(request: Request, sessions: SessionHost): Promise<Response> {
+export async function getMcp(request: Request, sessions: Sessions): Promise<Response> {
   if (classifyBodiless(request.headers) === "modern") return noStreamsHere("GET");
   const failed = requireAccept(request, GET_ACCEPTS) ?? versionError(request);
   if (failed) return errorResponse(failed);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.session(session.sessionId).listen(session.sessionId, request.headers.get("last-event-id"));
+  return sessions.apply({ kind: "listen", sessionId: session.sessionId, lastEventId: request.headers.get("last-event-id") });
 }
 
-export async function deleteMcp(request: Request, sessions: SessionHost): Promise<Response> {
+export async function deleteMcp(request: Request, sessions: Sessions): Promise<Response> {
   if (classifyBodiless(request.headers) === "modern") return noStreamsHere("DELETE");
   const version = versionError(request);
   if (version) return errorResponse(version);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.session(session.sessionId).terminate(session.sessionId);
+  return sessions.apply({ kind: "end", sessionId: session.sessionId });
 }
 
 /** 2026-07-28 has no GET stream and no sessions to delete (transports spec: 405); clients probe this, so it is answered at once. */

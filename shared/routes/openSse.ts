@@ -1,18 +1,17 @@
 /**
  * `GET /sse` — the legacy (2024-11-05) HTTP+SSE stream. Mints a session id (128 random bits)
- * and answers with the session object's stream, whose first event is `endpoint`, carrying the
- * relative URL to POST messages to. `GET /sse?sessionId=…` reopens the stream of an existing
- * session (after a dropped connection or a deploy), again starting with `endpoint`.
+ * and answers with the session's stream, whose first event is `endpoint`, carrying the relative
+ * URL to POST messages to. `GET /sse?sessionId=…` reopens the stream of an existing session
+ * (after a dropped connection or a deploy), again starting with `endpoint`.
  */
-import { requireSessionId } from "../http/guards.ts";
 import { errorResponse } from "../http/errorResponse.ts";
+import { requireSessionId } from "../http/guards.ts";
+import type { Sessions } from "../host/SessionOperation.ts";
 import { newSessionId } from "../session/newSessionId.ts";
-import { encodeSse } from "../sse/encodeSse.ts";
-import type { SessionHost } from "../host/Runtime.ts";
 
 export const MESSAGE_PATH = "/message";
 
-export async function openSse(request: Request, sessions: SessionHost): Promise<Response> {
+export async function openSse(request: Request, sessions: Sessions): Promise<Response> {
   const url = new URL(request.url);
   const reopen = url.searchParams.has("sessionId");
   let sessionId: string;
@@ -23,6 +22,5 @@ export async function openSse(request: Request, sessions: SessionHost): Promise<
   } else {
     sessionId = newSessionId();
   }
-  const first = encodeSse({ event: "endpoint", data: `${MESSAGE_PATH}?sessionId=${sessionId}` });
-  return sessions.session(sessionId).open(sessionId, { create: !reopen, first });
+  return sessions.apply({ kind: "open", sessionId, create: !reopen, endpoint: `${MESSAGE_PATH}?sessionId=${sessionId}` });
 }

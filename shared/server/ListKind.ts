@@ -1,7 +1,7 @@
 /**
  * Per-session lists: a tool, prompt, resource or resource template declared with `enabled`
  * (its state when a session starts) can be switched on or off for one session from inside a
- * handler (`ctx.setEnabled`), e.g. a `login` tool that reveals the tools a signed-in user may
+ * handler (`ctx.session.setEnabled`), e.g. a `login` tool that reveals the tools a signed-in user may
  * call. Each switch that changes a listing sends the matching `notifications/…/list_changed`
  * (tools, prompts and resources specs, "List Changed Notification").
  *
@@ -34,12 +34,35 @@ export function toggleKey(kind: ListKind, id: string): string {
   return `${kind}:${id}`;
 }
 
-/** Whether a definition is on in a session: always, unless it declared `enabled`. */
-export function isEnabled(kind: ListKind, id: string, declared: boolean | undefined, overrides: Overrides): boolean {
+/**
+ * Whether a definition is on for this request: always, unless it declared `enabled`; then as its
+ * session switched it, or as declared where there is no session (2026-07-28: the same for all).
+ */
+export function isEnabled(kind: ListKind, id: string, declared: boolean | undefined, ctx: { session?: { isEnabled(kind: ListKind, id: string): boolean } }): boolean {
+  return declared === undefined || (ctx.session ? ctx.session.isEnabled(kind, id) : declared);
+}
+
+/** A definition's state in a session that switched some (`overrides`), given its declared state. */
+export function switchedState(kind: ListKind, id: string, declared: boolean | undefined, overrides: Overrides): boolean {
   return declared === undefined ? true : (overrides[toggleKey(kind, id)] ?? declared);
 }
 
 /** `listChanged` for a feature's capability: true once any of its definitions may be switched. */
 export function switchable(definitions: readonly { enabled?: boolean }[]): boolean {
   return definitions.some((d) => d.enabled !== undefined);
+}
+
+/**
+ * A session's switched states after `kind`/`id` is switched to `enabled`, storing only differences
+ * from the declared state (so a redeploy that changes it applies to untouched sessions);
+ * undefined when its state would not change.
+ *
+ * @throws TypeError for a definition not declared with `enabled` (`declared` undefined).
+ */
+export function switchOverrides(overrides: Overrides, kind: ListKind, id: string, enabled: boolean, declared: boolean | undefined): Overrides | undefined {
+  if (declared === undefined) throw new TypeError(`The ${kind} ${JSON.stringify(id)} cannot be switched: only a ${kind} declared with "enabled: true|false" can`);
+  const key = toggleKey(kind, id);
+  if ((overrides[key] ?? declared) === enabled) return undefined;
+  const { [key]: _previous, ...rest } = overrides;
+  return enabled === declared ? rest : { ...rest, [key]: enabled };
 }

@@ -1,16 +1,15 @@
 /**
- * The shape of every JSON-RPC method `McpServer` answers, and of a group of them: one feature's
+ * The shape of every JSON-RPC method a server definition answers, and of a group of them: one feature's
  * methods (tools, resources, prompts, completion) together with the capability `initialize`
  * advertises for it, so that the two cannot disagree.
  */
-import type { SessionHooks } from "./McpServer.ts";
-import type { RequestContext } from "./types.ts";
+import type { RequestContext } from "./RequestContext.ts";
 
 /** A JSON-RPC `result` object. */
 export type Result = Record<string, unknown>;
 
 /** Resolves with the `result`; throws `McpError` for a protocol fault. */
-export type Method = (params: Record<string, unknown>, ctx: RequestContext, hooks: SessionHooks) => Promise<Result>;
+export type Method = (params: Record<string, unknown>, ctx: RequestContext) => Promise<Result>;
 
 /** `capabilities` is merged into the server's `ServerCapabilities`; `{}` (and no methods) when the definition lacks the feature. */
 export interface MethodGroup {

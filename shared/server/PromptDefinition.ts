@@ -8,7 +8,8 @@
  * optional or described as needed. Anything else fails at startup.
  */
 import type { InferInput, InferOutput, StandardSchemaV1 } from "./standardSchema.ts";
-import type { Completer, ContentBlock, Meta, RequestContext, Role } from "./types.ts";
+import type { Completer, RequestContext } from "./RequestContext.ts";
+import type { ContentBlock, Meta, Role } from "./types.ts";
 
 /** MCP `PromptMessage`. */
 export interface PromptMessage {

@@ -5,7 +5,8 @@
  *
  * Templates use RFC 6570 level 1 only (`{var}`, simple string expansion); see `UriTemplate`.
  */
-import type { Annotations, Completer, RequestContext, ResourceContents } from "./types.ts";
+import type { Completer, RequestContext } from "./RequestContext.ts";
+import type { Annotations, ResourceContents } from "./types.ts";
 
 /**
  * What a `read` function may return: text (sent as `text`), bytes (sent base64-encoded as

@@ -4,7 +4,7 @@ import { McpError } from "../errors/McpError.ts";
 import { callTool, toolError } from "./callTool.ts";
 import { tool } from "./defineServer.ts";
 import { stubContext } from "./testKit.ts";
-import type { ToolDefinition } from "./types.ts";
+import type { ToolDefinition } from "./ToolDefinition.ts";
 
 /** A handler's context with no session behind it; progress and log calls are recorded. */
 function recordingContext(signal = new AbortController().signal) {
@@ -14,7 +14,7 @@ function recordingContext(signal = new AbortController().signal) {
     {
       signal,
       requestId: "r-1",
-      session: { id: "test", protocolVersion: "2025-06-18" },
+      client: { protocolVersion: "2025-06-18", capabilities: {} },
       progress: async (...args) => void calls.progress.push(args),
       log: async (...args) => void calls.log.push(args),
     },
@@ -34,7 +34,7 @@ describe("callTool", () => {
       handler: async ({ name, loud }, c) => {
         await c.progress(1, 2, "half");
         await c.log("info", { name });
-        await c.storage.put("last", name);
+        await c.storage?.put("last", name);
         const text = `${String(c.env.GREETING)} ${name} (${String(c.requestId)})`;
         return loud ? text.toUpperCase() : text;
       },
@@ -42,7 +42,7 @@ describe("callTool", () => {
     expect(await callTool(untyped(greet), { name: "  ada " }, ctx)).toEqual({ content: [{ type: "text", text: "hi ada (r-1)" }], isError: false });
     expect(calls.progress).toEqual([[1, 2, "half"]]);
     expect(calls.log).toEqual([["info", { name: "ada" }]]);
-    expect(await ctx.storage.get("last")).toBe("ada");
+    expect(await ctx.storage?.get("last")).toBe("ada");
   });
 
   it("does not run the handler when the arguments are invalid", async () => {

@@ -4,7 +4,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { MAX_COMPLETION_VALUES } from "./completionMethods.ts";
 import { defineServer, prompt, resourceTemplate } from "./defineServer.ts";
 import { call, mcpError, stubContext } from "./testKit.ts";
-import type { CompletionContext } from "./types.ts";
+import type { CompletionContext } from "./RequestContext.ts";
 
 const seen: { value: string; arguments: unknown; env: unknown }[] = [];
 const MANY = Array.from({ length: 250 }, (_, i) => `v${String(i).padStart(3, "0")}`);

@@ -9,12 +9,12 @@
  * Advertised (`completions: {}`) whenever the server has prompts or resource templates.
  */
 import { McpError } from "../errors/McpError.ts";
-import { isObject } from "./isObject.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import { isEnabled } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceTemplateDefinition } from "./ResourceDefinition.ts";
-import type { Completer } from "./types.ts";
+import type { Completer } from "./RequestContext.ts";
 
 /** Completion spec, "Completion Results": "Maximum 100 items per response". */
 export const MAX_COMPLETION_VALUES = 100;
@@ -45,17 +45,16 @@ export function completionMethods(prompts: readonly PromptDefinition[], template
   return {
     capabilities: { completions: {} },
     methods: {
-      "completion/complete": async (params, ctx, hooks) => {
+      "completion/complete": async (params, ctx) => {
         const parsed = readParams(params);
         if (typeof parsed === "string") throw McpError.invalidParams(`Invalid completion/complete params:\n${parsed}`);
         const { ref, argument } = parsed;
-        const overrides = hooks.overrides();
         const prompt = ref.type === "ref/prompt" ? forPrompt.get(ref.name) : undefined;
         const template = ref.type === "ref/resource" ? forTemplate.get(ref.uri) : undefined;
         const completers: Completers | undefined =
-          prompt && isEnabled("prompt", prompt.name, prompt.enabled, overrides)
+          prompt && isEnabled("prompt", prompt.name, prompt.enabled, ctx)
             ? (prompt.complete ?? {})
-            : template && isEnabled("resourceTemplate", template.uriTemplate, template.enabled, overrides)
+            : template && isEnabled("resourceTemplate", template.uriTemplate, template.enabled, ctx)
               ? (template.complete ?? {})
               : undefined;
         if (!completers) {

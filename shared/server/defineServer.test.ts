@@ -2,7 +2,7 @@ import { describe, it, expect, expectTypeOf } from "vitest";
 import { z } from "zod";
 import { defineServer, prompt, resourceTemplate, tool } from "./defineServer.ts";
 import { call } from "./testKit.ts";
-import type { CompletionContext, RequestContext } from "./types.ts";
+import type { CompletionContext, RequestContext } from "./RequestContext.ts";
 
 // The helpers are identities; what they are for is inference, which `tsc -p .` checks here.
 describe("definition helpers", () => {

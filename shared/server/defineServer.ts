@@ -13,15 +13,20 @@
  *                      get: async ({ name }) => [{ role: "user", content: { type: "text", text: `Greet ${name}` } }] })],
  * });
  */
-import { McpServer } from "./McpServer.ts";
+import { ServerDefinition } from "./ServerDefinition.ts";
 import type { PromptArguments, PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import type { StandardSchemaV1 } from "./standardSchema.ts";
-import type { JsonSchemaToolDefinition, ServerDefinition, ToolDefinition } from "./types.ts";
+import type { ServerOptions } from "./ServerOptions.ts";
+import type { JsonSchemaToolDefinition, ToolDefinition } from "./ToolDefinition.ts";
 
-/** @throws TypeError at startup, naming the definition, when a tool, resource or prompt is malformed. */
-export function defineServer(definition: ServerDefinition): McpServer {
-  return new McpServer(definition);
+/**
+ * Never throws: a malformed tool, resource or prompt is kept as the definition's `problem`, a
+ * sentence naming it, which every entry reports (the Worker on each request, Deno and stdio at
+ * startup) instead of failing to load.
+ */
+export function defineServer(options: ServerOptions): ServerDefinition {
+  return new ServerDefinition(options);
 }
 
 /**

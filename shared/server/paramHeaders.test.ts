@@ -140,6 +140,6 @@ describe("x-mcp-header in a server definition", () => {
       inputSchema: object({ n: { type: "number", "x-mcp-header": "N" } }) as { type: "object" },
       handler: async () => "ok",
     });
-    expect(() => defineServer({ name: "s", version: "1", tools: [broken] })).toThrow(/Tool broken, argument n/);
+    expect(() => defineServer({ name: "s", version: "1", tools: [broken] }).assertValid()).toThrow(/Tool broken, argument n/);
   });
 });

@@ -144,6 +144,6 @@ describe("prompts capability and definitions", () => {
     ["a nullable argument", [{ ...review, arguments: z.object({ n: z.string().nullable() }) as never }], /argument "n" must take a string/],
     ["a completer for no argument", [{ ...review, complete: { lang: () => [] } as never }], /completer for "lang", which is not one of its arguments/],
   ])("refuses %s at startup", (_name, prompts, message) => {
-    expect(() => defineServer({ name: "s", version: "1", prompts })).toThrow(message);
+    expect(() => defineServer({ name: "s", version: "1", prompts }).assertValid()).toThrow(message);
   });
 });

@@ -6,7 +6,7 @@
  * neither listed nor answered; `listChanged` is true once a prompt can be switched.
  */
 import { McpError } from "../errors/McpError.ts";
-import { isObject } from "./isObject.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import { isEnabled, switchable } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
@@ -15,7 +15,7 @@ import type { PromptDefinition } from "./PromptDefinition.ts";
 import { type JsonSchemaConverter, validateStandard } from "./standardSchema.ts";
 import { toGetPromptResult } from "./toGetPromptResult.ts";
 
-/** @example promptMethods(definition.prompts ?? []).methods["prompts/get"]({ name: "review" }, ctx, hooks) */
+/** @example promptMethods(definition.prompts ?? []).methods["prompts/get"]({ name: "review" }, ctx) */
 export function promptMethods(prompts: readonly PromptDefinition[], convert?: JsonSchemaConverter): MethodGroup {
   if (prompts.length === 0) return NO_METHODS;
   const byName = new Map<string, PromptDefinition>();
@@ -31,15 +31,14 @@ export function promptMethods(prompts: readonly PromptDefinition[], convert?: Js
   return {
     capabilities: { prompts: { listChanged: switchable(prompts) } },
     methods: {
-      "prompts/list": async (params, _ctx, hooks) => {
-        const overrides = hooks.overrides();
-        const visible = listed.filter(({ prompt }) => isEnabled("prompt", prompt.name, prompt.enabled, overrides));
+      "prompts/list": async (params, ctx) => {
+        const visible = listed.filter(({ prompt }) => isEnabled("prompt", prompt.name, prompt.enabled, ctx));
         return listResult("prompts", visible.map(({ entry }) => entry), params.cursor);
       },
-      "prompts/get": async (params, ctx, hooks) => {
+      "prompts/get": async (params, ctx) => {
         if (typeof params.name !== "string") throw McpError.invalidParams('prompts/get needs a "name" string');
         const prompt = byName.get(params.name);
-        if (!prompt || !isEnabled("prompt", prompt.name, prompt.enabled, hooks.overrides())) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
+        if (!prompt || !isEnabled("prompt", prompt.name, prompt.enabled, ctx)) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
         const raw = params.arguments ?? {};
         if (!isObject(raw)) throw McpError.invalidParams('prompts/get "arguments" must be an object of strings');
         let args: Record<string, unknown> = {};

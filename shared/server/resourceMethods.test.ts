@@ -3,7 +3,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { defineServer, resourceTemplate } from "./defineServer.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
-import { allPages, call, mcpError, stubContext, stubHooks } from "./testKit.ts";
+import { allPages, call, mcpError, stubContext } from "./testKit.ts";
 
 const text: ResourceDefinition = {
   uri: "test://static-text",
@@ -156,37 +156,12 @@ describe("resources/read", () => {
   });
 });
 
-describe("resources/subscribe and resources/unsubscribe", () => {
-  it("subscribes a static or template URI through the session hooks", async () => {
-    const { hooks, calls } = stubHooks();
-    expect(await call(server, "resources/subscribe", { uri: "test://static-text" }, undefined, hooks)).toEqual({});
-    expect(await call(server, "resources/subscribe", { uri: "test://template/9/data" }, undefined, hooks)).toEqual({});
-    expect(await call(server, "resources/unsubscribe", { uri: "test://static-text" }, undefined, hooks)).toEqual({});
-    expect(calls).toEqual([
-      ["subscribe", "test://static-text"],
-      ["subscribe", "test://template/9/data"],
-      ["unsubscribe", "test://static-text"],
-    ]);
-  });
-
-  it("refuses to subscribe to a URI it cannot read, with -32002", async () => {
-    const { hooks, calls } = stubHooks();
-    const error = await mcpError(call(server, "resources/subscribe", { uri: "other://x" }, undefined, hooks));
-    expect(error.toJsonRpc()).toEqual({ code: -32002, message: "Resource not found", data: { uri: "other://x" } });
-    expect(calls).toEqual([]);
-  });
-
-  it("unsubscribes from an unknown URI without complaint", async () => {
-    const { hooks, calls } = stubHooks();
-    expect(await call(server, "resources/unsubscribe", { uri: "other://x" }, undefined, hooks)).toEqual({});
-    expect(calls).toEqual([["unsubscribe", "other://x"]]);
-  });
-
-  it.each(["resources/subscribe", "resources/unsubscribe"])("refuses %s without a uri string, -32602, hooks untouched", async (method) => {
-    const { hooks, calls } = stubHooks();
-    const error = await mcpError(call(server, method, { uri: ["test://static-text"] }, undefined, hooks));
-    expect(error.code).toBe(ErrorCode.InvalidParams);
-    expect(calls).toEqual([]);
+describe("which URIs can be subscribed to", () => {
+  it("resolves a static URI and a template's, and no other", () => {
+    const ctx = stubContext();
+    expect(server.resolvesResource("test://static-text", ctx)).toBe(true);
+    expect(server.resolvesResource("test://template/9/data", ctx)).toBe(true);
+    expect(server.resolvesResource("other://x", ctx)).toBe(false);
   });
 });
 
@@ -197,7 +172,7 @@ describe("resources capability", () => {
     expect(onlyTemplates.capabilities().resources).toEqual({ subscribe: true, listChanged: false });
   });
 
-  it.each(["resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe"])(
+  it.each(["resources/list", "resources/templates/list", "resources/read"])(
     "answers %s with -32601 on a server without resources",
     async (method) => {
       const bare = defineServer({ name: "bare", version: "1" });
@@ -219,6 +194,6 @@ describe("resource definitions", () => {
     ["a level-4 template", [], [{ ...template, uriTemplate: "x://{+path}" }], /only RFC 6570 level 1/],
     ["a completer for no variable", [], [{ ...template, complete: { idd: () => [] } }], /completer for "idd", which is not one of its variables \(id\)/],
   ])("refuses %s at startup", (_name, resources, resourceTemplates, message) => {
-    expect(() => defineServer({ name: "s", version: "1", resources: resources as ResourceDefinition[], resourceTemplates: resourceTemplates as ResourceTemplateDefinition[] })).toThrow(message);
+    expect(() => defineServer({ name: "s", version: "1", resources: resources as ResourceDefinition[], resourceTemplates: resourceTemplates as ResourceTemplateDefinition[] }).assertValid()).toThrow(message);
   });
 });

@@ -1,20 +1,20 @@
 /**
- * `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and
- * `resources/unsubscribe` (MCP resources spec). A read tries the exact static URI first, then
- * each template in definition order; no match is -32002 "Resource not found" with `data.uri`.
+ * `resources/list`, `resources/templates/list` and `resources/read` (MCP resources spec). A read
+ * tries the exact static URI first, then each template in definition order; no match is -32002
+ * "Resource not found" with `data.uri`.
  *
- * Subscriptions are the session's business: this module checks the URI and hands it to
- * `SessionHooks`; sending `notifications/resources/updated` is not done here. A resource or
- * template switched off for the session (`ListKind.ts`) is neither listed nor readable;
- * `listChanged` is true once one can be switched.
+ * Subscriptions are the session's business (`resources/subscribe` lives with the session, which
+ * asks `resolves` whether a URI can be read). A resource or template switched off for the
+ * session (`ListKind.ts`) is neither listed nor readable; `listChanged` is true once one can be
+ * switched.
  */
 import { McpError } from "../errors/McpError.ts";
-import { isEnabled, type Overrides, switchable } from "./ListKind.ts";
+import { isEnabled, switchable } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import { toResourceContents } from "./toResourceContents.ts";
-import type { RequestContext } from "./types.ts";
+import type { RequestContext } from "./RequestContext.ts";
 import { UriTemplate } from "./UriTemplate.ts";
 
 /** RFC 3986 §3.1: a URI starts with its scheme. */
@@ -25,9 +25,14 @@ interface Compiled {
   template: UriTemplate;
 }
 
+export interface ResourceMethodGroup extends MethodGroup {
+  /** Whether `uri` names a resource this request may read (what `resources/subscribe` must check). */
+  resolves(uri: string, ctx: RequestContext): boolean;
+}
+
 /** @example resourceMethods(definition.resources ?? [], definition.resourceTemplates ?? []) */
-export function resourceMethods(resources: readonly ResourceDefinition[], templates: readonly ResourceTemplateDefinition[]): MethodGroup {
-  if (resources.length === 0 && templates.length === 0) return NO_METHODS;
+export function resourceMethods(resources: readonly ResourceDefinition[], templates: readonly ResourceTemplateDefinition[]): ResourceMethodGroup {
+  if (resources.length === 0 && templates.length === 0) return { ...NO_METHODS, resolves: () => false };
   const byUri = new Map<string, ResourceDefinition>();
   for (const resource of resources) {
     checkCommon(resource, `Resource ${JSON.stringify(resource.uri)}`, resource.uri);
@@ -35,18 +40,18 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
     byUri.set(resource.uri, resource);
   }
   const compiled = templates.map(compileTemplate);
-  const listedResources = resources.map((r) => ({ on: (o: Overrides) => resourceOn(r, o), entry: describe(r, { uri: r.uri }) }));
-  const listedTemplates = templates.map((t) => ({ on: (o: Overrides) => templateOn(t, o), entry: describe(t, { uriTemplate: t.uriTemplate }) }));
-  const visible = (listed: typeof listedResources, overrides: Overrides) => listed.filter(({ on }) => on(overrides)).map(({ entry }) => entry);
+  const listedResources = resources.map((r) => ({ on: (ctx: RequestContext) => resourceOn(r, ctx), entry: describe(r, { uri: r.uri }) }));
+  const listedTemplates = templates.map((t) => ({ on: (ctx: RequestContext) => templateOn(t, ctx), entry: describe(t, { uriTemplate: t.uriTemplate }) }));
+  const visible = (listed: typeof listedResources, ctx: RequestContext) => listed.filter(({ on }) => on(ctx)).map(({ entry }) => entry);
 
-  /** The read this URI resolves to in this session, or undefined if it has no such resource. */
-  function resolve(uri: string, overrides: Overrides): ((ctx: RequestContext) => Promise<Result>) | undefined {
+  /** The read this URI resolves to for this request, or undefined if it has no such resource. */
+  function resolve(uri: string, ctx: RequestContext): ((ctx: RequestContext) => Promise<Result>) | undefined {
     const resource = byUri.get(uri);
-    if (resource && resourceOn(resource, overrides)) {
+    if (resource && resourceOn(resource, ctx)) {
       return async (ctx) => ({ contents: toResourceContents(await resource.read(ctx), uri, resource.mimeType, `Resource ${uri}`) });
     }
     for (const { definition, template } of compiled) {
-      if (!templateOn(definition, overrides)) continue;
+      if (!templateOn(definition, ctx)) continue;
       const vars = template.match(uri);
       if (!vars) continue;
       const what = `Resource template ${definition.uriTemplate}`;
@@ -57,38 +62,26 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
 
   return {
     capabilities: { resources: { subscribe: true, listChanged: switchable([...resources, ...templates]) } },
+    resolves: (uri, ctx) => resolve(uri, ctx) !== undefined,
     methods: {
-      "resources/list": async (params, _ctx, hooks) => listResult("resources", visible(listedResources, hooks.overrides()), params.cursor),
-      "resources/templates/list": async (params, _ctx, hooks) =>
-        listResult("resourceTemplates", visible(listedTemplates, hooks.overrides()), params.cursor),
-      "resources/read": async (params, ctx, hooks) => {
+      "resources/list": async (params, ctx) => listResult("resources", visible(listedResources, ctx), params.cursor),
+      "resources/templates/list": async (params, ctx) => listResult("resourceTemplates", visible(listedTemplates, ctx), params.cursor),
+      "resources/read": async (params, ctx) => {
         const uri = requireUri(params, "resources/read");
-        const read = resolve(uri, hooks.overrides());
+        const read = resolve(uri, ctx);
         if (!read) throw McpError.resourceNotFound(uri);
         return read(ctx);
-      },
-      // Only a URI the server can read may be subscribed to ("Servers MUST validate all resource URIs").
-      "resources/subscribe": async (params, _ctx, hooks) => {
-        const uri = requireUri(params, "resources/subscribe");
-        if (!resolve(uri, hooks.overrides())) throw McpError.resourceNotFound(uri);
-        await hooks.subscribe(uri);
-        return {};
-      },
-      // Unsubscribing is idempotent: an unknown URI is simply not subscribed.
-      "resources/unsubscribe": async (params, _ctx, hooks) => {
-        await hooks.unsubscribe(requireUri(params, "resources/unsubscribe"));
-        return {};
       },
     },
   };
 }
 
-function resourceOn(resource: ResourceDefinition, overrides: Overrides): boolean {
-  return isEnabled("resource", resource.uri, resource.enabled, overrides);
+function resourceOn(resource: ResourceDefinition, ctx: RequestContext): boolean {
+  return isEnabled("resource", resource.uri, resource.enabled, ctx);
 }
 
-function templateOn(template: ResourceTemplateDefinition, overrides: Overrides): boolean {
-  return isEnabled("resourceTemplate", template.uriTemplate, template.enabled, overrides);
+function templateOn(template: ResourceTemplateDefinition, ctx: RequestContext): boolean {
+  return isEnabled("resourceTemplate", template.uriTemplate, template.enabled, ctx);
 }
 
 function compileTemplate(definition: ResourceTemplateDefinition, index: number, all: readonly ResourceTemplateDefinition[]): Compiled {
@@ -124,7 +117,8 @@ function describe(definition: ResourceDefinition | ResourceTemplateDefinition, k
   return entry;
 }
 
-function requireUri(params: Record<string, unknown>, method: string): string {
+/** The `uri` param, a string; -32602 otherwise. */
+export function requireUri(params: Record<string, unknown>, method: string): string {
   if (typeof params.uri !== "string") throw McpError.invalidParams(`${method} needs a "uri" string`);
   return params.uri;
 }

@@ -78,12 +78,12 @@ describe("Standard Schema tools", () => {
 
   it("refuses at startup a schema that cannot produce JSON Schema when no converter is given", () => {
     const definition = { name: "s", version: "1", tools: [tool({ name: "mini", description: "", input: forecasts["zod mini"], handler: async () => "" })] };
-    expect(() => defineServer(definition)).toThrow(/Tool mini's input is a zod schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema.*toJsonSchema: z.toJSONSchema/);
+    expect(() => defineServer(definition).assertValid()).toThrow(/Tool mini's input is a zod schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema.*toJsonSchema: z.toJSONSchema/);
   });
 
   it("refuses at startup an input that is not a Standard Schema", () => {
     const definition = { name: "s", version: "1", tools: [{ name: "x", description: "", input: { type: "object" }, handler: async () => "" }] };
-    expect(() => defineServer(definition as never)).toThrow(/Tool x's input must be a Standard Schema/);
+    expect(() => defineServer(definition as never).assertValid()).toThrow(/Tool x's input must be a Standard Schema/);
   });
 
   it("structures output validated by the output schema's own library", async () => {

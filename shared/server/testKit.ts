@@ -1,26 +1,40 @@
 /**
  * Test helpers for the server's unit tests (not part of the public API): a `RequestContext` with
- * no session behind it, `SessionHooks` that record what they are asked, and a one-line request.
+ * a session and storage in memory, a session that keeps its switched definitions as a real one
+ * does, and a one-line request.
  */
-import { McpError } from "../errors/McpError.ts";
-import type { LogLevel } from "../protocol/logLevels.ts";
-import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
-import { MemoryStorage } from "../session/MemoryStorage.ts";
-import { scoped } from "../session/SessionStorage.ts";
 import { z } from "zod";
+import { McpError } from "../errors/McpError.ts";
+import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
+import { scoped } from "../storage/KeyValueStore.ts";
+import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { tool } from "./defineServer.ts";
-import type { Overrides } from "./ListKind.ts";
-import type { McpServer, SessionHooks } from "./McpServer.ts";
-import type { RequestContext } from "./types.ts";
+import { type Overrides, switchedState, switchOverrides } from "./ListKind.ts";
+import type { RequestContext, SessionContext } from "./RequestContext.ts";
+import type { ServerDefinition } from "./ServerDefinition.ts";
+
+/** A session whose definitions are all as declared, unless switched through it. */
+export function stubSession(server: ServerDefinition): SessionContext & { overrides: Overrides } {
+  const session: SessionContext & { overrides: Overrides } = {
+    id: "test",
+    overrides: {},
+    isEnabled: (kind, id) => switchedState(kind, id, server.declared(kind, id), session.overrides),
+    setEnabled: async (kind, id, enabled) => {
+      session.overrides = switchOverrides(session.overrides, kind, id, enabled, server.declared(kind, id)) ?? session.overrides;
+    },
+  };
+  return session;
+}
 
 export function stubContext(env: Record<string, unknown> = {}, overrides: Partial<RequestContext> = {}): RequestContext {
   return {
     signal: new AbortController().signal,
     requestId: 1,
-    session: { id: "test", protocolVersion: LATEST_PROTOCOL_VERSION },
+    client: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {} },
+    session: { id: "test", isEnabled: () => true, setEnabled: async () => {} },
+    storage: scoped(new MemoryStorage(), "data:"),
     progress: async () => {},
     log: async () => {},
-    storage: scoped(new MemoryStorage(), "data:"),
     env,
     sample: async () => {
       throw new Error("no client in unit tests");
@@ -34,35 +48,15 @@ export function stubContext(env: Record<string, unknown> = {}, overrides: Partia
     closeStream: () => {},
     resourceUpdated: async () => {},
     listChanged: async () => {},
-    setEnabled: async () => {
-      throw new Error("no session in unit tests");
-    },
     ...overrides,
-  };
+  } as RequestContext;
 }
 
-/** Hooks that record each call, in order, as `[hook, argument]`, and keep switched definitions in memory. */
-export function stubHooks() {
-  const levels: LogLevel[] = [];
-  const calls: [string, string][] = [];
-  let switched: Overrides = {};
-  const hooks: SessionHooks = {
-    setLogLevel: async (level) => void levels.push(level),
-    subscribe: async (uri) => void calls.push(["subscribe", uri]),
-    unsubscribe: async (uri) => void calls.push(["unsubscribe", uri]),
-    overrides: () => switched,
-    setOverrides: async (next) => {
-      switched = next;
-    },
-  };
-  return { hooks, levels, calls };
-}
-
-let nextId = 1;
-
-/** One request through `server.handle`, with a stub context and hooks unless given. */
-export function call(server: McpServer, method: string, params?: Record<string, unknown>, ctx = stubContext(), hooks = stubHooks().hooks) {
-  return server.handle({ jsonrpc: "2.0", id: nextId++, method, ...(params ? { params } : {}) }, ctx, hooks);
+/** One request to a method of the definition, with a stub context unless given. */
+export async function call(server: ServerDefinition, method: string, params?: Record<string, unknown>, ctx = stubContext()) {
+  const handler = server.assertValid().method(method);
+  if (!handler) throw McpError.methodNotFound(method);
+  return handler(params ?? {}, ctx);
 }
 
 /** Rejection of `promise` as an McpError; fails the test if it resolves or rejects otherwise. */
@@ -76,7 +70,7 @@ export async function mcpError(promise: Promise<unknown>): Promise<McpError> {
 }
 
 /** Every page of a list method, following `nextCursor`; also returns how many pages there were. */
-export async function allPages(server: McpServer, method: string, key: string): Promise<{ items: Record<string, unknown>[]; pages: number }> {
+export async function allPages(server: ServerDefinition, method: string, key: string): Promise<{ items: Record<string, unknown>[]; pages: number }> {
   const items: Record<string, unknown>[] = [];
   let cursor: unknown;
   let pages = 0;
@@ -87,6 +81,12 @@ export async function allPages(server: McpServer, method: string, key: string): 
     pages++;
   } while (cursor !== undefined);
   return { items, pages };
+}
+
+/** The sentence a definition's problem says; fails the test when the definition is fine. */
+export function problemOf(server: ServerDefinition): string {
+  if (!server.problem) throw new Error("expected the definition to be refused, but it has no problem");
+  return server.problem.message;
 }
 
 /** Tools the session-level unit tests share: `echo` answers its text; `hang` never settles and records its signal in `signals`. */

@@ -6,7 +6,7 @@
  * A malformed return is a bug in the server: it throws a TypeError, which the error boundary logs
  * and answers as -32603 (prompts spec, "Error Handling").
  */
-import { isObject } from "./isObject.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import type { GetPromptResult, PromptMessage } from "./PromptDefinition.ts";
 
 const ROLES = new Set(["user", "assistant"]);

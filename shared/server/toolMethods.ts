@@ -9,14 +9,14 @@
  */
 import { McpError } from "../errors/McpError.ts";
 import { callTool } from "./callTool.ts";
-import { isObject } from "./isObject.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import { isEnabled, switchable } from "./ListKind.ts";
 import type { MethodGroup, Result } from "./Method.ts";
 import { type ParamHeader, paramHeaders } from "./paramHeaders.ts";
 import { listResult } from "./paginate.ts";
 import type { JsonSchemaConverter } from "./standardSchema.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
-import type { AnyToolDefinition } from "./types.ts";
+import type { AnyToolDefinition } from "./ToolDefinition.ts";
 
 /** Tool names per the MCP tools spec ("Tool names"): 1–128 characters, case-sensitive. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -26,7 +26,7 @@ export interface ToolMethodGroup extends MethodGroup {
   paramHeaders(name: string): readonly ParamHeader[];
 }
 
-/** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx, hooks) */
+/** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx) */
 export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonSchemaConverter): ToolMethodGroup {
   const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas; headers: ParamHeader[] }>();
   const listed: { tool: AnyToolDefinition; entry: Result }[] = [];
@@ -43,15 +43,14 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
     paramHeaders: (name) => byName.get(name)?.headers ?? [],
     capabilities: tools.length > 0 ? { tools: { listChanged: switchable(tools) } } : {},
     methods: {
-      "tools/list": async (params, _ctx, hooks) => {
-        const overrides = hooks.overrides();
-        const visible = listed.filter(({ tool }) => isEnabled("tool", tool.name, tool.enabled, overrides));
+      "tools/list": async (params, ctx) => {
+        const visible = listed.filter(({ tool }) => isEnabled("tool", tool.name, tool.enabled, ctx));
         return listResult("tools", visible.map(({ entry }) => entry), params.cursor);
       },
-      "tools/call": async (params, ctx, hooks) => {
+      "tools/call": async (params, ctx) => {
         if (typeof params.name !== "string") throw McpError.invalidParams('tools/call needs a "name" string');
         const found = byName.get(params.name);
-        if (!found || !isEnabled("tool", found.tool.name, found.tool.enabled, hooks.overrides())) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
+        if (!found || !isEnabled("tool", found.tool.name, found.tool.enabled, ctx)) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
         if (params.arguments !== undefined && !isObject(params.arguments)) {
           throw McpError.invalidParams('tools/call "arguments" must be an object');
         }

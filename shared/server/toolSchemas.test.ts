@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineServer, tool } from "./defineServer.ts";
 import { call } from "./testKit.ts";
 import { toolSchemas } from "./toolSchemas.ts";
-import type { JsonSchemaObject, JsonSchemaToolDefinition } from "./types.ts";
+import type { JsonSchemaObject, JsonSchemaToolDefinition } from "./ToolDefinition.ts";
 
 /** The 2020-12 schema of the brief, as text, so that "verbatim" is checked byte for byte. */
 const CONTACT_SCHEMA_JSON =
@@ -135,7 +135,7 @@ describe("toolSchemas refuses at startup", () => {
     ["neither", { ...base }, /needs exactly one of "input"/],
   ])("%s", (_name, definition, message) => {
     expect(() => toolSchemas(definition as JsonSchemaToolDefinition)).toThrow(message);
-    expect(() => defineServer({ name: "s", version: "1", tools: [definition as JsonSchemaToolDefinition] })).toThrow(message);
+    expect(() => defineServer({ name: "s", version: "1", tools: [definition as JsonSchemaToolDefinition] }).assertValid()).toThrow(message);
   });
 
   it("accepts the MCP spec's no-parameter schema and then refuses any argument", async () => {

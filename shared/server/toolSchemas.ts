@@ -7,10 +7,10 @@
  * Broken definitions fail here, loudly, naming the tool: MCP requires both schemas to be objects
  * with `"type": "object"` at the root (schema `Tool.inputSchema` / `Tool.outputSchema`).
  */
-import { isObject } from "./isObject.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import { jsonSchemaValidator } from "./jsonSchemaValidator.ts";
 import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type StandardSchemaV1, type Validated, validateStandard } from "./standardSchema.ts";
-import type { AnyToolDefinition, JsonSchemaObject } from "./types.ts";
+import type { AnyToolDefinition, JsonSchemaObject } from "./ToolDefinition.ts";
 
 export interface ToolSchemas {
   inputSchema: JsonSchemaObject;

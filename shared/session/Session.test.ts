@@ -7,7 +7,7 @@ import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
-import { MemoryStorage } from "./MemoryStorage.ts";
+import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { Session, type SessionDeps } from "./Session.ts";
 import { StreamTransport } from "../transport/StreamTransport.ts";
 
@@ -88,10 +88,9 @@ async function setup(overrides: Partial<Config> = {}) {
   return { session, storage, wakeups, signals, logs, deps, lateAttempts };
 }
 
-/** The SSE stream of `attach()`, read one event at a time; keepalive comments are skipped. */
-function open(session: Session<StreamTransport>) {
-  const response = session.transport.open();
-  const reader = response.body!.getReader();
+/** The session's SSE stream, read one event at a time; keepalive comments are skipped. */
+function open(session: Session<StreamTransport<Uint8Array>>) {
+  const reader = session.transport.open().getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   async function nextFrame(): Promise<string> {
@@ -109,7 +108,6 @@ function open(session: Session<StreamTransport>) {
     }
   }
   return {
-    response,
     /** The next event, which must be a `message` event with one JSON data line. */
     async next(): Promise<any> {
       const frame = await nextFrame();
@@ -221,13 +219,10 @@ describe("Session: backpressure", () => {
     open(session); // open but never read: replies pile up
     expect(await session.transport.deliver([request(1, "ping"), request(2, "ping")])).toBeUndefined();
     const outcome = await session.transport.deliver([request(3, "ping")]);
-    expect(outcome?.status).toBe(429);
-    expect(outcome?.headers).toEqual({ "retry-after": "1" });
-    expect(outcome?.body).toEqual({
-      jsonrpc: "2.0",
-      id: 3,
-      error: { code: ErrorCode.ServerBusy, message: expect.stringContaining("Session queue is full") },
-    });
+    expect(outcome?.error.status).toBe(429);
+    expect(outcome?.error.headers).toEqual({ "retry-after": "1" });
+    expect(outcome?.id).toBe(3);
+    expect(outcome?.error.toJsonRpc()).toEqual({ code: ErrorCode.ServerBusy, message: expect.stringContaining("Session queue is full") });
   });
 
   it("refuses a batch that does not fit whole, with a null id, and still takes notifications", async () => {
@@ -235,8 +230,8 @@ describe("Session: backpressure", () => {
     open(session);
     expect(await session.transport.deliver([request(1, "ping")])).toBeUndefined();
     const outcome = await session.transport.deliver([request(2, "ping"), request(3, "ping"), request(4, "ping")]);
-    expect(outcome?.status).toBe(429);
-    expect((outcome?.body as { id: unknown }).id).toBeNull();
+    expect(outcome?.error.status).toBe(429);
+    expect(outcome?.id).toBeNull();
     expect(session.queueStats.messages + session.queueStats.reserved).toBe(1);
     expect(await session.transport.deliver([{ jsonrpc: "2.0", method: "notifications/initialized" }])).toBeUndefined();
     // Two more fill the queue exactly.
@@ -250,7 +245,7 @@ describe("Session: backpressure", () => {
     for (let id = 1; id <= 8; id++) {
       const outcome = await session.transport.deliver([request(id, "ping")]);
       if (!outcome) accepted.push(id);
-      else expect(outcome.status).toBe(429);
+      else expect(outcome.error.status).toBe(429);
     }
     expect(accepted).toEqual([1, 2, 3, 4, 5]);
     const answered: RequestId[] = [];
@@ -284,14 +279,14 @@ describe("Session: cancellation, timeouts and teardown", () => {
     expect((await stream.next()).id).toBe(1);
   });
 
-  it("answers a handler that never settles with -32001 after handlerTimeoutMs, and aborts it", async () => {
+  it("answers a handler that never settles with the deadline error after handlerTimeoutMs, and aborts it", async () => {
     const { session, signals } = await setup({ handlerTimeoutMs: 50 });
     const stream = open(session);
     await session.transport.deliver([callTool(1, "hang")]);
     expect(await stream.next()).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: ErrorCode.RequestTimeout, message: "Request tools/call timed out after 50 ms" },
+      error: { code: ErrorCode.InternalError, message: "Request tools/call did not finish within 50 ms (HANDLER_TIMEOUT_MS) and was aborted", data: { timeoutMs: 50 } },
     });
     expect(signals[0]!.aborted).toBe(true);
     expect(session.queueStats).toMatchObject({ reserved: 0, running: 0 });
@@ -303,7 +298,7 @@ describe("Session: cancellation, timeouts and teardown", () => {
     await session.transport.deliver([request("lvl", "logging/setLevel", { level: "debug" })]);
     expect((await stream.next()).id).toBe("lvl");
     await session.transport.deliver([callTool(1, "lingering", { _meta: { progressToken: "t" } })]);
-    expect((await stream.next()).error.code).toBe(ErrorCode.RequestTimeout);
+    expect((await stream.next()).error.data).toEqual({ timeoutMs: 30 });
     await new Promise((r) => setTimeout(r, 40));
     expect(lateAttempts).toHaveLength(2);
     expect(lateAttempts.every((a) => a.startsWith("refused"))).toBe(true);
@@ -351,13 +346,6 @@ describe("Session: streams and lifetime", () => {
     const again = open(session);
     await session.transport.deliver([request(1, "ping")]);
     expect((await again.next()).id).toBe(1);
-  });
-
-  it("answers the stream with SSE headers", async () => {
-    const { session } = await setup();
-    const { response } = open(session);
-    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-    expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
   });
 
   it("stays alive before the idle TTL and reschedules its wakeup", async () => {

@@ -1,14 +1,15 @@
 /**
  * One MCP session, independent of where it is hosted and of how its client connects: its
  * persisted record, its outbound budget, the requests it is running, and its idle expiry. A
- * Durable Object hosts it on Workers (`durable/SessionObject.ts`); any host that supplies
- * `SessionDeps` can. Connections are its transport's business (`shared/transport/Transport.ts`):
- * HTTP+SSE and stdio (`StreamTransport`), Streamable HTTP (`StreamableTransport`), or one of
- * yours. The session hands the transport a `TransportLink` and keeps these rules:
+ * Durable Object hosts it on Workers, `LocalSessions` in one process; connections are its
+ * transport's business (`Transport.ts`). The session keeps these rules:
  *
  * - Admission: a batch whose requests would not fit in the session's budget is refused whole
  *   with 429 and Retry-After; what is accepted holds a reservation until answered, so no reply
  *   is dropped for lack of room.
+ * - Requests run through the execution core (`runExchange`, via `Exchanges`: ids, cancellation,
+ *   at most MAX_CONCURRENT_HANDLERS at once) with the session's scope: its storage, its client as
+ *   `initialize` declared it, requests to the client answered by `ClientRequests`.
  * - A client that is gone (the transport says `cancel`) ends its requests: handlers abort, the
  *   transport drops its queue. A Streamable HTTP disconnection is not a cancellation
  *   (transports spec): handlers go on and their events wait in storage for the client to resume.
@@ -18,28 +19,32 @@ import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
+import type { Scope } from "../exchange/Exchange.ts";
+import { DISCONNECTED, Exchanges } from "../exchange/Exchanges.ts";
+import { isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest, notification, request } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
+import { QueueBudget } from "../outbound/QueueBudget.ts";
+import { describeMissing, requiredCapability } from "../protocol/requiredCapability.ts";
 import { DEFAULT_PROTOCOL_VERSION } from "../protocol/versions.ts";
-import type { McpServer, SessionHooks } from "../server/McpServer.ts";
-import type { SessionInfo } from "../server/types.ts";
-import type { Outlet, Refusal, Transport, TransportLink, TransportType } from "../transport/Transport.ts";
-import { QueueBudget } from "./QueueBudget.ts";
-import { DISCONNECTED, RequestRunner } from "./RequestRunner.ts";
+import { LIST_CHANGED_METHOD, type ListKind, switchedState, switchOverrides } from "../server/ListKind.ts";
+import type { Method } from "../server/Method.ts";
+import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { type KeyValueStore, scoped } from "../storage/KeyValueStore.ts";
+import { ClientRequests } from "./ClientRequests.ts";
+import { sessionMethods } from "./sessionMethods.ts";
 import { DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
-import { scoped, type SessionStorage } from "./SessionStorage.ts";
+import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "./Transport.ts";
 
 /** Seconds a client told 429 should wait: about the time a reading client needs to drain a full queue. */
 export const RETRY_AFTER_SECONDS = 1;
-/** Resource subscriptions one session may hold: bounds the record's size. */
-export const MAX_SUBSCRIPTIONS = 1_000;
 
 export interface SessionDeps {
-  server: McpServer;
-  storage: SessionStorage;
+  server: ServerDefinition;
+  storage: KeyValueStore;
   config: Config;
   logger: Logger;
-  env: Readonly<Record<string, unknown>>;
+  env: ServerEnv;
   /** Where changes for everyone go (2026-07-28 `subscriptions/listen` streams); optional. */
   broadcast?: Broadcaster;
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
@@ -48,10 +53,14 @@ export interface SessionDeps {
 
 export class Session<T extends Transport = Transport> {
   readonly transport: T;
+  /** The requests in flight: shared with 2026-07-28 requests on the same connection (`serveMessages`). */
+  readonly exchanges: Exchanges;
   readonly #deps: SessionDeps;
   readonly #log: Logger;
   readonly #budget: QueueBudget;
-  readonly #runner: RequestRunner;
+  readonly #clientRequests: ClientRequests;
+  readonly #methods: Record<string, Method>;
+  readonly #scope: Scope;
   #record: SessionRecord;
   #lastActivity = Date.now();
   #ended = false;
@@ -60,50 +69,19 @@ export class Session<T extends Transport = Transport> {
     this.#record = record;
     this.#deps = deps;
     this.#log = deps.logger.child({ session: record.id });
-    const { config } = deps;
-    this.#budget = QueueBudget.fromConfig(config);
-    const hooks: SessionHooks = {
-      setLogLevel: async (level) => {
-        this.#record = { ...this.#record, logLevel: level };
-        await this.#persist();
-      },
-      subscribe: async (uri) => {
-        const current = this.#record.subscriptions ?? [];
-        if (current.includes(uri)) return;
-        if (current.length >= MAX_SUBSCRIPTIONS) throw McpError.invalidParams(`A session may subscribe to at most ${MAX_SUBSCRIPTIONS} resources`);
-        this.#record = { ...this.#record, subscriptions: [...current, uri] };
-        await this.#persist();
-      },
-      unsubscribe: async (uri) => {
-        const current = this.#record.subscriptions ?? [];
-        if (!current.includes(uri)) return;
-        this.#record = { ...this.#record, subscriptions: current.filter((u) => u !== uri) };
-        await this.#persist();
-      },
-      overrides: () => this.#record.overrides ?? {},
-      setOverrides: async (next) => {
-        this.#record = { ...this.#record, overrides: next };
-        await this.#persist();
-      },
-    };
-    this.#runner = new RequestRunner({
+    this.#budget = QueueBudget.fromConfig(deps.config);
+    this.exchanges = new Exchanges(deps.config.maxConcurrentHandlers);
+    this.#clientRequests = new ClientRequests(deps.config.handlerTimeoutMs);
+    const session = this;
+    this.#methods = sessionMethods({
       server: deps.server,
-      hooks,
-      config,
       log: this.#log,
-      env: deps.env,
-      storage: scoped(deps.storage, DATA_PREFIX),
-      budget: this.#budget,
-      session: () => this.#info(),
-      logLevel: () => this.#record.logLevel,
-      broadcast: deps.broadcast,
-      resourceUpdated: async (uri, signal) => {
-        const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } };
-        await deps.broadcast?.publish(resourceTopic(uri), message);
-        if (!this.#record.subscriptions?.includes(uri)) return;
-        await this.transport.serverOutlet().send(message, "notification", signal);
+      get record() {
+        return session.#record;
       },
+      update: (patch) => this.#update(patch),
     });
+    this.#scope = this.#sessionScope();
     this.transport = type.create(this.#link());
   }
 
@@ -138,9 +116,14 @@ export class Session<T extends Transport = Transport> {
     return this.#record;
   }
 
+  /** The session's outbound budget, which every queue of its connection counts against. */
+  get budget(): QueueBudget {
+    return this.#budget;
+  }
+
   get queueStats() {
     const { bytes, messages, reserved } = this.#budget;
-    return { bytes, messages, reserved, running: this.#runner.running, streamOpen: this.transport.connected };
+    return { bytes, messages, reserved, running: this.exchanges.running, streamOpen: this.transport.connected };
   }
 
   // ---- Lifetime ----
@@ -161,7 +144,7 @@ export class Session<T extends Transport = Transport> {
   async end(reason: string): Promise<void> {
     this.#ended = true;
     this.transport.close();
-    this.#runner.abortAll(DISCONNECTED);
+    this.exchanges.abortAll(DISCONNECTED);
     await this.#deps.storage.deleteAll();
     this.#log.info("session.end", { reason });
   }
@@ -178,9 +161,47 @@ export class Session<T extends Transport = Transport> {
       storage: this.#deps.storage,
       protocolVersion: () => this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
       admit: (messages) => this.#admit(messages),
-      accept: (messages, replies) => this.#intake(messages, replies),
+      accept: (messages, replies) => this.#accept(messages, replies),
       closed: (stream, reason, cancel) => this.#closed(stream, reason, cancel),
       touch: () => this.#touch(),
+    };
+  }
+
+  /** What a request's handler has in this session. */
+  #sessionScope(): Scope {
+    const deps = this.#deps;
+    const session = this;
+    return {
+      env: deps.env,
+      get client() {
+        const { protocolVersion, clientInfo, clientCapabilities } = session.#record;
+        return { protocolVersion: protocolVersion ?? DEFAULT_PROTOCOL_VERSION, info: clientInfo, capabilities: clientCapabilities ?? {} };
+      },
+      session: {
+        id: this.#record.id,
+        storage: scoped(deps.storage, DATA_PREFIX),
+        isEnabled: (kind, id) => switchedState(kind, id, deps.server.declared(kind, id), this.#record.overrides ?? {}),
+        setEnabled: (kind, id, enabled) => this.#setEnabled(kind, id, enabled),
+      },
+      logLevel: () => this.#record.logLevel,
+      ask: async (method, params, _key, signal, send) => {
+        // A session's request to the client has its own JSON-RPC id; `_key` names 2026-07-28 input rounds only.
+        const missing = requiredCapability(method, params, this.#record.clientCapabilities);
+        if (missing) throw new Error(describeMissing(method, missing));
+        const { id, result } = this.#clientRequests.open(method, signal);
+        // If sending fails, the same abort also rejects `result`; observe it so it is not reported unhandled.
+        result.catch(() => {});
+        await send(request(id, method, params));
+        return result;
+      },
+      resourceUpdated: async (uri, signal) => {
+        const message = notification("notifications/resources/updated", { uri });
+        await deps.broadcast?.publish(resourceTopic(uri), message);
+        if (this.#record.subscriptions?.includes(uri)) await this.transport.notify(JSON.stringify(message), signal);
+      },
+      listChanged: async (feature) => {
+        await deps.broadcast?.publish(feature, notification(LIST_CHANGED_METHOD[feature]));
+      },
     };
   }
 
@@ -188,42 +209,54 @@ export class Session<T extends Transport = Transport> {
   #admit(messages: JsonRpcMessage[]): Refusal | undefined {
     const requests = messages.filter(isRequest);
     if (requests.length === 0 || this.#budget.canAdmit(requests.length)) return undefined;
-    const { bytes, messages: queued } = this.#budget;
-    this.#log.warn("queue.full", { bytes, messages: queued, reserved: this.#budget.reserved, refused: requests.length });
-    const error = new McpError(429, ErrorCode.ServerBusy, `Session queue is full (${queued} messages, ${bytes} bytes waiting for the client to read); retry after ${RETRY_AFTER_SECONDS}s`);
-    return {
-      status: 429,
-      headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
-      body: { jsonrpc: "2.0", id: requests.length === 1 ? requests[0]!.id : null, error: error.toJsonRpc() },
-    };
+    const { bytes, messages: queued, reserved } = this.#budget;
+    this.#log.warn("queue.full", { bytes, messages: queued, reserved, refused: requests.length });
+    const error = new McpError(
+      429,
+      ErrorCode.ServerBusy,
+      `Session queue is full (${queued} messages, ${bytes} bytes waiting for the client to read); retry after ${RETRY_AFTER_SECONDS}s`,
+      undefined,
+      { "retry-after": String(RETRY_AFTER_SECONDS) },
+    );
+    return { error, id: requests.length === 1 ? requests[0]!.id : null };
   }
 
-  /** Starts requests (answered on `channel`), applies notifications, routes client responses. */
-  async #intake(messages: JsonRpcMessage[], channel: Outlet | undefined): Promise<void> {
+  /** Starts requests (answered through `replies`), applies notifications, routes client responses. */
+  async #accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined): Promise<void> {
     for (const message of messages) {
       if (isRequest(message)) {
-        this.#budget.reserve();
-        if (message.method === "initialize") await this.#initialize(message, channel!);
-        else this.#runner.start(message, channel!);
+        const started = this.#start(message, replies!);
+        // What initialize negotiates applies to the rest of its batch (2024-11-05 clients may batch).
+        if (message.method === "initialize") await started;
       } else if (isNotification(message)) {
         this.#onNotification(message.method, message.params ?? {});
-      } else if (!this.#runner.clientRequests.settle(message)) {
+      } else if (!this.#clientRequests.settle(message)) {
         this.#log.warn("rpc.unexpected-response", { id: message.id });
       }
     }
   }
 
-  async #initialize(request: JsonRpcRequest, channel: Outlet): Promise<void> {
-    const { result, negotiated } = this.#deps.server.initialize(request.params ?? {});
-    this.#record = { ...this.#record, ...negotiated };
-    await this.#persist();
-    this.#log.info("session.initialized", { protocolVersion: negotiated.protocolVersion, client: negotiated.clientInfo?.name });
-    await this.#runner.reply(request.id, channel, { result });
+  #start(message: JsonRpcRequest, replies: ReplyChannel): Promise<void> {
+    this.#log.debug("rpc.in", { id: message.id, method: message.method });
+    const { config, server } = this.#deps;
+    return this.exchanges.start({
+      request: message,
+      run: (ctx) => {
+        const method = Object.hasOwn(this.#methods, message.method) ? this.#methods[message.method] : server.method(message.method);
+        if (!method) throw McpError.methodNotFound(message.method);
+        return method(message.params ?? {}, ctx);
+      },
+      scope: this.#scope,
+      outlet: replies.outlet(this.#budget.reserve()),
+      timeoutMs: config.handlerTimeoutMs,
+      maxReplyBytes: config.maxQueueBytes,
+      log: this.#log,
+    });
   }
 
   #onNotification(method: string, params: Record<string, unknown>): void {
     if (method === "notifications/cancelled") {
-      const known = this.#runner.cancel(params.requestId);
+      const known = this.exchanges.cancel(params.requestId);
       this.#log.info("rpc.cancelled", { id: params.requestId, known, reason: params.reason });
       return;
     }
@@ -231,12 +264,20 @@ export class Session<T extends Transport = Transport> {
     this.#log.debug("rpc.notification", { method });
   }
 
+  /** `ctx.session.setEnabled`: resolves with whether the definition's state changed (a list_changed is then due). */
+  async #setEnabled(kind: ListKind, id: string, enabled: boolean): Promise<boolean> {
+    const next = switchOverrides(this.#record.overrides ?? {}, kind, id, enabled, this.#deps.server.declared(kind, id));
+    if (!next) return false;
+    await this.#update({ overrides: next });
+    return true;
+  }
+
   #closed(stream: string, reason: string, cancel: boolean): void {
     this.#touch();
     this.#log.info("stream.closed", { stream, reason });
     if (this.#ended) return;
     // The client is gone: nobody will read what is running (the transport drops what is queued).
-    if (cancel) this.#runner.abortAll(DISCONNECTED);
+    if (cancel) this.exchanges.abortAll(DISCONNECTED);
     if (!this.transport.connected) this.#scheduleExpiry();
   }
 
@@ -246,13 +287,13 @@ export class Session<T extends Transport = Transport> {
     });
   }
 
-  #info(): SessionInfo {
-    const { id, protocolVersion, clientInfo, clientCapabilities } = this.#record;
-    return { id, protocolVersion: protocolVersion ?? DEFAULT_PROTOCOL_VERSION, clientInfo, clientCapabilities };
-  }
-
   #touch(): void {
     this.#lastActivity = Date.now();
+  }
+
+  async #update(patch: Partial<SessionRecord>): Promise<void> {
+    this.#record = { ...this.#record, ...patch };
+    await this.#persist();
   }
 
   async #persist(): Promise<void> {

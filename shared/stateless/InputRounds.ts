@@ -13,7 +13,7 @@
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { requiredCapability } from "../protocol/requiredCapability.ts";
-import { isObject } from "../server/isObject.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 
 /** What an unanswered ask rejects with; the request is then answered with an `InputRequiredResult`. */
 export class InputRequired extends Error {

@@ -5,13 +5,13 @@
  * complete results. An interim `InputRequiredResult` carries no caching hints.
  */
 import { META } from "../protocol/metaKeys.ts";
-import { CACHEABLE_METHODS, type McpServer } from "../server/McpServer.ts";
 import type { Result } from "../server/Method.ts";
-import type { CacheableMethod } from "../server/types.ts";
+import { CACHEABLE_METHODS, type ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CacheableMethod } from "../server/ServerOptions.ts";
 
 const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
 
-export function decorateResult(method: string, result: Result, server: McpServer): Result {
+export function decorateResult(method: string, result: Result, server: ServerDefinition): Result {
   const meta = typeof result._meta === "object" && result._meta !== null ? result._meta : {};
   const decorated: Result = { ...result, resultType: result.resultType ?? "complete", _meta: { ...meta, [META.serverInfo]: server.info } };
   if (decorated.resultType === "complete" && CACHEABLE.has(method)) {

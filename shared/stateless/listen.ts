@@ -10,14 +10,14 @@
  * own channel, and the broadcaster ends a subscriber that falls too far behind, which ends this
  * stream with a final `SubscriptionsListenResult` (the client may listen again).
  */
-import { resourceTopic } from "../broadcast/Broadcaster.ts";
+import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
+import type { Outlet } from "../exchange/Exchange.ts";
+import { followAbort } from "../exchange/followAbort.ts";
+import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, notification, resultReply } from "../jsonrpc/messages.ts";
+import type { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
-import type { McpServer } from "../server/McpServer.ts";
-import { followAbort } from "../session/followAbort.ts";
-import type { Outlet } from "../transport/Transport.ts";
-import type { StatelessDeps } from "./handleStateless.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
 export const MAX_LISTEN_RESOURCES = 100;
@@ -35,7 +35,7 @@ export interface ListenPlan {
 }
 
 /** What a listen request will watch; throws -32602 for a malformed request. */
-export function planListen(message: JsonRpcRequest, server: McpServer): ListenPlan {
+export function planListen(message: JsonRpcRequest, server: ServerDefinition): ListenPlan {
   const filter = message.params?.notifications;
   if (filter === null || typeof filter !== "object" || Array.isArray(filter)) {
     throw McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }");
@@ -65,29 +65,35 @@ export function planListen(message: JsonRpcRequest, server: McpServer): ListenPl
 /**
  * Subscribes, sends the acknowledgement, and resolves; the notifications then flow to `outlet`
  * until `cancel` aborts (the client closed the stream or cancelled the request: nothing more is
- * sent) or a subscriber is dropped (a final result ends it). Either way `outlet.settled()` runs once.
+ * sent, and the outlet is dropped) or a subscriber is dropped (a final result is the reply).
+ * Either way the outlet ends exactly once, and `done` runs after.
  */
-export async function listen(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps, outlet: Outlet, cancel: AbortSignal): Promise<void> {
-  const { logger } = deps;
+export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcast: Broadcaster, outlet: Outlet, cancel: AbortSignal, logger: Logger, done?: () => void): Promise<void> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   const unlink = followAbort(cancel, controller);
   const tag = { [META.subscriptionId]: message.id };
+  const send = (notice: JsonRpcNotification) => outlet.notify(notice, JSON.stringify(notice), controller.signal);
+  const end = (reply?: JsonRpcResponse) => {
+    unlink();
+    if (reply) return Promise.resolve(outlet.reply(reply, JSON.stringify(reply))).finally(done);
+    outlet.drop();
+    done?.();
+  };
   let streams: ReadableStream<Uint8Array>[];
   try {
-    streams = await Promise.all(plan.topics.map((topic) => deps.broadcast.subscribe(topic, controller.signal)));
-    await outlet.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: plan.honored } }, "notification", controller.signal);
+    streams = await Promise.all(plan.topics.map((topic) => broadcast.subscribe(topic, controller.signal)));
+    await send(notification("notifications/subscriptions/acknowledged", { _meta: tag, notifications: plan.honored }));
   } catch (error) {
     stop();
-    unlink();
-    outlet.settled();
+    end();
     throw error;
   }
 
   const relay = async (stream: ReadableStream<Uint8Array>) => {
     for await (const line of lines(stream)) {
-      const { params, ...rest } = JSON.parse(line) as { method: string; params?: Record<string, unknown> };
-      await outlet.send({ ...rest, params: { ...params, _meta: { ...(params?._meta as object | undefined), ...tag } } }, "notification", controller.signal);
+      const { method, params } = JSON.parse(line) as { method: string; params?: Record<string, unknown> };
+      await send(notification(method, { ...params, _meta: { ...(params?._meta as object | undefined), ...tag } }));
     }
   };
   // Also settles with no topics at all (nothing honored), once the client leaves.
@@ -96,15 +102,11 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, deps: St
   void Promise.race([...streams.map(relay), left])
     .catch((error) => controller.signal.aborted || logger.warn("listen.ended", { reason: String(error) }))
     .then(async () => {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return end();
       stop();
-      await outlet.send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", _meta: tag } }, "reply");
+      await end(resultReply(message.id, { resultType: "complete", _meta: tag }));
     })
-    .catch((error) => logger.error("internal.error", { message: String(error) }))
-    .finally(() => {
-      unlink();
-      outlet.settled();
-    });
+    .catch((error) => logger.error("internal.error", { message: String(error) }));
 }
 
 /** The newline-delimited texts of a byte stream. */

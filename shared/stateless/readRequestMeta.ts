@@ -12,7 +12,7 @@ import { McpError } from "../errors/McpError.ts";
 import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { isModernVersion, MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "../protocol/versions.ts";
-import { isObject } from "../server/isObject.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import type { Implementation } from "../server/types.ts";
 
 export interface RequestMeta {

@@ -17,19 +17,20 @@
 import { readConfig } from "../config/readConfig.ts";
 import type { McpError } from "../errors/McpError.ts";
 import type { Logger } from "../log/Logger.ts";
-import type { McpServer } from "../server/McpServer.ts";
+import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { type MessageStream, serveMessages } from "../transport/serveMessages.ts";
 import { encodeLine } from "./encodeLine.ts";
 import { splitLines } from "./splitLines.ts";
 
 export interface StdioOptions {
-  server: McpServer;
+  server: ServerDefinition;
   /** The client's messages: the process's stdin. */
   input: ReadableStream<Uint8Array>;
   /** Where MCP messages go, and nothing else: the process's stdout. Closed when the session ends. */
   output: WritableStream<Uint8Array>;
   /** Variables for `readConfig` (limits, `LOG_LEVEL`) and handlers' `ctx.env`. Default: none. */
-  env?: Readonly<Record<string, unknown>>;
+  env?: ServerEnv;
   /** Operator logs. Default: JSON lines at `LOG_LEVEL` on stderr (`stderrSink`). */
   logger?: Logger;
 }

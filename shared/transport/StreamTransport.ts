@@ -5,7 +5,7 @@
  *   keepalive comments); the client's messages arrive by `POST /message` (202, or 429 when the
  *   budget is full).
  * - `StreamTransport.messages(kind)`: any duplex stream of whole messages, driven by
- *   `serveMessages` (stdio, a WebSocket): each chunk of the stream is one JSON text, no keepalives.
+ *   `serveMessages` (stdio, a WebSocket): the stream carries the JSON texts themselves.
  *
  * Losing the stream is the client leaving: its requests are aborted and what is queued for it
  * is dropped (one teardown). While no stream is open, outgoing messages wait in the bounded queue;
@@ -16,59 +16,65 @@
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
-import type { QueueBudget } from "../session/QueueBudget.ts";
-import { Channel, type Framing } from "./Channel.ts";
-import type { Outlet, Refusal, Transport, TransportLink, TransportType } from "./Transport.ts";
+import { SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
+import { LiveStream } from "../outbound/LiveStream.ts";
+import type { Frame } from "../outbound/OutboundQueue.ts";
+import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "../session/Transport.ts";
 
-export class StreamTransport implements Transport {
+export class StreamTransport<T extends Frame = Frame> implements Transport {
   /** 2024-11-05 HTTP+SSE. */
-  static readonly sse: TransportType<StreamTransport> = {
+  static readonly sse: TransportType<StreamTransport<Uint8Array>> = {
     kind: "sse",
-    create: (link) => new StreamTransport(link, "legacy", "sse", link.config.keepaliveIntervalMs),
+    create: (link) => new StreamTransport<Uint8Array>(link, "legacy", sseMessage, { intervalMs: link.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE }),
   };
 
   /** Whole messages on a duplex stream; `kind` names it in the session record and the logs ("stdio", "websocket"). */
-  static messages(kind: string): TransportType<StreamTransport> {
-    return { kind, create: (link) => new StreamTransport(link, kind, "message", undefined) };
+  static messages(kind: string): TransportType<StreamTransport<string>> {
+    return { kind, create: (link) => new StreamTransport<string>(link, kind, (json) => json, undefined) };
   }
 
   readonly #link: TransportLink;
-  readonly #channel: Channel;
+  readonly #id: string;
+  readonly #stream: LiveStream<T>;
+  /** Every request's answer goes on the one stream. */
+  readonly replies: ReplyChannel;
 
-  private constructor(link: TransportLink, id: string, framing: Framing, keepaliveIntervalMs: number | undefined) {
+  private constructor(link: TransportLink, id: string, frame: (json: string) => T, keepalive: { intervalMs: number; frame: T } | undefined) {
     this.#link = link;
-    this.#channel = new Channel({
-      id,
+    this.#id = id;
+    const stream: LiveStream<T> = new LiveStream<T>({
       budget: link.budget,
-      keepaliveIntervalMs,
-      framing,
-      log: link.log,
+      frame,
+      keepalive,
       onDisconnect: (reason) => {
         // The client is gone unless we closed the stream ourselves (the session ended).
         const gone = reason !== "server-closed";
         this.#link.closed(id, reason, gone);
-        if (gone) this.#channel.discard();
+        if (gone) stream.discard();
       },
     });
+    this.#stream = stream;
+    this.replies = {
+      outlet: (reservation) => ({
+        reply: (_message, json) => stream.reply(json, reservation),
+        notify: (_message, json, signal) => stream.notify(json, signal),
+        drop: () => reservation.release(),
+      }),
+    };
   }
 
   get connected(): boolean {
-    return this.#channel.connected;
+    return this.#stream.connected;
   }
 
-  /** The session's queue budget: what else writes to this stream (2026-07-28 requests on stdio) reserves room in. */
-  get budget(): QueueBudget {
-    return this.#link.budget;
-  }
-
-  /** Opens the stream; `first` (the legacy `endpoint` event) is its first bytes. One stream at a time. */
-  open(first?: string): Response {
-    if (this.#channel.connected) {
+  /** Opens the stream; `first` (the legacy `endpoint` event) is its first frame. One stream at a time. */
+  open(first?: T): ReadableStream<T> {
+    if (this.#stream.connected) {
       throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another");
     }
     this.#link.touch();
-    this.#link.log.info("stream.open", { stream: this.#channel.id });
-    return this.#channel.connect(first);
+    this.#link.log.info("stream.open", { stream: this.#id });
+    return this.#stream.connect(first);
   }
 
   /** Takes one batch of the client's messages; replies go out on the stream. The refusal if it did not fit. */
@@ -76,16 +82,15 @@ export class StreamTransport implements Transport {
     this.#link.touch();
     const refused = this.#link.admit(messages);
     if (refused) return refused;
-    await this.#link.accept(messages, this.#channel);
+    await this.#link.accept(messages, this.replies);
     return undefined;
   }
 
-  serverOutlet(): Outlet {
-    return this.#channel;
+  notify(json: string, signal?: AbortSignal): Promise<void> {
+    return this.#stream.notify(json, signal);
   }
 
   close(): void {
-    this.#channel.close();
-    this.#channel.discard();
+    this.#stream.close();
   }
 }

@@ -3,20 +3,26 @@
  * or with its own SSE stream, `GET /mcp` opens the standalone stream for messages that answer no
  * request, and either resumes after `Last-Event-ID`.
  *
- * Every event is stored before it is written (`EventStore`), with the id `<streamId>.<seq>`, so
- * a client that lost a connection resumes any stream of the session, even after the host
- * restarted. A lost connection is not a cancellation (transports spec): requests go on and their
- * events wait in storage. A POST's stream finishes once each of its requests has settled.
+ * A POST whose one request is answered before anything else is sent gets a plain JSON body: no
+ * stream is made and nothing is stored (`PostAnswer`). Anything else streams, and every event of
+ * a stream is stored before it is written (`ResumableStream`, `EventStore`), so a client that lost
+ * a connection resumes any stream of the session, even after the host restarted. A lost
+ * connection is not a cancellation (transports spec): requests go on and their events wait in
+ * storage. A POST's stream finishes once each of its requests has settled.
  *
- * Not here: session creation and deletion (`SessionEndpoint`), the headers checks (routes).
+ * Not here: session creation and deletion (`SessionHost`), the header checks (routes).
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import type { Outlet } from "../exchange/Exchange.ts";
+import { errorResponse } from "../http/errorResponse.ts";
 import { isRequest, type JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { EventStore } from "../outbound/EventStore.ts";
+import { JSON_HEADERS, PostAnswer } from "../outbound/PostAnswer.ts";
+import type { Reservation } from "../outbound/QueueBudget.ts";
+import { ResumableStream } from "../outbound/ResumableStream.ts";
 import { randomHex } from "../session/newSessionId.ts";
-import { Channel } from "./Channel.ts";
-import { EventStore } from "./EventStore.ts";
-import type { Outlet, Transport, TransportLink, TransportType } from "./Transport.ts";
+import type { Transport, TransportLink, TransportType } from "../session/Transport.ts";
 
 /** Largest single event kept for resumption; larger ones go out live only. Below storage's value limit. */
 export const MAX_STORED_EVENT_BYTES = 1_048_576;
@@ -34,9 +40,9 @@ export class StreamableTransport implements Transport {
 
   readonly #link: TransportLink;
   readonly #events: EventStore;
-  /** Live channels by stream id: unfinished POST streams and the standalone stream. */
-  readonly #channels = new Map<string, Channel>();
-  #standalone: Channel | undefined;
+  /** Live streams by id: unfinished POST streams and the standalone stream. */
+  readonly #streams = new Map<string, ResumableStream>();
+  #standalone: ResumableStream | undefined;
 
   private constructor(link: TransportLink) {
     this.#link = link;
@@ -49,7 +55,7 @@ export class StreamableTransport implements Transport {
   }
 
   get connected(): boolean {
-    for (const channel of this.#channels.values()) if (channel.connected) return true;
+    for (const stream of this.#streams.values()) if (stream.connected) return true;
     return false;
   }
 
@@ -60,21 +66,33 @@ export class StreamableTransport implements Transport {
   /**
    * Answers one POST: 202 for notifications and responses only; otherwise the requests' replies,
    * as one JSON object when the single request produces nothing but its reply, else as an SSE
-   * stream carrying its notifications, server requests and replies.
+   * stream carrying its notifications, server requests and replies. `headers` go on the answer.
    */
   async post(messages: JsonRpcMessage[], headers: Record<string, string> = {}): Promise<Response> {
     this.#link.touch();
     const refused = this.#link.admit(messages);
-    if (refused) return Response.json(refused.body, { status: refused.status, headers: refused.headers });
-    const requests = messages.filter(isRequest).length;
-    if (requests === 0) {
+    if (refused) return errorResponse(refused.error, refused.id);
+    let owed = messages.filter(isRequest).length;
+    if (owed === 0) {
       await this.#link.accept(messages, undefined);
       return new Response(null, { status: 202 });
     }
-    const channel = this.#newChannel(randomHex(STREAM_ID_BYTES), requests);
-    const response = channel.respond(requests === 1 && messages.length === 1, headers);
-    await this.#link.accept(messages, channel);
-    return response;
+    let stream: ResumableStream | undefined;
+    const streamOf = () => (stream ??= this.#newStream(randomHex(STREAM_ID_BYTES), true));
+    const answer = new PostAnswer(
+      () => withHeaders(streamOf().connect(), headers),
+      owed === 1 && messages.length === 1 ? { ...JSON_HEADERS, ...headers } : undefined,
+    );
+    const settled = () => {
+      if (--owed > 0) return;
+      // A POST whose replies were all dropped (cancelled) still gets an answer: its stream, ended.
+      answer.stream();
+      if (!stream) return;
+      stream.finish();
+      this.#streams.delete(stream.id);
+    };
+    await this.#link.accept(messages, { outlet: (reservation) => postOutlet(answer, streamOf, reservation, settled) });
+    return answer.response;
   }
 
   /**
@@ -85,53 +103,88 @@ export class StreamableTransport implements Transport {
   async listen(lastEventId: string | null): Promise<Response> {
     this.#link.touch();
     if (lastEventId !== null) return this.#resume(lastEventId);
-    if (this.#standalone?.connected) {
+    const standalone = this.#standaloneStream();
+    if (standalone.connected) {
       throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open GET stream; resume it with Last-Event-ID or close it first");
     }
-    const standalone = this.serverOutlet();
     this.#link.log.info("stream.open", { stream: standalone.id, standalone: true });
     return standalone.connect();
   }
 
-  serverOutlet(): Channel {
-    return (this.#standalone ??= this.#newChannel(randomHex(STREAM_ID_BYTES)));
+  notify(json: string, signal?: AbortSignal): Promise<void> {
+    return this.#standaloneStream().notify(json, signal);
   }
 
   close(): void {
-    for (const channel of this.#channels.values()) channel.close();
+    for (const stream of this.#streams.values()) stream.close();
+  }
+
+  #standaloneStream(): ResumableStream {
+    return (this.#standalone ??= this.#newStream(randomHex(STREAM_ID_BYTES), true));
   }
 
   async #resume(lastEventId: string): Promise<Response> {
     const match = EVENT_ID.exec(lastEventId);
     if (!match) throw McpError.invalidRequest(`Malformed Last-Event-ID ${JSON.stringify(lastEventId)}: expected an event id this session sent`);
     const [, streamId, seq] = match as unknown as [string, string, string];
-    let channel = this.#channels.get(streamId);
-    if (!channel && this.#events.has(streamId)) {
+    let stream = this.#streams.get(streamId);
+    if (!stream && this.#events.has(streamId)) {
       // A finished stream whose events are still stored: replay them, then end the response.
-      channel = this.#newChannel(streamId, undefined, false);
-      channel.finish();
+      stream = this.#newStream(streamId, false);
+      stream.finish();
     }
-    if (!channel) {
+    if (!stream) {
       throw new McpError(404, ErrorCode.InvalidRequest, `Last-Event-ID ${JSON.stringify(lastEventId)} belongs to no stream of this session (or its events have expired)`);
     }
     this.#link.log.info("stream.resume", { stream: streamId, after: Number(seq) });
-    return channel.resume(Number(seq));
+    return stream.resume(Number(seq));
   }
 
-  /** A POST stream owes `replies`; the standalone stream owes none and never finishes on its own. */
-  #newChannel(id: string, replies?: number, live = true): Channel {
-    const channel = new Channel({
+  /** A live stream is kept for resumption until it finishes; a replayed finished one is not. */
+  #newStream(id: string, live: boolean): ResumableStream {
+    const { config, log } = this.#link;
+    const stream = new ResumableStream({
       id,
       budget: this.#link.budget,
-      keepaliveIntervalMs: this.#link.config.keepaliveIntervalMs,
-      log: this.#link.log,
       events: this.#events,
-      primingRetryMs: this.#link.protocolVersion() >= PRIMING_SINCE ? this.#link.config.sseRetryMs : undefined,
-      replies,
-      onAnswered: () => this.#channels.delete(id),
+      keepaliveIntervalMs: config.keepaliveIntervalMs,
+      primingRetryMs: this.#link.protocolVersion() >= PRIMING_SINCE ? config.sseRetryMs : undefined,
+      log,
       onDisconnect: (reason) => this.#link.closed(id, reason, false),
     });
-    if (live) this.#channels.set(id, channel);
-    return channel;
+    if (live) this.#streams.set(id, stream);
+    return stream;
   }
+}
+
+/** One request's outlet on a POST: the reply may become the whole JSON answer; anything else streams. */
+function postOutlet(answer: PostAnswer, stream: () => ResumableStream, reservation: Reservation, settled: () => void): Outlet {
+  return {
+    async reply(_message, json) {
+      try {
+        if (answer.json(json)) reservation.commit();
+        else await stream().reply(json, reservation);
+      } finally {
+        settled();
+      }
+    },
+    notify(_message, json, signal) {
+      answer.stream();
+      return stream().notify(json, signal);
+    },
+    drop() {
+      reservation.release();
+      settled();
+    },
+    disconnect() {
+      answer.stream();
+      stream().disconnect();
+    },
+  };
+}
+
+/** `response` (one of ours, so its headers are mutable) with `headers` added. */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }

@@ -5,8 +5,8 @@
  * `MessageStream` and call this.
  *
  * The session is a `Session` with a `StreamTransport.messages(kind)` transport, which behaves
- * like a legacy HTTP+SSE session: one outgoing stream carrying replies, notifications and
- * requests to the client; the client's answers routed back; `notifications/cancelled`.
+ * like a legacy HTTP+SSE session: one outgoing stream of JSON texts carrying replies,
+ * notifications and requests to the client; the client's answers routed back.
  *
  * - A chunk that is not a JSON-RPC message (or batch) gets one error message (id null, or the
  *   request's id when readable: -32700 / -32600) and the session goes on; so does a chunk over
@@ -18,30 +18,37 @@
  *   client closed its end) runs the same teardown, and cancels the readable.
  * - State lives in memory for the life of the connection (`MemoryStorage`): the connection is the session.
  *
- * Every era on one stream: a request whose `_meta` names a protocol version (2026-07-28) is
- * answered without the session (`StreamRequests`: `server/discover`, multi round-trip input,
- * `subscriptions/listen` tagged by subscription id, `notifications/cancelled`); everything else
- * goes to the session (`initialize` and the 2024-11-05 … 2025-11-25 revisions). Changes that
- * handlers announce (`ctx.listChanged`, `ctx.resourceUpdated`) reach listeners on this connection.
+ * Every era on one stream (transports spec 2026-07-28, "stdio"): a request whose `_meta` names a
+ * protocol version (2026-07-28) is answered without the session (`statelessExchange`: metadata
+ * inline, `server/discover`, input asked for with an `InputRequiredResult`, never a request to
+ * the client; `subscriptions/listen` tagged by subscription id); everything else goes to the
+ * session (`initialize` and the 2024-11-05 … 2025-11-25 revisions). Both kinds share the
+ * connection's budget and its registry of ids, so `notifications/cancelled` reaches either.
+ * Changes that handlers announce (`ctx.listChanged`, `ctx.resourceUpdated`) reach listeners on
+ * this connection.
  *
  * Not here: resumption (no event ids on these wires), process exit codes (an entry's job).
  *
  * @example await serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env });
  */
+import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
-import { isNotification, type JsonRpcMessage, type RequestId } from "../jsonrpc/messages.ts";
+import { errorReply, isRequest, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../jsonrpc/messages.ts";
 import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { Logger, stderrSink } from "../log/Logger.ts";
-import type { McpServer } from "../server/McpServer.ts";
-import { MemoryStorage } from "../session/MemoryStorage.ts";
+import { META } from "../protocol/metaKeys.ts";
+import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { Session } from "../session/Session.ts";
+import { listen, type ListenPlan, planListen } from "../stateless/listen.ts";
+import { readRequestMeta, type RequestMeta } from "../stateless/readRequestMeta.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
-import { StreamRequests } from "../stateless/StreamRequests.ts";
+import { forThisEra, STATELESS_METHODS, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { StreamTransport } from "./StreamTransport.ts";
 
 /** A client connection that carries whole JSON-RPC messages both ways. */
@@ -57,21 +64,24 @@ export interface MessageStream {
 }
 
 export interface ServeMessagesOptions {
-  server: McpServer;
+  server: ServerDefinition;
   messages: MessageStream;
   /** The transport's name in the session record and the logs. Default: "message". */
   kind?: string;
   /** Variables for `readConfig` (limits, `LOG_LEVEL`) and handlers' `ctx.env`. Default: none. */
-  env?: Readonly<Record<string, unknown>>;
+  env?: ServerEnv;
   /** Operator logs. Default: JSON lines at `LOG_LEVEL` on stderr (`stderrSink`). */
   logger?: Logger;
 }
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** Resolves when the client has gone (its stream ended, or our writes failed) and the session is over. */
+/**
+ * Resolves when the client has gone (its stream ended, or our writes failed) and the session is
+ * over. @throws the definition's problem, before anything is read, when it cannot be served.
+ */
 export async function serveMessages(options: ServeMessagesOptions): Promise<void> {
+  const server = options.server.assertValid();
   const env = options.env ?? {};
   const config = readConfig(env);
   const logger = options.logger ?? new Logger(config.logLevel, {}, stderrSink);
@@ -79,7 +89,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   // One connection is one process's worth of listeners: changes fan out in memory.
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const session = await Session.create(newSessionId(), StreamTransport.messages(kind), {
-    server: options.server,
+    server,
     storage: new MemoryStorage(),
     config,
     logger,
@@ -89,7 +99,9 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     // never reopened: when either side ends it, this function ends the session itself.
     scheduleWakeup: async () => {},
   });
+  const { transport } = session;
   const log = logger.child({ session: session.record.id, transport: kind });
+  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast };
 
   const reader = options.messages.readable.getReader();
   const writer = options.messages.writable.getWriter();
@@ -105,12 +117,43 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const write = (json: string) => writer.write(json).catch(onWriteFailed);
   const answerError = (error: McpError, id: RequestId | null) => {
     log.warn("rpc.malformed", { code: error.code, message: error.message });
-    return write(JSON.stringify({ jsonrpc: "2.0", id, error: error.toJsonRpc() }));
+    return write(JSON.stringify(errorReply(id, error)));
   };
-  const pumping = pump(session.transport.open().body!, writer, onWriteFailed);
-  const requestState = new RequestState(requestStateSecret(env), config.requestStateTtlMs);
-  const stateless = new StreamRequests({ server: options.server, config, logger: log, env, requestState, broadcast }, session.transport.serverOutlet(), session.transport.budget);
 
+  /** A 2026-07-28 request: answered without the session, on the same stream, counted in the same budget. */
+  const startStateless = (message: JsonRpcRequest): McpError | undefined => {
+    let meta: RequestMeta;
+    let plan: ListenPlan | undefined;
+    try {
+      meta = readRequestMeta(undefined, message.params);
+      if (!STATELESS_METHODS.has(message.method)) throw McpError.methodNotFound(message.method);
+      if (message.method === "subscriptions/listen") plan = planListen(message, server);
+      if (!session.budget.canAdmit(1)) {
+        const { messages, bytes } = session.budget;
+        throw new McpError(429, ErrorCode.ServerBusy, `Queue is full (${messages} messages, ${bytes} bytes waiting for the client to read); retry later`);
+      }
+    } catch (error) {
+      return forThisEra(toMcpError(error, log));
+    }
+    const outlet = transport.replies.outlet(session.budget.reserve());
+    if (!plan) {
+      void session.exchanges.start(statelessExchange(message, meta, stateless, outlet));
+      return undefined;
+    }
+    // A listen is not a handler: it holds its id (for notifications/cancelled) but no slot.
+    const held = session.exchanges.hold(message.id);
+    if (!held) {
+      outlet.drop();
+      return McpError.invalidRequest(`Request id ${JSON.stringify(message.id)} is already in use by a request in flight`);
+    }
+    void listen(message, plan, broadcast, outlet, held.signal, log, held.release).catch((error) =>
+      // The subscription failed before its acknowledgement (listen dropped the outlet): answer it.
+      write(JSON.stringify(errorReply(message.id, forThisEra(toMcpError(error, log))))),
+    );
+    return undefined;
+  };
+
+  const pumping = pump(transport.open(), writer, onWriteFailed);
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -128,49 +171,48 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
         await answerError(parsed.error, parsed.id);
         continue;
       }
-      if (parsed.messages.some((m) => StreamRequests.claims(m))) {
+      if (parsed.messages.some(isStateless)) {
         const [message] = parsed.messages;
-        if (parsed.batch || !StreamRequests.claims(message!)) {
+        if (parsed.batch || !isStateless(message!)) {
           await answerError(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message at a time"), null);
         } else {
-          const refused = stateless.start(message);
-          if (refused) await write(JSON.stringify(refused));
+          const request = message as JsonRpcRequest;
+          const refused = startStateless(request);
+          if (refused) await write(JSON.stringify(errorReply(request.id, refused)));
         }
         continue;
       }
-      if (cancelsStateless(parsed.messages, stateless)) continue;
       try {
-        const refused = await session.transport.deliver(parsed.messages);
-        // A refusal (the queue is full) names the request; replies come on the stream.
-        if (refused) await write(JSON.stringify(refused.body));
+        // Everything else is the session's (notifications/cancelled included: it reaches either era's requests).
+        const refused = await transport.deliver(parsed.messages);
+        if (refused) await write(JSON.stringify(errorReply(refused.id, refused.error)));
       } catch (error) {
         await answerError(toMcpError(error, log), null);
       }
     }
   } finally {
     reader.releaseLock();
-    stateless.abortAll();
     await session.end(outputGone ? "output-closed" : "input-closed");
     await pumping;
     await writer.close().catch(() => {});
   }
 }
 
-/** A lone `notifications/cancelled` for a 2026-07-28 request, which it cancels; other messages are the session's. */
-function cancelsStateless(messages: JsonRpcMessage[], stateless: StreamRequests): boolean {
-  const [message] = messages;
-  if (messages.length !== 1 || !isNotification(message!) || message.method !== "notifications/cancelled") return false;
-  return stateless.cancel(message.params?.requestId);
+/** A request of protocol 2026-07-28: its `_meta` names a protocol version. */
+function isStateless(message: JsonRpcMessage): boolean {
+  if (!isRequest(message)) return false;
+  const meta = message.params?._meta;
+  return typeof meta === "object" && meta !== null && META.protocolVersion in meta;
 }
 
 /** Copies the session's stream (one JSON text per chunk) to the writable; a failed write cancels it. */
-async function pump(body: ReadableStream<Uint8Array>, writer: WritableStreamDefaultWriter<string>, onWriteFailed: (error: unknown) => void): Promise<void> {
+async function pump(body: ReadableStream<string>, writer: WritableStreamDefaultWriter<string>, onWriteFailed: (error: unknown) => void): Promise<void> {
   const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      await writer.write(decoder.decode(value));
+      await writer.write(value);
     }
   } catch (error) {
     onWriteFailed(error);

@@ -5,7 +5,7 @@
  * `npm run conformance` runs the referee against it.
  */
 import { z } from "zod";
-import { defineServer, prompt, resourceTemplate, tool, toolError } from "../../shared/index.ts";
+import { defineServer, prompt, resourceTemplate, tool, toolError } from "durable-mcp";
 import { modernPrompts, modernTools } from "./modernFixture.ts";
 
 /** A 1×1 red PNG and a 1 ms silent 8 kHz WAV, made for this fixture. */

@@ -5,12 +5,12 @@
  * referee's scenarios; each handler uses the same context calls it would on a 2025 session.
  */
 import { z } from "zod";
-import { prompt, tool } from "../../shared/index.ts";
-import type { RequestContext } from "../../shared/index.ts";
+import { prompt, tool } from "durable-mcp";
+import type { ElicitParams, RequestContext } from "durable-mcp";
 
 const none = z.object({});
 const text = (value: string) => ({ type: "text" as const, text: value });
-const form = (message: string, properties: Record<string, unknown>) => ({
+const form = (message: string, properties: Record<string, Record<string, unknown>>): ElicitParams => ({
   message,
   requestedSchema: { type: "object", properties, required: Object.keys(properties) },
 });
@@ -118,7 +118,7 @@ export const modernTools = [
     description: "Asks only for what the client declared it can provide",
     input: none,
     handler: async (_args, ctx) => {
-      const declared = ctx.session.clientCapabilities ?? {};
+      const declared = ctx.client.capabilities;
       const asks: Promise<Record<string, unknown>>[] = [];
       if ("sampling" in declared) asks.push(askCapital(ctx));
       if ("elicitation" in declared) asks.push(askName(ctx));

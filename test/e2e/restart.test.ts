@@ -49,7 +49,7 @@ it("continues a session, its data and its stored events after a restart", { time
     const listed: any = await (await call(server.url, sessionId, 3, "notepad", { action: "list" })).json();
     expect(listed.result.content[0].text).toBe("1. kept across restarts");
     const who: any = await (await call(server.url, sessionId, 4, "whoami", {})).json();
-    expect(JSON.parse(who.result.content[0].text)).toMatchObject({ id: sessionId, protocolVersion: "2025-11-25", clientInfo: { name: "restarter" } });
+    expect(JSON.parse(who.result.content[0].text)).toMatchObject({ session: sessionId, client: { protocolVersion: "2025-11-25", info: { name: "restarter" } } });
     const replay = new SseReader(
       (await fetch(`${server.url}/mcp`, { headers: { ...headers, "mcp-session-id": sessionId, accept: "text/event-stream", "last-event-id": priming.id! } })).body!,
     );

@@ -1,5 +1,5 @@
 /**
- * The example server over stdio under Deno (`deno/stdio.ts`), as a desktop client runs it: driven
+ * The example server over stdio under Deno (`example/stdio.ts`), as a desktop client runs it: driven
  * by the official SDK's `StdioClientTransport`, and by a raw child process through the README's
  * command (`npm run --silent stdio`) for what an SDK client never sends: garbage lines, a stdin
  * closed while a handler runs. stdout must carry MCP messages only; logs go to stderr.
@@ -16,7 +16,7 @@ import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The `stdio` script of package.json, spelled out for a transport that spawns without a shell. */
-const DENO_ARGS = ["node_modules/deno/bin.cjs", "run", "--quiet", "--allow-env", "--allow-net", "deno/stdio.ts"];
+const DENO_ARGS = ["node_modules/deno/bin.cjs", "run", "--quiet", "--allow-env", "--allow-net", "example/stdio.ts"];
 const TOOLS = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad"];
 
 let nws: Awaited<ReturnType<typeof startNwsFixtureServer>>;

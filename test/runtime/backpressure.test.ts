@@ -2,10 +2,8 @@
  * The outbound queue bound, with a client that stops reading (issue 2, "Backpressure,
  * precisely"). The test configuration caps a session at 20 messages and 64 KiB.
  */
-import { env, runInDurableObject } from "cloudflare:test";
 import { expect, it } from "vitest";
-import { sessionStub } from "../../worker/sessionStub.ts";
-import { call, eventually, openSession } from "./helpers.ts";
+import { call, eventually, openSession, sessionStub } from "./helpers.ts";
 
 const MAX_MESSAGES = 20;
 const MAX_BYTES = 65_536;
@@ -13,7 +11,7 @@ const REPLY_CHARS = 16_384;
 
 it("refuses with 429 when a non-reading client's queue is full, and answers every accepted request once it reads", async () => {
   const s = await openSession();
-  const stub = sessionStub(env, s.sessionId);
+  const stub = sessionStub(s.sessionId);
   const accepted: number[] = [];
   let refused: Response | undefined;
   for (let id = 1; id <= 2_000 && !refused; id++) {
@@ -30,8 +28,8 @@ it("refuses with 429 when a non-reading client's queue is full, and answers ever
 
   // The bound holds: messages plus reservations within the cap; bytes within the cap plus the
   // replies that were already reserved when it was reached.
-  await eventually(async () => (await runInDurableObject(stub, (o) => o.stats()))?.running === 0);
-  const stats = (await runInDurableObject(stub, (o) => o.stats()))!;
+  await eventually(async () => (await stub.stats())?.running === 0);
+  const stats = (await stub.stats())!;
   expect(stats.messages + stats.reserved).toBeLessThanOrEqual(MAX_MESSAGES);
   expect(stats.bytes).toBeLessThanOrEqual(MAX_BYTES + MAX_MESSAGES * (REPLY_CHARS + 200));
 

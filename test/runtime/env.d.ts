@@ -1,5 +1,5 @@
 // The runtime tests' `env` (from "cloudflare:test") carries the Worker's bindings.
-import type { Env as WorkerEnv } from "../../worker/Env.ts";
+import type { WorkerEnv } from "durable-mcp/cloudflare";
 
 declare global {
   namespace Cloudflare {

@@ -1,11 +1,16 @@
 /** Shared steps of the runtime tests: open a legacy session, post to it, read its replies. */
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { SseReader } from "../support/SseReader.ts";
 import { call, initialize } from "../support/messages.ts";
 
 export { call, initialize };
 
 export const BASE = "http://durable-mcp.test";
+
+/** The Durable Object that hosts session `sessionId`: the same `idFromName` the Worker uses. */
+export function sessionStub(sessionId: string) {
+  return env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId));
+}
 
 export interface OpenSession {
   sessionId: string;
@@ -33,8 +38,6 @@ export function post(endpoint: string, body: unknown, init: RequestInit = {}): P
     ...init,
   });
 }
-
-
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,12 +5,11 @@
  */
 import { env, evictDurableObject, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sessionStub } from "../../worker/sessionStub.ts";
-import { BASE, call, eventually, initialize, openSession, post, sleep } from "./helpers.ts";
+import { BASE, call, eventually, initialize, openSession, post, sessionStub, sleep } from "./helpers.ts";
 import { SseReader } from "../support/SseReader.ts";
 
-const stubOf = (sessionId: string) => sessionStub(env, sessionId);
-const statsOf = (sessionId: string) => runInDurableObject(stubOf(sessionId), (instance) => instance.stats());
+const stubOf = (sessionId: string) => sessionStub(sessionId);
+const statsOf = (sessionId: string) => stubOf(sessionId).stats();
 const stored = (sessionId: string, key: string) => runInDurableObject(stubOf(sessionId), (_i, state) => state.storage.get(key));
 
 describe("legacy HTTP+SSE sessions", () => {
@@ -18,6 +17,13 @@ describe("legacy HTTP+SSE sessions", () => {
     const session = await openSession();
     expect(session.endpoint).toMatch(/^\/message\?sessionId=[0-9a-f]{32}$/);
     await session.reader.cancel();
+  });
+
+  it("answers GET /sse with the SSE headers", async () => {
+    const response = await SELF.fetch(`${BASE}/sse`, { headers: { accept: "text/event-stream" } });
+    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
+    await response.body!.cancel();
   });
 
   it("gives each session its own Durable Object and its own stream", async () => {
@@ -59,7 +65,7 @@ describe("legacy HTTP+SSE sessions", () => {
     expect((await reader.next()).data).toBe(s.endpoint);
     await post(s.endpoint, call(2, "whoami", {}));
     const who = JSON.parse((await reader.nextMessage()).result.content[0].text);
-    expect(who).toMatchObject({ id: s.sessionId, protocolVersion: "2024-11-05", clientInfo: { name: "Cline", version: "3.15.5" } });
+    expect(who).toMatchObject({ session: s.sessionId, client: { protocolVersion: "2024-11-05", info: { name: "Cline", version: "3.15.5" } } });
     await post(s.endpoint, call(3, "notepad", { action: "list" }));
     expect((await reader.nextMessage()).result.content[0].text).toBe("1. buy milk");
     await reader.cancel();
@@ -121,11 +127,11 @@ describe("legacy HTTP+SSE sessions", () => {
     await s.reader.cancel();
   });
 
-  it("answers a stuck handler with -32001 at the deadline", async () => {
+  it("answers a stuck handler at the deadline with the one deadline error", async () => {
     const s = await openSession();
     await s.post(call(1, "wait", { ms: 60_000, label: "deadline" }));
     const reply = await s.reader.nextMessage(6_000);
-    expect(reply.error).toEqual({ code: -32001, message: "Request tools/call timed out after 2000 ms" });
+    expect(reply.error).toEqual({ code: -32603, message: "Request tools/call did not finish within 2000 ms (HANDLER_TIMEOUT_MS) and was aborted", data: { timeoutMs: 2000 } });
     await s.reader.cancel();
   });
 

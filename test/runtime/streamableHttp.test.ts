@@ -4,9 +4,8 @@
  */
 import { env, evictDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sessionStub } from "../../worker/sessionStub.ts";
 import { SseReader } from "../support/SseReader.ts";
-import { BASE, call, initialize } from "./helpers.ts";
+import { BASE, call, initialize, sessionStub } from "./helpers.ts";
 
 const MCP = `${BASE}/mcp`;
 const BOTH = "application/json, text/event-stream";
@@ -145,10 +144,10 @@ describe("resumability", () => {
     const priming = await reader.next();
     await reader.next();
     await reader.next();
-    await evictDurableObject(sessionStub(env, s.sessionId));
+    await evictDurableObject(sessionStub(s.sessionId));
 
     const who = await (await s.post(call(2, "whoami", {}))).json<any>();
-    expect(JSON.parse(who.result.content[0].text)).toMatchObject({ id: s.sessionId, protocolVersion: "2025-11-25", clientInfo: { name: "Cline" } });
+    expect(JSON.parse(who.result.content[0].text)).toMatchObject({ session: s.sessionId, client: { protocolVersion: "2025-11-25", info: { name: "Cline" } } });
     const replay = new SseReader((await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream", "last-event-id": priming.id! } })).body!);
     expect(JSON.parse((await replay.next()).data).method).toBe("notifications/progress");
     expect(JSON.parse((await replay.next()).data).id).toBe(1);
@@ -197,7 +196,7 @@ describe("per-session tool lists", () => {
     expect(again.headers.get("content-type")).toContain("application/json");
     expect((await again.json<any>()).result.content[0].text).toBe("unlocked");
 
-    await evictDurableObject(sessionStub(env, s.sessionId));
+    await evictDurableObject(sessionStub(s.sessionId));
     expect(await toolNames(s, 4)).toContain("vault");
     expect((await (await s.post(call(5, "vault", {}))).json<any>()).result.content[0].text).toBe("opened");
     expect(await toolNames(other, 1)).not.toContain("vault");

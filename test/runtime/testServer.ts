@@ -2,11 +2,11 @@
  * The server the runtime and contract tests serve: the example's tools plus tools built to probe
  * the runtime (slow handlers that record their abort, large replies, a tool hidden until another
  * switches it on, change announcements). Runtime-free, so workerd (`testWorker.ts`) and Deno
- * (`deno/main.ts --server`) serve the very same definition.
+ * (`test/support/denoServer.ts --server`) serve the very same definition.
  */
 import { z } from "zod";
 import { tools as exampleTools } from "../../example/server.ts";
-import { defineServer, tool } from "../../shared/index.ts";
+import { defineServer, tool } from "durable-mcp";
 
 export const testServer = defineServer({
   name: "runtime-test-server",
@@ -30,7 +30,7 @@ export const testServer = defineServer({
             });
           });
         } catch (reason) {
-          await ctx.storage.put(`aborted:${label}`, String(typeof reason === "symbol" ? reason.description : reason));
+          await ctx.storage?.put(`aborted:${label}`, String(typeof reason === "symbol" ? reason.description : reason));
           throw reason;
         }
         return `waited ${ms} ms`;
@@ -38,9 +38,9 @@ export const testServer = defineServer({
     }),
     tool({
       name: "whoami",
-      description: "Returns what the session knows about its client, as the handler sees it",
+      description: "Returns the session id and what the request knows about its client, as the handler sees them",
       input: z.strictObject({}),
-      handler: async (_args, ctx) => JSON.stringify(ctx.session),
+      handler: async (_args, ctx) => JSON.stringify({ session: ctx.session?.id, client: ctx.client }),
     }),
     tool({
       name: "touch",
@@ -63,7 +63,8 @@ export const testServer = defineServer({
       description: "Switches vault on (or off) for this session",
       input: z.strictObject({ on: z.boolean().default(true) }),
       handler: async ({ on }, ctx) => {
-        await ctx.setEnabled("tool", "vault", on);
+        if (!ctx.session) return "no session to unlock";
+        await ctx.session.setEnabled("tool", "vault", on);
         return on ? "unlocked" : "locked";
       },
     }),

@@ -1,0 +1,12 @@
+/**
+ * `durable-mcp/deno`: serving a server definition on Deno — over HTTP with every endpoint the
+ * Worker has (sessions in this process, in memory or Deno KV), or over stdin/stdout.
+ *
+ * @example
+ * import { serveDeno } from "durable-mcp/deno";
+ * import server from "./server.ts";
+ * await serveDeno(server); // --port N, --kv PATH from the command line
+ */
+export { type DenoServer, serveDeno, type ServeDenoOptions } from "./serveDeno.ts";
+export { serveDenoStdio } from "./serveDenoStdio.ts";
+export { KvStorage } from "./KvStorage.ts";

@@ -1,0 +1,87 @@
+/**
+ * The Deno runtime: the shared routes on `Deno.serve`, sessions hosted in this process by
+ * `LocalSessions` (the same `Session` a Durable Object hosts on Workers), in memory or — with a
+ * KV path — in Deno KV, so a restarted server continues its sessions. Change notifications fan
+ * out in memory: one process is one isolate.
+ *
+ * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
+ * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
+ * `listening on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
+ *
+ * @example
+ * // deno.ts — deno run --allow-net --allow-env --allow-read --allow-write --unstable-kv deno.ts --port 8787
+ * import { serveDeno } from "durable-mcp/deno";
+ * import server from "./server.ts";
+ * await serveDeno(server);
+ */
+import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
+import { readConfig } from "../shared/config/readConfig.ts";
+import { LocalSessions } from "../shared/host/LocalSessions.ts";
+import { Logger } from "../shared/log/Logger.ts";
+import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
+import type { ServerEnv } from "../shared/server/RequestContext.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { KvStorage } from "./KvStorage.ts";
+
+export interface ServeDenoOptions extends RouterOptions<Record<string, string>> {
+  /** 0 picks a free port. Default: `--port`, `PORT`, else 8787. */
+  port?: number;
+  /** Default: `--hostname`, else 127.0.0.1 (loopback only: anything else exposes the server). */
+  hostname?: string;
+  /** A Deno KV database file for session storage. Default: `--kv`, `KV_PATH`, else in memory. */
+  kvPath?: string;
+  /** Variables for limits, `LOG_LEVEL` and handlers' `ctx.env`. Default: the process environment. */
+  env?: Record<string, string>;
+}
+
+export interface DenoServer {
+  url: string;
+  shutdown(): Promise<void>;
+}
+
+const DEFAULT_PORT = 8787;
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** @throws the definition's problem, with a sentence naming it, when it cannot be served. */
+export async function serveDeno(definition: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
+  if (definition.problem) throw new TypeError(`The server definition is invalid: ${definition.problem.message}`);
+  const env = options.env ?? Deno.env.toObject();
+  const hostname = options.hostname ?? flag("hostname") ?? "127.0.0.1";
+  const port = options.port ?? portFrom(flag("port") ?? env.PORT);
+  // Served on loopback: refuse other host names (DNS rebinding), as `npm start` does, unless configured.
+  if (LOOPBACK.has(hostname)) env.ALLOWED_HOSTS ??= "localhost,127.0.0.1,[::1]";
+  const config = readConfig(env);
+  const logger = new Logger(config.logLevel);
+  const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
+  const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
+  const kv = kvPath === undefined ? undefined : await Deno.openKv(kvPath);
+  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, storageFor: kv && ((id) => new KvStorage(kv, id)) });
+  if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
+  const handle = createRouter<Record<string, string>>(definition, { sessions: () => sessions, broadcaster: () => broadcast }, options);
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  const http = Deno.serve({ hostname, port, onListen: (address) => listening(`http://${address.hostname}:${address.port}`) }, (request, info) => handle(request, env, info));
+  const server: DenoServer = {
+    url: await url,
+    async shutdown() {
+      sessions.close();
+      await http.shutdown();
+      kv?.close();
+    },
+  };
+  console.log(`listening on ${server.url}`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
+  return server;
+}
+
+function flag(name: string): string | undefined {
+  const at = Deno.args.indexOf(`--${name}`);
+  return at >= 0 ? Deno.args[at + 1] : undefined;
+}
+
+function portFrom(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PORT;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) throw new RangeError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
+  return port;
+}

@@ -1,0 +1,29 @@
+/**
+ * A server definition over this Deno process's stdin/stdout: the entry a desktop client (Claude
+ * Desktop, Cursor, …) starts as a subprocess. Wires the process to `serveStdio` and decides the
+ * exit code: 0 when stdin closes (the client's way to stop a stdio server), 1 if serving fails
+ * (a definition that cannot be served included, with its reason on stderr).
+ *
+ * stdout carries MCP messages and nothing else (transports spec, "stdio"): a stray console.log,
+ * ours or a tool's, would corrupt the stream, so every console level goes to stderr.
+ *
+ * @example
+ * // stdio.ts — deno run --allow-env --allow-net stdio.ts
+ * import { serveDenoStdio } from "durable-mcp/deno";
+ * import server from "./server.ts";
+ * await serveDenoStdio(server);
+ */
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { serveStdio } from "../shared/stdio/serveStdio.ts";
+
+export async function serveDenoStdio(definition: ServerDefinition): Promise<never> {
+  console.log = console.info = console.debug = console.error;
+  try {
+    await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env: Deno.env.toObject() });
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", event: "stdio.failed", message: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack }));
+    Deno.exit(1);
+  }
+  // The client is gone: a handler's stray timer or socket must not keep the process alive.
+  Deno.exit(0);
+}

@@ -1,0 +1,61 @@
+/**
+ * The one place a handler's `RequestContext` is built, for every era, from the exchange's own
+ * pieces (its signal, its guarded `notify`) and the era's `Scope`. The rules that are the same
+ * everywhere live here: progress only when the request carried a `progressToken`, logs only at or
+ * above the client's threshold, a list change heard on the request's own stream in a session.
+ */
+import { notification, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
+import { atLeast } from "../protocol/logLevels.ts";
+import { FEATURE_OF, LIST_CHANGED_METHOD } from "../server/ListKind.ts";
+import type { CreateMessageResult, ElicitResult, ListRootsResult, RequestContext } from "../server/RequestContext.ts";
+import type { Outlet, Scope } from "./Exchange.ts";
+
+/**
+ * @param notify sends one message about this request (refused once it is answered or aborted)
+ */
+export function requestContext(request: JsonRpcRequest, scope: Scope, signal: AbortSignal, notify: (message: JsonRpcMessage) => Promise<void>, outlet: Outlet): RequestContext {
+  const progressToken = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  const ask = (method: string, params: object, key: string | undefined) => scope.ask(method, params as Record<string, unknown>, key, signal, notify);
+  const session = scope.session;
+  const base = {
+    signal,
+    requestId: request.id,
+    client: scope.client,
+    env: scope.env,
+    progress: async (progress: number, total?: number, message?: string) => {
+      if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
+      const params: Record<string, unknown> = { progressToken, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      await notify(notification("notifications/progress", params));
+    },
+    log: async (level: Parameters<RequestContext["log"]>[0], data: unknown, logger?: string) => {
+      const threshold = scope.logLevel();
+      if (!threshold || !atLeast(level, threshold)) return;
+      await notify(notification("notifications/message", logger === undefined ? { level, data } : { level, data, logger }));
+    },
+    sample: (params: object, options?: { key?: string }) => ask("sampling/createMessage", params, options?.key) as Promise<CreateMessageResult>,
+    elicit: (params: object, options?: { key?: string }) => ask("elicitation/create", params, options?.key) as Promise<ElicitResult>,
+    listRoots: (options?: { key?: string }) => ask("roots/list", {}, options?.key) as Promise<ListRootsResult>,
+    closeStream: () => outlet.disconnect?.(),
+    resourceUpdated: (uri: string) => scope.resourceUpdated(uri, signal),
+    listChanged: async (feature: Parameters<RequestContext["listChanged"]>[0]) => {
+      await scope.listChanged(feature);
+      // On a session, its own stream hears it too: the change is this request's doing.
+      if (session) await notify(notification(LIST_CHANGED_METHOD[feature]));
+    },
+  };
+  if (!session) return base;
+  return {
+    ...base,
+    storage: session.storage,
+    session: {
+      id: session.id,
+      isEnabled: (kind, id) => session.isEnabled(kind, id),
+      // On the request's own stream: a client that never opened the standalone stream still learns of it.
+      setEnabled: async (kind, id, enabled) => {
+        if (await session.setEnabled(kind, id, enabled)) await notify(notification(LIST_CHANGED_METHOD[FEATURE_OF[kind]]));
+      },
+    },
+  };
+}

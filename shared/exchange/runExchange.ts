@@ -1,0 +1,104 @@
+/**
+ * The execution core: runs one request's handler and answers it, the same way in every era
+ * (2025 sessions, 2026-07-28 over HTTP, message streams; later, tasks).
+ *
+ * - One abort controller per request. It aborts when the era's `cancel` does (the client
+ *   cancelled, or left) — then nothing more is sent for the request, not even an error
+ *   (cancellation spec) — or at the deadline.
+ * - One deadline, HANDLER_TIMEOUT_MS, answered with one error in every era: -32603 with a
+ *   sentence naming the method and the limit, and `data.timeoutMs`. JSON-RPC 2.0's "Internal
+ *   error" is the code every revision allows for a failure of the server's own making; the
+ *   -32000…-32019 range (whose -32001 the SDKs use for their *own* client-side timeouts) is
+ *   legacy that 2026-07-28 asks new implementations not to use, and a server error must not be
+ *   mistakable for a local one (2026-07-28 basic, "Error codes"). HTTP status, where an era has
+ *   one, is the HTTP layer's to choose.
+ * - Exactly one reply, serialised once; a reply over `maxReplyBytes` is replaced by an error
+ *   saying so. Notifications are refused once the request is answered or aborted (progress spec:
+ *   they MUST stop).
+ * - Errors are mapped once (`toMcpError`: an `McpError` as thrown, anything else logged and
+ *   masked), then worded by the era.
+ *
+ * Never rejects: every failure becomes the reply, or a log line when even the reply fails.
+ */
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { toMcpError } from "../errors/toMcpError.ts";
+import { errorReply, type JsonRpcMessage, type JsonRpcResponse, resultReply } from "../jsonrpc/messages.ts";
+import type { Exchange } from "./Exchange.ts";
+import { followAbort } from "./followAbort.ts";
+import { requestContext } from "./requestContext.ts";
+import { untilAborted } from "./untilAborted.ts";
+
+/** The error a request gets when its handler passes HANDLER_TIMEOUT_MS (see the module header). */
+export function deadlineError(method: string, timeoutMs: number): McpError {
+  return new McpError(500, ErrorCode.InternalError, `Request ${method} did not finish within ${timeoutMs} ms (HANDLER_TIMEOUT_MS) and was aborted`, { timeoutMs });
+}
+
+export async function runExchange(exchange: Exchange): Promise<void> {
+  const { request, scope, outlet, log } = exchange;
+  const { id, method } = request;
+  if (exchange.cancel?.aborted) {
+    outlet.drop();
+    return;
+  }
+  const controller = new AbortController();
+  const { signal } = controller;
+  const unlink = exchange.cancel ? followAbort(exchange.cancel, controller) : undefined;
+  const deadline = deadlineError(method, exchange.timeoutMs);
+  const timer = setTimeout(() => controller.abort(deadline), exchange.timeoutMs);
+  const started = Date.now();
+  let answered = false;
+  const notify = async (message: JsonRpcMessage) => {
+    signal.throwIfAborted();
+    if (answered) {
+      log.warn("rpc.late-notification", { id, method: (message as { method?: string }).method });
+      return;
+    }
+    await outlet.notify(message, JSON.stringify(message), signal);
+  };
+
+  let reply: JsonRpcResponse | undefined;
+  try {
+    const result = await untilAborted(exchange.run(requestContext(request, scope, signal, notify, outlet)), signal);
+    reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
+  } catch (thrown) {
+    const reason = signal.aborted ? signal.reason : thrown;
+    if (signal.aborted && reason !== deadline) {
+      // Cancelled, or the client left: nobody waits for an answer.
+      log.info("rpc.out", { id, method, ms: Date.now() - started, aborted: describe(reason) });
+    } else {
+      const recovered = reason === deadline ? undefined : await scope.recover?.(reason).catch(() => undefined);
+      reply = recovered ? resultReply(id, recovered) : errorReply(id, reword(exchange, toMcpError(reason, log)));
+    }
+  } finally {
+    answered = true;
+    clearTimeout(timer);
+    unlink?.();
+  }
+  if (!reply) {
+    outlet.drop();
+    return;
+  }
+  try {
+    let json = JSON.stringify(reply);
+    if (json.length > exchange.maxReplyBytes) {
+      log.error("rpc.reply-too-large", { id, bytes: json.length, limit: exchange.maxReplyBytes });
+      reply = errorReply(id, new McpError(500, ErrorCode.InternalError, `The response is ${json.length} bytes, over the session's limit of ${exchange.maxReplyBytes} bytes`));
+      json = JSON.stringify(reply);
+    }
+    await outlet.reply(reply, json);
+    log.info("rpc.out", { id, method, ms: Date.now() - started, ...("error" in reply ? { code: reply.error.code } : {}) });
+  } catch (error) {
+    // The reply could not be sent (its stream failed): it is lost to a client that has gone.
+    outlet.drop();
+    log.error("rpc.reply-failed", { id, method, message: String(error) });
+  }
+}
+
+function reword(exchange: Exchange, error: McpError): McpError {
+  return exchange.scope.reword ? exchange.scope.reword(error) : error;
+}
+
+function describe(reason: unknown): string {
+  return typeof reason === "symbol" ? String(reason.description) : String(reason);
+}

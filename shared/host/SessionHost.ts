@@ -1,0 +1,126 @@
+/**
+ * Hosts the session of one id, whatever holds it (a Durable Object on Workers, `LocalSessions`
+ * in one process): loads it from storage before first use, applies each `SessionOperation` to
+ * it, and answers with a `Response` that never throws across the boundary — a failure is its
+ * JSON-RPC error, through the HTTP error boundary.
+ *
+ * It owns the create-or-require rules: creating over a live session is 409; any use of an id
+ * that never existed, ended, or is not this host's is 404; a legacy session used on /mcp (or the
+ * reverse) is 400. A load that fails (storage unavailable for a moment) is tried again on the
+ * next operation, rather than leaving the host broken until it is evicted.
+ */
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { errorResponse } from "../http/errorResponse.ts";
+import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
+import { Session, type SessionDeps } from "../session/Session.ts";
+import type { Transport, TransportType } from "../session/Transport.ts";
+import { StreamableTransport } from "../transport/StreamableTransport.ts";
+import { StreamTransport } from "../transport/StreamTransport.ts";
+import type { SessionOperation } from "./SessionOperation.ts";
+
+/** The transports an HTTP host serves; a stored session names one of them. */
+const HTTP_TRANSPORTS: readonly TransportType[] = [StreamTransport.sse, StreamableTransport.type];
+
+const encoder = new TextEncoder();
+
+export class SessionHost {
+  readonly #deps: SessionDeps;
+  #session: Session | undefined;
+  #loaded = false;
+  #loading: Promise<void> | undefined;
+
+  constructor(deps: SessionDeps) {
+    this.#deps = deps;
+  }
+
+  /** False once the session ended (or before one exists): the host may drop this object. */
+  get live(): boolean {
+    return this.#session !== undefined && !this.#session.ended;
+  }
+
+  /** Live figures for tests and the benchmark: queue depth, handlers running, stream state. */
+  get stats(): Session["queueStats"] | undefined {
+    return this.#session?.queueStats;
+  }
+
+  /** Reads the stored session, if any; shared by concurrent callers, and tried again after a failure. */
+  ready(): Promise<void> {
+    if (this.#loaded) return Promise.resolve();
+    this.#loading ??= Session.load(this.#deps, HTTP_TRANSPORTS)
+      .then((session) => {
+        this.#session = session;
+        this.#loaded = true;
+      })
+      .finally(() => (this.#loading = undefined));
+    return this.#loading;
+  }
+
+  async apply(operation: SessionOperation): Promise<Response> {
+    try {
+      await this.ready();
+      return await this.#apply(operation);
+    } catch (error) {
+      return errorResponse(error, null, this.#deps.logger);
+    }
+  }
+
+  /** The host's wakeup (a Durable Object alarm, a timer) arrived. */
+  async wakeup(): Promise<void> {
+    await this.ready();
+    if (!this.#session) return;
+    if ((await this.#session.wakeup()) === "ended") this.#session = undefined;
+  }
+
+  async #apply(operation: SessionOperation): Promise<Response> {
+    const { sessionId } = operation;
+    switch (operation.kind) {
+      case "open": {
+        const session = operation.create ? await this.#create(sessionId, StreamTransport.sse) : this.#require(sessionId);
+        const body = legacy(session).open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })));
+        return new Response(body, { headers: SSE_HEADERS });
+      }
+      case "deliver": {
+        const refused = await legacy(this.#require(sessionId)).deliver(operation.messages);
+        return refused ? errorResponse(refused.error, refused.id) : new Response(null, { status: 202 });
+      }
+      case "post":
+        return operation.create
+          ? (await this.#create(sessionId, StreamableTransport.type)).transport.post(operation.messages, { "mcp-session-id": sessionId })
+          : streamable(this.#require(sessionId)).post(operation.messages);
+      case "listen":
+        return streamable(this.#require(sessionId)).listen(operation.lastEventId);
+      case "end":
+        await this.#require(sessionId).end("client-deleted");
+        this.#session = undefined;
+        return new Response(null, { status: 204 });
+    }
+  }
+
+  async #create<T extends Transport>(sessionId: string, type: TransportType<T>): Promise<Session<T>> {
+    if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
+    const session = await Session.create(sessionId, type, this.#deps);
+    this.#session = session;
+    return session;
+  }
+
+  #require(sessionId: string): Session {
+    const session = this.#session;
+    if (!session || session.ended || session.record.id !== sessionId) {
+      throw new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; start a new one");
+    }
+    return session;
+  }
+}
+
+/** A legacy session's transport; a Streamable HTTP session used on the legacy endpoints is a 400. */
+function legacy(session: Session): StreamTransport<Uint8Array> {
+  if (session.transport instanceof StreamTransport) return session.transport as StreamTransport<Uint8Array>;
+  throw McpError.invalidRequest("This is a Streamable HTTP session; use GET and POST /mcp", 400);
+}
+
+/** A Streamable HTTP session's transport; a legacy session used on /mcp is a 400. */
+function streamable(session: Session): StreamableTransport {
+  if (session.transport instanceof StreamableTransport) return session.transport;
+  throw McpError.invalidRequest("This is a legacy HTTP+SSE session; use GET /sse and POST /message", 400);
+}

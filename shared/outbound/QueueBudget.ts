@@ -1,0 +1,111 @@
+/**
+ * One session's outbound allowance, shared by every queue of that session (the legacy stream,
+ * each POST response stream, the standalone GET stream, a connection's 2026-07-28 requests):
+ * bytes and messages waiting anywhere in the session, plus reservations for replies to accepted
+ * requests. Admission, and the wait of handlers' notifications for room, are decided here, so a
+ * session's memory is bounded however many streams it has.
+ *
+ * A reservation is taken when a request is admitted and travels with it to its outlet. Exactly
+ * one of two things ends it: `commit()` in the step that queues the reply (the frame now holds
+ * the place), or `release()` when no reply will be sent (cancelled, its client gone). Both are
+ * idempotent, so a second end, on any path, cannot free a place twice.
+ */
+export interface QueueLimits {
+  maxBytes: number;
+  maxMessages: number;
+}
+
+export class QueueBudget {
+  bytes = 0;
+  messages = 0;
+  reserved = 0;
+  #roomWaiters: Array<() => void> = [];
+
+  constructor(readonly limits: QueueLimits) {}
+
+  /** The bound MAX_QUEUE_BYTES / MAX_QUEUE_MESSAGES set for every stream. */
+  static fromConfig(config: { maxQueueBytes: number; maxQueueMessages: number }): QueueBudget {
+    return new QueueBudget({ maxBytes: config.maxQueueBytes, maxMessages: config.maxQueueMessages });
+  }
+
+  /**
+   * Can `count` more requests be accepted? True while frames plus outstanding reservations stay
+   * within the message cap and queued bytes are under the byte cap.
+   */
+  canAdmit(count: number): boolean {
+    return this.messages + this.reserved + count <= this.limits.maxMessages && this.bytes < this.limits.maxBytes;
+  }
+
+  /** Does a notification of `bytes` fit now? An empty budget takes any frame, so none waits forever. */
+  fits(bytes: number): boolean {
+    if (this.messages === 0) return true;
+    return this.messages + this.reserved + 1 <= this.limits.maxMessages && this.bytes + bytes <= this.limits.maxBytes;
+  }
+
+  /** Holds one reply's place until it is committed or released. */
+  reserve(): Reservation {
+    this.reserved++;
+    return new Reservation(this);
+  }
+
+  added(bytes: number): void {
+    this.bytes += bytes;
+    this.messages++;
+  }
+
+  removed(bytes: number, messages = 1): void {
+    this.bytes -= bytes;
+    this.messages -= messages;
+    this.wake();
+  }
+
+  /** Resolves at the next change that may have made room; rejects with the reason if aborted first. */
+  whenRoom(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#roomWaiters.push(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
+  }
+
+  wake(): void {
+    if (this.#roomWaiters.length === 0) return;
+    const waiters = this.#roomWaiters;
+    this.#roomWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+/** One reply's place in a budget (see the module header). */
+export class Reservation {
+  #budget: QueueBudget | undefined;
+
+  constructor(budget: QueueBudget) {
+    this.#budget = budget;
+  }
+
+  /** Still holding its place: neither committed nor released. */
+  get held(): boolean {
+    return this.#budget !== undefined;
+  }
+
+  /** The reply is queued (or needed no queue) in this same step: the place passes to its frame. */
+  commit(): void {
+    const budget = this.#budget;
+    if (!budget) return;
+    this.#budget = undefined;
+    budget.reserved--;
+  }
+
+  /** No reply will be sent: the place is free for others. */
+  release(): void {
+    const budget = this.#budget;
+    if (!budget) return;
+    this.#budget = undefined;
+    budget.reserved--;
+    budget.wake();
+  }
+}

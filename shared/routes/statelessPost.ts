@@ -1,0 +1,114 @@
+/**
+ * One 2026-07-28 request on Streamable HTTP, answered without a session and without leaving the
+ * process that received it (on Workers: no Durable Object hop). The order of checks is the
+ * spec's: JSON-RPC shape, `_meta` and version (`readRequestMeta`), method, mirrored headers
+ * (`checkRequestHeaders`); then `subscriptions/listen`, or the request's exchange.
+ *
+ * A request is answered with JSON (status from the reply: `statusOf`), or with an SSE stream once
+ * its handler sends a progress or log notification first; the stream carries no event ids (this
+ * revision has no resumption) and closing it cancels the handler. Each request's stream is bounded
+ * by a budget of its own (MAX_QUEUE_BYTES / MAX_QUEUE_MESSAGES).
+ *
+ * Not here: the same revision on stdio and other message streams (`serveMessages`).
+ */
+import { McpError } from "../errors/McpError.ts";
+import { toMcpError } from "../errors/toMcpError.ts";
+import type { Outlet } from "../exchange/Exchange.ts";
+import { runExchange } from "../exchange/runExchange.ts";
+import { errorResponse } from "../http/errorResponse.ts";
+import { statusOf } from "../http/statusOf.ts";
+import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
+import { SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
+import { LiveStream } from "../outbound/LiveStream.ts";
+import { JSON_HEADERS, PostAnswer } from "../outbound/PostAnswer.ts";
+import { QueueBudget } from "../outbound/QueueBudget.ts";
+import { checkRequestHeaders } from "../stateless/checkRequestHeaders.ts";
+import { listen, type ListenPlan, planListen } from "../stateless/listen.ts";
+import { readRequestMeta, type RequestMeta } from "../stateless/readRequestMeta.ts";
+import { forThisEra, STATELESS_METHODS, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+
+/** Why a request's handler was aborted when the client closed its response stream. */
+const CLIENT_CLOSED = Symbol("the client closed the response stream");
+
+export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps): Promise<Response> {
+  const message = messages[0];
+  if (batch || !message) return errorResponse(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message per POST"));
+  if (!("method" in message)) {
+    return errorResponse(McpError.invalidRequest("Protocol 2026-07-28 servers send no requests, so clients send no responses"), message.id);
+  }
+  // The revision defines no client notifications over HTTP (closing a stream cancels): accepted, ignored.
+  if (!isRequest(message)) return new Response(null, { status: 202 });
+  let meta: RequestMeta;
+  try {
+    const params = message.params ?? {};
+    meta = readRequestMeta(request.headers, params);
+    if (!STATELESS_METHODS.has(message.method)) throw McpError.methodNotFound(message.method);
+    const toolName = message.method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
+    checkRequestHeaders(request.headers, message.method, params, toolName === undefined ? [] : deps.server.paramHeaders(toolName));
+    if (message.method === "subscriptions/listen") return await listenOverSse(message, planListen(message, deps.server), deps);
+  } catch (error) {
+    return errorResponse(forThisEra(toMcpError(error, deps.logger)), message.id);
+  }
+  return answer(message, meta, deps);
+}
+
+/** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */
+function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps): Promise<Response> {
+  const budget = QueueBudget.fromConfig(deps.config);
+  const cancel = new AbortController();
+  let stream: LiveStream<Uint8Array> | undefined;
+  const streamOf = () =>
+    (stream ??= new LiveStream({
+      budget,
+      frame: sseMessage,
+      keepalive: { intervalMs: deps.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
+      // Closing the response stream is this revision's cancellation.
+      onDisconnect: (reason) => reason === "client-disconnected" && cancel.abort(CLIENT_CLOSED),
+    }));
+  const answered = new PostAnswer(() => new Response(streamOf().connect(), { headers: SSE_HEADERS }), JSON_HEADERS);
+  const reservation = budget.reserve();
+  const outlet: Outlet = {
+    reply(reply, json) {
+      if (answered.json(json, statusOf(reply))) reservation.commit();
+      else streamOf().reply(json, reservation);
+      stream?.finish();
+    },
+    notify(_message, json, signal) {
+      answered.stream();
+      return streamOf().notify(json, signal);
+    },
+    drop() {
+      reservation.release();
+      answered.stream();
+      stream?.finish();
+    },
+  };
+  void runExchange(statelessExchange(message, meta, deps, outlet, cancel.signal));
+  return answered.response;
+}
+
+/** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. */
+async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps): Promise<Response> {
+  const budget = QueueBudget.fromConfig(deps.config);
+  const cancel = new AbortController();
+  const stream = new LiveStream({
+    budget,
+    frame: sseMessage,
+    keepalive: { intervalMs: deps.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
+    onDisconnect: () => cancel.abort(CLIENT_CLOSED),
+  });
+  const reservation = budget.reserve();
+  const outlet: Outlet = {
+    reply(_reply, json) {
+      stream.reply(json, reservation);
+      stream.finish();
+    },
+    notify: (_message, json, signal) => stream.notify(json, signal),
+    drop() {
+      reservation.release();
+      stream.finish();
+    },
+  };
+  await listen(message, plan, deps.broadcast, outlet, cancel.signal, deps.logger);
+  return new Response(stream.connect(), { headers: SSE_HEADERS });
+}

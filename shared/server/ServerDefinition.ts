@@ -1,0 +1,161 @@
+/**
+ * A server made executable from its options (`defineServer`): definitions checked and JSON
+ * Schemas computed once, then one `method()` lookup per request. It knows no transport and no
+ * session: handlers read what they need from the `RequestContext`, and the methods that change a
+ * session's state (`initialize`, `logging/setLevel`, `resources/subscribe`…) live with the session
+ * (`shared/session/sessionMethods.ts`).
+ *
+ * Each feature (tools, resources, prompts, completion) is a `MethodGroup` in its own module that
+ * brings its methods and the capability it advertises; this class only composes them. A feature
+ * the definition lacks is neither advertised nor answered (-32601), tools excepted (see toolMethods).
+ *
+ * Broken options (two tools with one name, a schema that is not an object…) do not throw: they
+ * are kept as `problem`, so that a dev server keeps running and says what is wrong on every
+ * request until the file is fixed, and a process entry can refuse to start with that sentence.
+ */
+import { isObject } from "../jsonrpc/isObject.ts";
+import { MODERN_PROTOCOL_VERSIONS, negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
+import { completionMethods } from "./completionMethods.ts";
+import { type ListKind, toggleKey } from "./ListKind.ts";
+import type { Method, MethodGroup, Result } from "./Method.ts";
+import { promptMethods } from "./promptMethods.ts";
+import type { RequestContext } from "./RequestContext.ts";
+import { type ResourceMethodGroup, resourceMethods } from "./resourceMethods.ts";
+import type { ParamHeader } from "./paramHeaders.ts";
+import type { CacheableMethod, CacheHint, ServerOptions } from "./ServerOptions.ts";
+import { type ToolMethodGroup, toolMethods } from "./toolMethods.ts";
+import type { Implementation } from "./types.ts";
+
+/** What a session must remember from an `initialize` request. */
+export interface Negotiated {
+  protocolVersion: ProtocolVersion;
+  clientInfo?: Implementation;
+  clientCapabilities?: Record<string, unknown>;
+}
+
+/** The methods whose 2026-07-28 results carry caching hints ("Caching"). */
+export const CACHEABLE_METHODS: readonly CacheableMethod[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+
+export class ServerDefinition {
+  readonly info: Implementation;
+  /** Why these options cannot be served; undefined when they can. */
+  readonly problem: Error | undefined;
+  readonly #options: ServerOptions;
+  #capabilities: Result = {};
+  #methods: Record<string, Method> = {};
+  #tools: ToolMethodGroup | undefined;
+  #resources: ResourceMethodGroup | undefined;
+  #caching: Partial<Record<CacheableMethod, CacheHint>> = {};
+  /** Declared state of every switchable definition, by `toggleKey`. */
+  readonly #switchable = new Map<string, boolean>();
+
+  constructor(options: ServerOptions) {
+    this.#options = options;
+    this.info = { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) };
+    try {
+      this.#compile(options);
+    } catch (error) {
+      this.problem = error instanceof Error ? error : new TypeError(String(error));
+    }
+  }
+
+  /** @throws the definition's `problem`, for callers that cannot serve a broken definition. */
+  assertValid(): this {
+    if (this.problem) throw this.problem;
+    return this;
+  }
+
+  /** MCP `ServerCapabilities`: only what the definition has. A fresh copy each call. */
+  capabilities(): Result {
+    return structuredClone(this.#capabilities);
+  }
+
+  /** Whether the definition has `feature` (`tools`, `resources`, `prompts`…) in its capabilities. */
+  has(feature: string): boolean {
+    return feature in this.#capabilities;
+  }
+
+  /** A method of the definition's features (tools, resources, prompts, completion), or undefined. */
+  method(name: string): Method | undefined {
+    return Object.hasOwn(this.#methods, name) ? this.#methods[name] : undefined;
+  }
+
+  /** 2026-07-28 `server/discover`: the versions served statelessly, capabilities and instructions (resultType and hints are added by the caller). */
+  discover(): Result {
+    const result: Result = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: this.capabilities() };
+    if (this.#options.instructions) result.instructions = this.#options.instructions;
+    return result;
+  }
+
+  /** The 2026-07-28 caching hint for a cacheable method's result, as configured (default: 0 ms, private). */
+  cacheHint(method: CacheableMethod): CacheHint {
+    return this.#caching[method] ?? { ttlMs: 0, cacheScope: "private" };
+  }
+
+  /** The `x-mcp-header` arguments of a tool (`[]` for none or an unknown tool). */
+  paramHeaders(toolName: string): readonly ParamHeader[] {
+    return this.#tools?.paramHeaders(toolName) ?? [];
+  }
+
+  /** Answers `initialize` (lifecycle spec) and says what the session must persist. */
+  initialize(params: Record<string, unknown>): { result: Result; negotiated: Negotiated } {
+    const protocolVersion = negotiateVersion(params.protocolVersion);
+    const negotiated: Negotiated = { protocolVersion };
+    if (isImplementation(params.clientInfo)) negotiated.clientInfo = params.clientInfo;
+    if (isObject(params.capabilities)) negotiated.clientCapabilities = params.capabilities;
+    const result: Result = { protocolVersion, capabilities: this.capabilities(), serverInfo: this.info };
+    if (this.#options.instructions) result.instructions = this.#options.instructions;
+    return { result, negotiated };
+  }
+
+  /** The declared state of a definition declared with `enabled`; undefined for any other (always on, or unknown). */
+  declared(kind: ListKind, id: string): boolean | undefined {
+    return this.#switchable.get(toggleKey(kind, id));
+  }
+
+  /** Whether `uri` names a resource this request may read. */
+  resolvesResource(uri: string, ctx: RequestContext): boolean {
+    return this.#resources?.resolves(uri, ctx) ?? false;
+  }
+
+  #compile(options: ServerOptions): void {
+    if (typeof options.name !== "string" || typeof options.version !== "string") throw new TypeError('A server definition needs a "name" and a "version" string');
+    const convert = options.toJsonSchema;
+    this.#tools = toolMethods(options.tools ?? [], convert);
+    this.#resources = resourceMethods(options.resources ?? [], options.resourceTemplates ?? []);
+    const groups: MethodGroup[] = [this.#tools, this.#resources, promptMethods(options.prompts ?? [], convert), completionMethods(options.prompts ?? [], options.resourceTemplates ?? [])];
+    const declared = [
+      ...(options.tools ?? []).map((d) => ["tool", d.name, d.enabled] as const),
+      ...(options.prompts ?? []).map((d) => ["prompt", d.name, d.enabled] as const),
+      ...(options.resources ?? []).map((d) => ["resource", d.uri, d.enabled] as const),
+      ...(options.resourceTemplates ?? []).map((d) => ["resourceTemplate", d.uriTemplate, d.enabled] as const),
+    ];
+    for (const [kind, id, enabled] of declared) {
+      if (enabled === undefined) continue;
+      if (typeof enabled !== "boolean") throw new TypeError(`The ${kind} ${JSON.stringify(id)} has "enabled": ${JSON.stringify(enabled)}; it must be true or false`);
+      this.#switchable.set(toggleKey(kind, id), enabled);
+    }
+    // Every session answers logging/setLevel (and 2026-07-28 requests may name a level), so `logging` is always advertised.
+    const capabilities: Result = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));
+    for (const [feature, on] of Object.entries(options.listChanged ?? {})) {
+      const capability = capabilities[feature] as Record<string, unknown> | undefined;
+      if (on && capability) capability.listChanged = true;
+    }
+    this.#caching = checkCaching(options.caching ?? {});
+    this.#methods = Object.assign({}, ...groups.map((g) => g.methods));
+    this.#capabilities = capabilities;
+  }
+}
+
+function checkCaching(caching: Partial<Record<string, CacheHint>>): Partial<Record<CacheableMethod, CacheHint>> {
+  for (const [method, hint] of Object.entries(caching)) {
+    if (!(CACHEABLE_METHODS as readonly string[]).includes(method)) throw new TypeError(`caching: ${method} is not cacheable; use one of ${CACHEABLE_METHODS.join(", ")}`);
+    if (!hint || !Number.isSafeInteger(hint.ttlMs) || hint.ttlMs < 0) throw new TypeError(`caching["${method}"].ttlMs must be a whole number of milliseconds ≥ 0`);
+    if (hint.cacheScope !== "public" && hint.cacheScope !== "private") throw new TypeError(`caching["${method}"].cacheScope must be "public" or "private"`);
+  }
+  return caching;
+}
+
+function isImplementation(value: unknown): value is Implementation {
+  return isObject(value) && typeof value.name === "string" && typeof value.version === "string";
+}

@@ -1,0 +1,53 @@
+/**
+ * What `defineServer` takes: the server's identity, its tools, resources and prompts, and the few
+ * options that shape what every client sees (list changes, 2026-07-28 caching hints).
+ */
+import type { PromptDefinition } from "./PromptDefinition.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import type { JsonSchemaConverter } from "./standardSchema.ts";
+import type { AnyToolDefinition } from "./ToolDefinition.ts";
+
+export interface ServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  /** Sent in the `initialize` result: how a model should use this server. */
+  instructions?: string;
+  /**
+   * The JSON Schema converter of your schema library, for schemas that do not carry one
+   * (`~standard.jsonSchema`): zod/mini's, so that its converter is bundled only when used.
+   *
+   * @example import * as z from "zod/mini"; defineServer({ …, toJsonSchema: z.toJSONSchema })
+   */
+  toJsonSchema?: JsonSchemaConverter;
+  tools?: AnyToolDefinition[];
+  /** Fixed resources, listed by `resources/list`. */
+  resources?: ResourceDefinition[];
+  /** Parameterised resources, listed by `resources/templates/list`; tried in order by `resources/read`. */
+  resourceTemplates?: ResourceTemplateDefinition<any>[];
+  prompts?: PromptDefinition<any>[];
+  /**
+   * Features whose lists may change for everyone while clients listen (`ctx.listChanged`):
+   * advertised as `listChanged: true`. Features with a definition declared with `enabled` are
+   * advertised so anyway.
+   */
+  listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+  /**
+   * 2026-07-28 caching hints (`ttlMs`, `cacheScope`) per cacheable method: `server/discover`, the
+   * four lists and `resources/read`. Default for each: `{ ttlMs: 0, cacheScope: "private" }`,
+   * i.e. stale at once and never shared between users; raise them for what is the same for all.
+   *
+   * @example caching: { "tools/list": { ttlMs: 300_000, cacheScope: "public" } }
+   */
+  caching?: Partial<Record<CacheableMethod, CacheHint>>;
+}
+
+/** The results 2026-07-28 marks cacheable ("Caching"). */
+export type CacheableMethod = "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";
+
+export interface CacheHint {
+  /** Milliseconds the result stays fresh; 0 = at once stale. A whole number ≥ 0. */
+  ttlMs: number;
+  /** "public": the same for every user, shareable by gateways; "private": per authorization context. */
+  cacheScope: "public" | "private";
+}

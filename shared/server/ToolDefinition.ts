@@ -1,0 +1,65 @@
+/**
+ * How a server author declares tools (MCP tools spec): a name, a description, an input schema —
+ * any Standard Schema (zod, valibot, arktype…) or a raw JSON Schema — and an async handler.
+ */
+import type { RequestContext } from "./RequestContext.ts";
+import type { InferInput, InferOutput, StandardSchemaV1 } from "./standardSchema.ts";
+import type { CallToolResult, ToolAnnotations } from "./types.ts";
+
+/** A JSON Schema whose root describes an object, as MCP requires of tool input and output schemas. */
+export type JsonSchemaObject = { type: "object"; [key: string]: unknown };
+
+interface ToolBase {
+  /** Unique within the server; 1–128 characters of [A-Za-z0-9_.-]. */
+  name: string;
+  title?: string;
+  description: string;
+  annotations?: ToolAnnotations;
+  /**
+   * Makes it switchable per session with `ctx.session.setEnabled`, starting in this state. Leave it out
+   * for a definition that is always on (see `ListKind.ts`).
+   */
+  enabled?: boolean;
+}
+
+/**
+ * A tool whose arguments (and, optionally, output) are described with a Standard Schema: zod 4
+ * (classic, or mini with `toJsonSchema` in the server definition), valibot, arktype…
+ */
+export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV1, Output extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined> extends ToolBase {
+  /** Validated before the handler runs; advertised as JSON Schema. With zod, `z.strictObject` refuses extra keys. */
+  input: Input;
+  /** When set, the handler returns this shape; it goes out as `structuredContent` plus a JSON text block. */
+  output?: Output;
+  inputSchema?: never;
+  outputSchema?: never;
+  handler(args: InferOutput<Input>, ctx: RequestContext): Promise<HandlerReturn<Output>>;
+}
+
+/**
+ * A tool described by a raw JSON Schema instead of a schema library: advertised verbatim (`$schema` kept) and
+ * validated with `@cfworker/json-schema`. Dialect from `$schema`: 2020-12 (the MCP default when
+ * absent), 2019-09, draft-07 or draft-04.
+ *
+ * @example
+ * tool({ name: "greet", description: "Greets",
+ *        inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+ *        handler: async (args) => `Hello ${String(args.name)}` })
+ */
+export interface JsonSchemaToolDefinition extends ToolBase {
+  inputSchema: JsonSchemaObject;
+  /** When set, the handler returns an object matching it (or a full `CallToolResult`). */
+  outputSchema?: JsonSchemaObject;
+  input?: never;
+  output?: never;
+  handler(args: Record<string, unknown>, ctx: RequestContext): Promise<ToolReturn | Record<string, unknown>>;
+}
+
+/** Either kind of tool, as a server definition holds them. */
+export type AnyToolDefinition = ToolDefinition<any, any> | JsonSchemaToolDefinition;
+
+/** Without an output schema a handler returns plain text or a full result. */
+export type ToolReturn = string | CallToolResult;
+
+/** With an output schema it returns the structured value (or a full result, e.g. an error). */
+export type HandlerReturn<Output> = Output extends StandardSchemaV1 ? InferInput<Output> | CallToolResult : ToolReturn;

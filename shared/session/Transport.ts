@@ -1,0 +1,88 @@
+/**
+ * The transport interface: how one session meets its client. The split of work:
+ *
+ * - The session (`Session.ts`) knows MCP: the record, admission against the queue budget, the
+ *   requests it runs, the idle expiry. It knows nothing of HTTP, pipes or sockets.
+ * - A transport knows connections: which outlet a request's reply and messages go to, where
+ *   messages that answer no request go, and what a lost connection means.
+ *
+ * They talk through two small interfaces, the equivalent of the usual start/send/close and
+ * onmessage/onclose pair: the transport calls `link.admit()` + `link.accept()` for each batch of
+ * incoming messages and `link.closed()` when a connection ends; the session calls the
+ * transport's `notify()` and `close()`, and each request's `Outlet`. The session builds its
+ * transport from a `TransportType` because it owns the link and the transport's lifetime; the
+ * type's `kind` is stored in the session record, so a session reloaded after a Durable Object
+ * eviction or a Deno restart is given the same transport again.
+ *
+ * Built in (`shared/transport/`): `StreamTransport.sse` (2024-11-05 HTTP+SSE),
+ * `StreamTransport.messages(kind)` (any duplex stream of whole messages: stdio, a WebSocket),
+ * `StreamableTransport` (2025-03-26 … 2025-11-25 Streamable HTTP). The 2026-07-28 stateless era
+ * has no session and so no transport: each request is its own exchange (`shared/stateless/`).
+ *
+ * Most new transports need none of this: anything that carries whole JSON-RPC messages both ways
+ * is a `MessageStream` handed to `serveMessages`. Implement `Transport` when a client's messages
+ * travel over several connections (as HTTP does), and so need routing.
+ */
+import type { Config } from "../config/readConfig.ts";
+import type { McpError } from "../errors/McpError.ts";
+import type { Outlet } from "../exchange/Exchange.ts";
+import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
+import type { Logger } from "../log/Logger.ts";
+import type { QueueBudget, Reservation } from "../outbound/QueueBudget.ts";
+import type { KeyValueStore } from "../storage/KeyValueStore.ts";
+
+/** Where one batch's requests are answered: an outlet per request, holding its reservation. */
+export interface ReplyChannel {
+  outlet(reservation: Reservation): Outlet;
+}
+
+/** A batch whose requests do not fit the session's budget: 429 on HTTP, a JSON-RPC error on a stream. */
+export interface Refusal {
+  error: McpError;
+  /** The one request's id, or null for a batch of several. */
+  id: RequestId | null;
+}
+
+/** The session's side, as a transport sees it. */
+export interface TransportLink {
+  readonly sessionId: string;
+  readonly config: Config;
+  readonly log: Logger;
+  /** The session's outbound budget: every queue of the transport counts against it. */
+  readonly budget: QueueBudget;
+  /** The session's storage (a transport may keep events here for resumption). */
+  readonly storage: KeyValueStore;
+  /** The negotiated revision, or the default before `initialize`. */
+  protocolVersion(): string;
+  /** The refusal for a batch whose requests do not fit the budget; undefined when they do. Ask before `accept`. */
+  admit(messages: JsonRpcMessage[]): Refusal | undefined;
+  /** Takes admitted messages: requests start and are answered through `replies`; notifications and client responses apply. */
+  accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined): Promise<void>;
+  /**
+   * A connection ended. With `cancel`, the client is gone and so are its requests (HTTP+SSE,
+   * stdio); without, requests go on and their messages wait for a resumption (Streamable HTTP).
+   */
+  closed(stream: string, reason: string, cancel: boolean): void;
+  /** The client showed up: the idle expiry counts from now. */
+  touch(): void;
+}
+
+export interface Transport {
+  /**
+   * A message that answers no request (a list change, a resource update): queued once the budget
+   * has room, giving up when `signal` aborts; without a signal, queued at once.
+   */
+  notify(json: string, signal?: AbortSignal): Promise<void>;
+  /** True while a client connection is open; an open connection keeps the session from idle expiry. */
+  readonly connected: boolean;
+  /** Restores what the transport keeps in storage, once, when its session is reloaded. */
+  restore?(): Promise<void>;
+  /** The session ended: every connection closes now and queued messages are dropped. */
+  close(): void;
+}
+
+/** How a session builds its transport. `kind` is stored with the session (see the module header). */
+export interface TransportType<T extends Transport = Transport> {
+  readonly kind: string;
+  create(link: TransportLink): T;
+}

@@ -1,0 +1,107 @@
+/**
+ * One 2026-07-28 request as an exchange for the execution core: its scope says what that revision
+ * gives a handler — no session and no storage (state that spans calls travels in arguments), the
+ * client as the request's own `_meta` describes it, input asked for with multi round-trip
+ * requests (`InputRounds`, answers sealed in `requestState`), changes announced to listeners only
+ * — and how a result is finished: `resultType`, server info and caching hints (`decorateResult`),
+ * or an `InputRequiredResult` while asks are unanswered. The same on HTTP and on message streams;
+ * only the outlet differs.
+ */
+import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
+import type { Config } from "../config/readConfig.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
+import { type JsonRpcRequest, notification } from "../jsonrpc/messages.ts";
+import type { Logger } from "../log/Logger.ts";
+import { LIST_CHANGED_METHOD } from "../server/ListKind.ts";
+import type { Result } from "../server/Method.ts";
+import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { decorateResult } from "./decorateResult.ts";
+import { InputRounds } from "./InputRounds.ts";
+import type { RequestMeta } from "./readRequestMeta.ts";
+import { paramsDigest, type RequestState } from "./RequestState.ts";
+
+/** What the 2026-07-28 path needs, built once per environment. */
+export interface StatelessDeps {
+  server: ServerDefinition;
+  config: Config;
+  logger: Logger;
+  env: ServerEnv;
+  requestState: RequestState;
+  broadcast: Broadcaster;
+}
+
+/** The client requests of this revision (schema `ClientRequest`); the rest, `initialize` and `ping` included, are -32601. */
+export const STATELESS_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "subscriptions/listen",
+  "tools/list",
+  "tools/call",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+]);
+
+/** The only requests that may be answered with an `InputRequiredResult` ("Server Requirements"). */
+const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
+
+/** A request of this revision other than `subscriptions/listen`, answered on `outlet`. */
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancel?: AbortSignal): Exchange {
+  const { server, config } = deps;
+  const { method } = request;
+  const params = request.params ?? {};
+  const mayAsk = MAY_ASK.has(method);
+  // Hashed only when a requestState is opened or sealed: most calls never ask the client.
+  let digested: Promise<string> | undefined;
+  const digest = () => (digested ??= paramsDigest(params));
+  let rounds: InputRounds | undefined;
+  const inputRequired = async (asked: InputRounds): Promise<Result> => ({
+    resultType: "input_required",
+    inputRequests: asked.pending,
+    requestState: await deps.requestState.seal(method, await digest(), asked.used),
+    _meta: decorateResult(method, {}, server)._meta,
+  });
+  const scope: Scope = {
+    env: deps.env,
+    client: { protocolVersion: meta.protocolVersion, info: meta.clientInfo, capabilities: meta.clientCapabilities },
+    logLevel: () => meta.logLevel,
+    ask: (askMethod, askParams, key) => {
+      if (!mayAsk || !rounds) return Promise.reject(new Error(`${method} cannot ask the client for input; only tools/call, prompts/get and resources/read can`));
+      return rounds.ask(askMethod, askParams, key);
+    },
+    resourceUpdated: (uri) => deps.broadcast.publish(resourceTopic(uri), notification("notifications/resources/updated", { uri })),
+    listChanged: (feature) => deps.broadcast.publish(feature, notification(LIST_CHANGED_METHOD[feature])),
+    finish: (result) => (rounds?.needsInput ? inputRequired(rounds) : decorateResult(method, result, server)),
+    // A read or prompt handler's ask rejects it with InputRequired; the asks stand.
+    recover: async (error) => (rounds?.needsInput && !(error instanceof McpError) ? inputRequired(rounds) : undefined),
+    reword: forThisEra,
+  };
+  return {
+    request,
+    scope,
+    outlet,
+    cancel,
+    log: deps.logger,
+    timeoutMs: config.handlerTimeoutMs,
+    maxReplyBytes: config.maxQueueBytes,
+    run: async (ctx) => {
+      const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
+      rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
+      if (method === "server/discover") return server.discover();
+      const handler = STATELESS_METHODS.has(method) ? server.method(method) : undefined;
+      if (!handler) throw McpError.methodNotFound(method);
+      return handler(params, ctx);
+    },
+  };
+}
+
+/** An error as this revision words it: resource not found is -32602 (-32002 is retired). */
+export function forThisEra(error: McpError): McpError {
+  if (error.code === ErrorCode.ResourceNotFound) return new McpError(400, ErrorCode.InvalidParams, error.message, error.data);
+  return error;
+}

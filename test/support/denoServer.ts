@@ -1,0 +1,12 @@
+/**
+ * Serves the server definition a test names (`--server MODULE`, default export) on Deno, as a
+ * user's own Deno entry would (`serveDeno`): the Deno twin of a test's Worker entry. `--port` and
+ * `--kv` are read by `serveDeno` itself.
+ */
+import { serveDeno } from "durable-mcp/deno";
+
+const at = Deno.args.indexOf("--server");
+const module = at >= 0 ? Deno.args[at + 1] : undefined;
+if (!module) throw new Error("denoServer.ts needs --server MODULE, a file whose default export is a server definition");
+const definition = (await import(new URL(module, `file://${Deno.cwd()}/`).href)).default;
+await serveDeno(definition);
