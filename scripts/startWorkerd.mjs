@@ -30,11 +30,13 @@ const text = (value) => JSON.stringify(String(value));
  * @param {string} options.entry  Worker entry, relative to the repository.
  * @param {Record<string, string>} [options.vars]  Overrides of wrangler.toml `[vars]`.
  * @param {Record<string, string>} [options.objects]  Durable Object bindings beyond wrangler.toml's, binding → class.
+ * @param {boolean} [options.minify]  as deployed (default); false keeps names readable in a CPU profile
+ * @param {number} [options.inspectorPort]  opens workerd's inspector (Chrome DevTools protocol) on 127.0.0.1
  */
-export async function startWorkerd({ entry, vars = {}, objects = {} }) {
+export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort }) {
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const dir = await mkdtemp(join(tmpdir(), "durable-mcp-workerd-"));
-  await bundleWorker(join(ROOT, entry), join(dir, "worker.mjs"), { minify: true });
+  await bundleWorker(join(ROOT, entry), join(dir, "worker.mjs"), { minify });
   const classes = { ...Object.fromEntries(config.durable_objects.bindings.map((b) => [b.name, b.class_name])), ...objects };
   const bindings = [
     ...Object.entries({ ...config.vars, ...vars }).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
@@ -58,7 +60,8 @@ const worker :Workerd.Worker = (
 );
 `,
   );
-  const child = spawn(WORKERD, ["serve", join(dir, "config.capnp"), "--control-fd=3"], { stdio: ["ignore", "inherit", "inherit", "pipe"] });
+  const inspector = inspectorPort === undefined ? [] : [`--inspector-addr=127.0.0.1:${inspectorPort}`];
+  const child = spawn(WORKERD, ["serve", join(dir, "config.capnp"), "--control-fd=3", ...inspector], { stdio: ["ignore", "inherit", "inherit", "pipe"] });
   const port = await new Promise((resolvePort, reject) => {
     let lines = "";
     child.stdio[3].setEncoding("utf8");

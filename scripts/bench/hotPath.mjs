@@ -217,6 +217,16 @@ export async function hotPath(base, { sessions, calls, modes = Object.keys(MODES
   return rows;
 }
 
+/**
+ * One mode's calls (or its floor's) at `sessions` sessions, after a warm-up run; for profiling.
+ * @returns {Promise<{ perSecond: number, cpuMsPerCall: number }>}
+ */
+export function runMode(base, mode, { sessions, calls, floor = false }) {
+  const spec = MODES[mode];
+  if (!spec) throw new Error(`Unknown mode ${mode}; one of ${Object.keys(MODES).join(", ")}`);
+  return measure(floor ? spec.openFloor : spec.open, base, sessions, calls);
+}
+
 /** Closes the client's keep-alive connections, so the server can shut down at once. */
 export function closeConnections() {
   agent.destroy();

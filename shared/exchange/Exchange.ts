@@ -86,6 +86,10 @@ export interface Exchange {
   /** A reply longer than this (JSON text) is replaced by a -32603 error saying so (MAX_QUEUE_BYTES). */
   maxReplyBytes: number;
   log: Logger;
-  /** Aborts when nobody waits for the answer any more: cancelled, or the client left. */
-  cancel?: AbortSignal;
+  /**
+   * The request's own controller, when the era holds one to cancel it by: aborting it (with any
+   * reason) means nobody waits for the answer any more (cancelled, or the client left). Its
+   * signal is the handler's `ctx.signal`.
+   */
+  controller?: AbortController;
 }

@@ -10,7 +10,6 @@
 import { McpError } from "../errors/McpError.ts";
 import { errorReply, type RequestId } from "../jsonrpc/messages.ts";
 import type { Exchange } from "./Exchange.ts";
-import { followAbort } from "./followAbort.ts";
 import { runExchange } from "./runExchange.ts";
 import { Slots } from "./Slots.ts";
 
@@ -41,7 +40,7 @@ export class Exchanges {
    * use is answered -32600 at once, on its own outlet.
    */
   async start(exchange: Exchange): Promise<void> {
-    const held = this.hold(exchange.request.id, exchange.cancel);
+    const held = this.hold(exchange.request.id);
     if (!held) {
       const { id } = exchange.request;
       const reply = errorReply(id, McpError.invalidRequest(`Request id ${JSON.stringify(id)} is already in use by a request in flight`));
@@ -55,7 +54,7 @@ export class Exchanges {
     }
     await this.#slots.acquire();
     try {
-      await runExchange({ ...exchange, cancel: held.signal });
+      await runExchange({ ...exchange, controller: held.controller });
     } finally {
       this.#slots.release();
       held.release();
@@ -63,20 +62,18 @@ export class Exchanges {
   }
 
   /**
-   * Registers `id` as in flight without running anything (a `subscriptions/listen`, which is not
-   * a handler and takes no slot): its cancellation signal, which also follows `follow`, and the
-   * release to call when it is over. Undefined when the id is in use.
+   * Registers `id` as in flight: the controller that `cancel` and `abortAll` abort, and the
+   * release to call when it is over. Undefined when the id is in use. (`start` holds its
+   * request's id; a `subscriptions/listen`, which is not a handler and takes no slot, holds its own.)
    */
-  hold(id: RequestId, follow?: AbortSignal): { signal: AbortSignal; release(): void } | undefined {
+  hold(id: RequestId): { controller: AbortController; release(): void } | undefined {
     const key = keyOf(id);
     if (this.#inFlight.has(key)) return undefined;
     const controller = new AbortController();
-    const unlink = follow ? followAbort(follow, controller) : undefined;
     this.#inFlight.set(key, controller);
     return {
-      signal: controller.signal,
+      controller,
       release: () => {
-        unlink?.();
         if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
       },
     };

@@ -2,9 +2,9 @@
  * The execution core: runs one request's handler and answers it, the same way in every era
  * (2025 sessions, 2026-07-28 over HTTP, message streams; later, tasks).
  *
- * - One abort controller per request. It aborts when the era's `cancel` does (the client
- *   cancelled, or left) — then nothing more is sent for the request, not even an error
- *   (cancellation spec) — or at the deadline.
+ * - One abort controller per request (the era's, when it holds one to cancel by). Aborted by
+ *   the era, the client cancelled or left, and nothing more is sent for the request, not even an
+ *   error (cancellation spec); aborted by the deadline, the request gets the deadline error.
  * - One deadline, HANDLER_TIMEOUT_MS, answered with one error in every era: -32603 with a
  *   sentence naming the method and the limit, and `data.timeoutMs`. JSON-RPC 2.0's "Internal
  *   error" is the code every revision allows for a failure of the server's own making; the
@@ -25,9 +25,11 @@ import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
 import { errorReply, type JsonRpcMessage, type JsonRpcResponse, resultReply } from "../jsonrpc/messages.ts";
 import type { Exchange } from "./Exchange.ts";
-import { followAbort } from "./followAbort.ts";
 import { requestContext } from "./requestContext.ts";
 import { untilAborted } from "./untilAborted.ts";
+
+/** The abort reason of a request past its deadline; its error is made only then. */
+const DEADLINE = Symbol("past HANDLER_TIMEOUT_MS");
 
 /** The error a request gets when its handler passes HANDLER_TIMEOUT_MS (see the module header). */
 export function deadlineError(method: string, timeoutMs: number): McpError {
@@ -37,15 +39,13 @@ export function deadlineError(method: string, timeoutMs: number): McpError {
 export async function runExchange(exchange: Exchange): Promise<void> {
   const { request, scope, outlet, log } = exchange;
   const { id, method } = request;
-  if (exchange.cancel?.aborted) {
+  const controller = exchange.controller ?? new AbortController();
+  const { signal } = controller;
+  if (signal.aborted) {
     outlet.drop();
     return;
   }
-  const controller = new AbortController();
-  const { signal } = controller;
-  const unlink = exchange.cancel ? followAbort(exchange.cancel, controller) : undefined;
-  const deadline = deadlineError(method, exchange.timeoutMs);
-  const timer = setTimeout(() => controller.abort(deadline), exchange.timeoutMs);
+  const timer = setTimeout(() => controller.abort(DEADLINE), exchange.timeoutMs);
   const started = Date.now();
   let answered = false;
   const notify = async (message: JsonRpcMessage) => {
@@ -63,17 +63,18 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {
     const reason = signal.aborted ? signal.reason : thrown;
-    if (signal.aborted && reason !== deadline) {
+    if (reason === DEADLINE) {
+      reply = errorReply(id, deadlineError(method, exchange.timeoutMs));
+    } else if (signal.aborted) {
       // Cancelled, or the client left: nobody waits for an answer.
       log.info("rpc.out", { id, method, ms: Date.now() - started, aborted: describe(reason) });
     } else {
-      const recovered = reason === deadline ? undefined : await scope.recover?.(reason).catch(() => undefined);
+      const recovered = await scope.recover?.(reason).catch(() => undefined);
       reply = recovered ? resultReply(id, recovered) : errorReply(id, reword(exchange, toMcpError(reason, log)));
     }
   } finally {
     answered = true;
     clearTimeout(timer);
-    unlink?.();
   }
   if (!reply) {
     outlet.drop();

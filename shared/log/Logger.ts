@@ -30,6 +30,11 @@ export class Logger {
     private readonly sink: LogSink = consoleSink,
   ) {}
 
+  /** Whether a line at `level` would be written: for fields that cost something to build. */
+  enabled(level: LogLevel): boolean {
+    return atLeast(level, this.level);
+  }
+
   child(fields: LogFields): Logger {
     return new Logger(this.level, { ...this.fields, ...fields }, this.sink);
   }

@@ -10,6 +10,7 @@
  * Not here: which stream a message belongs to, JSON-instead-of-SSE answers (`PostAnswer`).
  */
 import type { Logger } from "../log/Logger.ts";
+import { concatBytes } from "../bytes/concatBytes.ts";
 import { encodeSse, SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "./encodeSse.ts";
 import type { EventStore } from "./EventStore.ts";
 import { type CloseReason, FrameStream } from "./FrameStream.ts";
@@ -57,7 +58,7 @@ export class ResumableStream {
   /** Reconnects after `Last-Event-ID`: replays the stored events after `seq`, then continues live. */
   async resume(seq: number): Promise<Response> {
     const frames = await this.#options.events.after(this.id, seq);
-    return this.#open(frames.length > 0 ? concat(frames) : undefined);
+    return this.#open(frames.length > 0 ? concatBytes(frames) : undefined);
   }
 
   /** Stores and queues a reply whose room was reserved, committing the reservation once it is queued. */
@@ -125,14 +126,4 @@ export class ResumableStream {
     if (this.#finished) stream.closeWhenDrained();
     return new Response(stream.body, { headers: SSE_HEADERS });
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
 }

@@ -55,7 +55,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
 /** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */
 function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
-  const cancel = new AbortController();
+  const controller = new AbortController();
   let stream: LiveStream<Uint8Array> | undefined;
   const streamOf = () =>
     (stream ??= new LiveStream({
@@ -63,7 +63,7 @@ function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps)
       frame: sseMessage,
       keepalive: { intervalMs: deps.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
       // Closing the response stream is this revision's cancellation.
-      onDisconnect: (reason) => reason === "client-disconnected" && cancel.abort(CLIENT_CLOSED),
+      onDisconnect: (reason) => reason === "client-disconnected" && controller.abort(CLIENT_CLOSED),
     }));
   const answered = new PostAnswer(() => new Response(streamOf().connect(), { headers: SSE_HEADERS }), JSON_HEADERS);
   const reservation = budget.reserve();
@@ -83,7 +83,7 @@ function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps)
       stream?.finish();
     },
   };
-  void runExchange(statelessExchange(message, meta, deps, outlet, cancel.signal));
+  void runExchange(statelessExchange(message, meta, deps, outlet, controller));
   return answered.response;
 }
 

@@ -50,8 +50,8 @@ export const STATELESS_METHODS: ReadonlySet<string> = new Set([
 /** The only requests that may be answered with an `InputRequiredResult` ("Server Requirements"). */
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
 
-/** A request of this revision other than `subscriptions/listen`, answered on `outlet`. */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancel?: AbortSignal): Exchange {
+/** A request of this revision other than `subscriptions/listen`, answered on `outlet`; `controller` cancels it. */
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController): Exchange {
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
@@ -85,7 +85,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     request,
     scope,
     outlet,
-    cancel,
+    controller,
     log: deps.logger,
     timeoutMs: config.handlerTimeoutMs,
     maxReplyBytes: config.maxQueueBytes,

@@ -12,6 +12,7 @@
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import { concatBytes } from "../bytes/concatBytes.ts";
 
 export type LineResult = { ok: true; text: string } | { ok: false; error: McpError };
 
@@ -69,7 +70,7 @@ export async function* splitLines(input: ReadableStream<Uint8Array>, maxLineByte
 
 /** The line's text, or undefined for a blank line. */
 function decode(parts: Uint8Array[], size: number): LineResult | undefined {
-  let bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+  let bytes = concatBytes(parts, size);
   if (bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, -1);
   let text: string;
   try {
@@ -82,14 +83,4 @@ function decode(parts: Uint8Array[], size: number): LineResult | undefined {
 
 function tooLong(maxLineBytes: number): LineResult {
   return { ok: false, error: new McpError(413, ErrorCode.InvalidRequest, `Message line exceeds the limit of ${maxLineBytes} bytes (MAX_BODY_BYTES); it was skipped`) };
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
 }

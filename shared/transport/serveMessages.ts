@@ -146,7 +146,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       outlet.drop();
       return McpError.invalidRequest(`Request id ${JSON.stringify(message.id)} is already in use by a request in flight`);
     }
-    void listen(message, plan, broadcast, outlet, held.signal, log, held.release).catch((error) =>
+    void listen(message, plan, broadcast, outlet, held.controller.signal, log, held.release).catch((error) =>
       // The subscription failed before its acknowledgement (listen dropped the outlet): answer it.
       write(JSON.stringify(errorReply(message.id, forThisEra(toMcpError(error, log))))),
     );

@@ -1,0 +1,81 @@
+/**
+ * `node --experimental-websocket scripts/bench/profile.mjs [mode] [--floor]`: where the server's
+ * CPU goes on the hot path. Runs the bench's Worker (`floorWorker.ts`, unminified so functions
+ * keep their names) on bare workerd with its inspector open, drives one mode of `hotPath.mjs` at
+ * 8 sessions, and records a V8 CPU profile of the isolate over the measured run (Chrome DevTools
+ * protocol, `Profiler.*`). Prints the functions with the most self time and the modules with the
+ * most total time. Prints figures, asserts nothing; modes: 2026-07-28, "Streamable HTTP",
+ * "legacy HTTP+SSE".
+ */
+import { closeConnections, runMode } from "./hotPath.mjs";
+import { startWorkerd } from "../startWorkerd.mjs";
+
+const mode = process.argv[2] ?? "2026-07-28";
+const floor = process.argv.includes("--floor");
+const CALLS = Number(process.env.PROFILE_CALLS ?? 4_000);
+const INSPECTOR_PORT = 9_329;
+
+const server = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, minify: false, inspectorPort: INSPECTOR_PORT });
+try {
+  const socket = new WebSocket(`ws://127.0.0.1:${INSPECTOR_PORT}/main`);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve, { once: true });
+    socket.addEventListener("error", reject, { once: true });
+  });
+  let next = 0;
+  const pending = new Map();
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    pending.get(message.id)?.(message.result);
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      const id = ++next;
+      pending.set(id, resolve);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 50 });
+  // A warm-up run of the same shape, unprofiled, so the JIT's work is not in the figures.
+  await runMode(server.url, mode, { sessions: 8, calls: 1_000, floor });
+  await send("Profiler.start");
+  const run = await runMode(server.url, mode, { sessions: 8, calls: CALLS, floor });
+  const { profile } = await send("Profiler.stop");
+  socket.close();
+  report(profile, run);
+} finally {
+  closeConnections();
+  await server.dispose();
+}
+process.exit(0);
+
+function report(profile, run) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const sampleMs = new Map();
+  for (let i = 0; i < profile.samples.length; i++) sampleMs.set(profile.samples[i], (sampleMs.get(profile.samples[i]) ?? 0) + profile.timeDeltas[i] / 1000);
+  const self = new Map();
+  const total = new Map();
+  const parentOf = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const name = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber + 1}`;
+  const moduleOf = (n) => /\/\/ ([\w./-]+\.ts)$/.exec(n.callFrame.url)?.[1] ?? n.callFrame.url.split("/").pop() ?? "";
+  let all = 0;
+  for (const [id, ms] of sampleMs) {
+    all += ms;
+    const node = byId.get(id);
+    self.set(name(node), (self.get(name(node)) ?? 0) + ms);
+    // Total time: once per distinct function on the stack.
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parentOf.get(at)) {
+      const key = name(byId.get(at));
+      if (seen.has(key)) continue;
+      seen.add(key);
+      total.set(key, (total.get(key) ?? 0) + ms);
+    }
+  }
+  const idle = ["(idle)", "(program)", "(garbage collector)"].reduce((sum, n) => sum + [...self].filter(([k]) => k.startsWith(n)).reduce((s, [, v]) => s + v, 0), 0);
+  console.log(`${floor ? "floor of " : ""}${mode}: ${CALLS} calls, ${run.perSecond.toFixed(0)} calls/s, ${run.cpuMsPerCall.toFixed(3)} ms CPU per call (whole process)`);
+  console.log(`isolate samples: ${all.toFixed(0)} ms, of which idle/program/GC ${idle.toFixed(0)} ms; µs per call below\n`);
+  const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `  ${((v * 1000) / CALLS).toFixed(1).padStart(7)}  ${k}`).join("\n");
+  console.log(`self time:\n${top(self, 30)}\n\ntotal time:\n${top(total, 30)}`);
+}

@@ -1,0 +1,23 @@
+/**
+ * The smallest useful Worker: one tool declared with a raw JSON Schema, no schema library. Its
+ * bundle, as deployed (minified), is what the core itself costs; `bundle.test.ts` holds it to a budget.
+ */
+import { defineServer, tool } from "durable-mcp";
+import { createWorker } from "durable-mcp/cloudflare";
+
+const server = defineServer({
+  name: "raw",
+  version: "1.0.0",
+  tools: [
+    tool({
+      name: "shout",
+      description: "Upper-cases a text",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+      handler: async ({ text }) => String(text).toUpperCase(),
+    }),
+  ],
+});
+
+const { fetch, McpSession, McpWatch } = createWorker(server);
+export { McpSession, McpWatch };
+export default { fetch };
