@@ -39,6 +39,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";
+import type { Answer } from "../shared/http/Answer.ts";
 import type { SessionOperation } from "../shared/host/SessionOperation.ts";
 import { SessionHost } from "../shared/host/SessionHost.ts";
 import { Logger } from "../shared/log/Logger.ts";
@@ -78,8 +79,8 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
     void ctx.blockConcurrencyWhile(() => this.#host.ready().catch((error: unknown) => logger.error("session.load-failed", { message: String(error) })));
   }
 
-  /** The one entry: a session request, as the Worker's routes built it. */
-  apply(operation: SessionOperation): Promise<Response> {
+  /** The one entry: a session request, as the Worker's routes built it; a JSON answer comes back as plain data. */
+  apply(operation: SessionOperation): Promise<Answer> {
     return this.#host.apply(operation);
   }
 

@@ -32,8 +32,9 @@ const text = (value) => JSON.stringify(String(value));
  * @param {Record<string, string>} [options.objects]  Durable Object bindings beyond wrangler.toml's, binding → class.
  * @param {boolean} [options.minify]  as deployed (default); false keeps names readable in a CPU profile
  * @param {number} [options.inspectorPort]  opens workerd's inspector (Chrome DevTools protocol) on 127.0.0.1
+ * @param {number} [options.cpu]  pins workerd to this CPU (`taskset`), away from the client's
  */
-export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort }) {
+export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort, cpu }) {
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const dir = await mkdtemp(join(tmpdir(), "durable-mcp-workerd-"));
   await bundleWorker(join(ROOT, entry), join(dir, "worker.mjs"), { minify });
@@ -61,7 +62,9 @@ const worker :Workerd.Worker = (
 `,
   );
   const inspector = inspectorPort === undefined ? [] : [`--inspector-addr=127.0.0.1:${inspectorPort}`];
-  const child = spawn(WORKERD, ["serve", join(dir, "config.capnp"), "--control-fd=3", ...inspector], { stdio: ["ignore", "inherit", "inherit", "pipe"] });
+  const command = [WORKERD, "serve", join(dir, "config.capnp"), "--control-fd=3", ...inspector];
+  if (cpu !== undefined) command.unshift("taskset", "-c", String(cpu));
+  const child = spawn(command[0], command.slice(1), { stdio: ["ignore", "inherit", "inherit", "pipe"] });
   const port = await new Promise((resolvePort, reject) => {
     let lines = "";
     child.stdio[3].setEncoding("utf8");

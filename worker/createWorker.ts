@@ -15,6 +15,7 @@
  */
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import type { SessionOperation, Sessions } from "../shared/host/SessionOperation.ts";
+import { type Answer, toResponse } from "../shared/http/Answer.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
@@ -61,6 +62,6 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
 /** Sessions in Durable Objects: the same id always reaches the same object, worldwide. */
 function durableSessions(namespace: DurableObjectNamespace<SessionObject>): Sessions {
   return {
-    apply: (operation: SessionOperation) => namespace.get(namespace.idFromName(operation.sessionId)).apply(operation) as Promise<Response>,
+    apply: async (operation: SessionOperation) => toResponse((await namespace.get(namespace.idFromName(operation.sessionId)).apply(operation)) as Answer),
   };
 }

@@ -7,7 +7,9 @@
  * Server CPU is read from the kernel: the summed on-CPU nanoseconds of every thread of the workerd
  * processes this node process started (`/proc/<pid>/task/<tid>/schedstat`), before and after a
  * run. The client (this process) is not counted. Each run is preceded by a discarded warm-up run
- * of the same shape, so the JIT's warm-up is not billed to whichever mode goes first.
+ * of the same shape, so the JIT's warm-up is not billed to whichever mode goes first. Floor and
+ * server alternate in batches (`rounds` of each), so that the drift of a shared 2-core machine,
+ * tens of percent between runs, falls on both alike and leaves their ratio steady.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -179,34 +181,61 @@ async function drive(calls, total) {
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  const cpuMs = (workerdCpuNs() - cpuBefore) / 1e6;
-  return { perSecond: total / seconds, cpuMsPerCall: cpuMs / total };
+  return { seconds: (performance.now() - started) / 1000, cpuMs: (workerdCpuNs() - cpuBefore) / 1e6, calls: total };
 }
 
-async function measure(open, base, sessions, total) {
-  const opened = await open(base, sessions);
+/** Adds up runs into calls per second and CPU ms per call. */
+function figures(runs) {
+  const calls = runs.reduce((n, r) => n + r.calls, 0);
+  return { perSecond: calls / runs.reduce((n, r) => n + r.seconds, 0), cpuMsPerCall: runs.reduce((n, r) => n + r.cpuMs, 0) / calls };
+}
+
+async function measure(open, base, n, total) {
+  const opened = await open(base, n);
   try {
     await drive(opened.calls, Math.min(total, 1_000));
-    return await drive(opened.calls, total);
+    return figures([await drive(opened.calls, total)]);
   } finally {
     opened.close();
   }
 }
 
 /**
+ * Floor and server side by side: both opened and warmed up, then `rounds` batches of each in
+ * turn, so that whatever the machine does meanwhile falls on both alike.
+ */
+async function compare(spec, base, n, calls, rounds, withFloor) {
+  const server = await spec.open(base, n);
+  const floor = withFloor ? await spec.openFloor(base, n) : undefined;
+  try {
+    await drive(server.calls, 1_000);
+    if (floor) await drive(floor.calls, 1_000);
+    const batch = Math.ceil(calls / rounds);
+    const serverRuns = [];
+    const floorRuns = [];
+    for (let round = 0; round < rounds; round++) {
+      if (floor) floorRuns.push(await drive(floor.calls, batch));
+      serverRuns.push(await drive(server.calls, batch));
+    }
+    return { server: figures(serverRuns), floor: floor && figures(floorRuns) };
+  } finally {
+    server.close();
+    floor?.close();
+  }
+}
+
+/**
  * @param {string} base the server's URL (floorWorker.ts)
- * @param {{ sessions: number[], calls: number, modes?: string[], floors?: boolean }} options
- *   `floors: false` for a server without them (Deno)
+ * @param {{ sessions: number[], calls: number, modes?: string[], floors?: boolean, rounds?: number }} options
+ *   `calls` per side, in `rounds` alternating batches; `floors: false` for a server without them (Deno)
  * @returns {Promise<object[]>} one row per mode and session count
  */
-export async function hotPath(base, { sessions, calls, modes = Object.keys(MODES), floors = true }) {
+export async function hotPath(base, { sessions, calls, modes = Object.keys(MODES), floors = true, rounds = 8 }) {
   const rows = [];
   for (const mode of modes) {
     const spec = MODES[mode];
     for (const n of sessions) {
-      const floor = floors ? await measure(spec.openFloor, base, n, calls) : undefined;
-      const server = await measure(spec.open, base, n, calls);
+      const { server, floor } = await compare(spec, base, n, calls, rounds, floors);
       if (!floor) {
         rows.push({ mode, sessions: n, server });
         continue;

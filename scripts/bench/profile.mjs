@@ -1,21 +1,27 @@
 /**
- * `node --experimental-websocket scripts/bench/profile.mjs [mode] [--floor]`: where the server's
+ * `node --experimental-websocket scripts/bench/profile.mjs [mode] [--sessions N] [--floor]`: where the server's
  * CPU goes on the hot path. Runs the bench's Worker (`floorWorker.ts`, unminified so functions
- * keep their names) on bare workerd with its inspector open, drives one mode of `hotPath.mjs` at
- * 8 sessions, and records a V8 CPU profile of the isolate over the measured run (Chrome DevTools
- * protocol, `Profiler.*`). Prints the functions with the most self time and the modules with the
- * most total time. Prints figures, asserts nothing; modes: 2026-07-28, "Streamable HTTP",
- * "legacy HTTP+SSE".
+ * keep their names) on bare workerd with its inspector open, drives one mode of `hotPath.mjs`,
+ * and records a V8 CPU profile of the isolate over the measured run (Chrome DevTools
+ * protocol, `Profiler.*`). Prints the functions with the most self time and the most total time.
+ * Prints figures, asserts nothing; modes: 2026-07-28, "Streamable HTTP", "legacy HTTP+SSE";
+ * `--sessions N` (default 8), `--floor` for the floor's profile.
  */
+import { execFileSync } from "node:child_process";
 import { closeConnections, runMode } from "./hotPath.mjs";
 import { startWorkerd } from "../startWorkerd.mjs";
 
 const mode = process.argv[2] ?? "2026-07-28";
 const floor = process.argv.includes("--floor");
+const at = process.argv.indexOf("--sessions");
+const SESSIONS = at >= 0 ? Number(process.argv[at + 1]) : 8;
 const CALLS = Number(process.env.PROFILE_CALLS ?? 4_000);
 const INSPECTOR_PORT = 9_329;
 
-const server = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, minify: false, inspectorPort: INSPECTOR_PORT });
+// The client on one CPU, workerd on the other: neither takes the other's time.
+execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
+
+const server = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, minify: false, inspectorPort: INSPECTOR_PORT, cpu: 1 });
 try {
   const socket = new WebSocket(`ws://127.0.0.1:${INSPECTOR_PORT}/main`);
   await new Promise((resolve, reject) => {
@@ -37,9 +43,9 @@ try {
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 50 });
   // A warm-up run of the same shape, unprofiled, so the JIT's work is not in the figures.
-  await runMode(server.url, mode, { sessions: 8, calls: 1_000, floor });
+  await runMode(server.url, mode, { sessions: SESSIONS, calls: 1_000, floor });
   await send("Profiler.start");
-  const run = await runMode(server.url, mode, { sessions: 8, calls: CALLS, floor });
+  const run = await runMode(server.url, mode, { sessions: SESSIONS, calls: CALLS, floor });
   const { profile } = await send("Profiler.stop");
   socket.close();
   report(profile, run);

@@ -45,6 +45,8 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     outlet.drop();
     return;
   }
+  // A platform timer per request: on Workers a timer belongs to the request (or object) that set
+  // it, so one timer shared by many requests would die with the first of them.
   const timer = setTimeout(() => controller.abort(DEADLINE), exchange.timeoutMs);
   const started = Date.now();
   let answered = false;

@@ -12,6 +12,7 @@
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
+import { toResponse } from "../http/Answer.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
@@ -49,7 +50,7 @@ export class LocalSessions implements Sessions {
     const id = operation.sessionId;
     const host = this.#host(id);
     try {
-      return await host.apply(operation);
+      return toResponse(await host.apply(operation));
     } finally {
       this.#forgetIfEnded(id, host);
     }

@@ -1,8 +1,9 @@
 /**
  * Hosts the session of one id, whatever holds it (a Durable Object on Workers, `LocalSessions`
  * in one process): loads it from storage before first use, applies each `SessionOperation` to
- * it, and answers with a `Response` that never throws across the boundary — a failure is its
- * JSON-RPC error, through the HTTP error boundary.
+ * it, and answers with an `Answer` (a streaming `Response`, or plain data that crosses RPC by
+ * value) that never throws across the boundary — a failure is its JSON-RPC error, through the
+ * HTTP error boundary.
  *
  * It owns the create-or-require rules: creating over a live session is 409; any use of an id
  * that never existed, ended, or is not this host's is 404; a legacy session used on /mcp (or the
@@ -11,7 +12,8 @@
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { errorResponse } from "../http/errorResponse.ts";
+import type { Answer } from "../http/Answer.ts";
+import { errorAnswer } from "../http/errorResponse.ts";
 import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
 import { Session, type SessionDeps } from "../session/Session.ts";
 import type { Transport, TransportType } from "../session/Transport.ts";
@@ -56,12 +58,12 @@ export class SessionHost {
     return this.#loading;
   }
 
-  async apply(operation: SessionOperation): Promise<Response> {
+  async apply(operation: SessionOperation): Promise<Answer> {
     try {
       await this.ready();
       return await this.#apply(operation);
     } catch (error) {
-      return errorResponse(error, null, this.#deps.logger);
+      return errorAnswer(error, null, this.#deps.logger);
     }
   }
 
@@ -72,7 +74,7 @@ export class SessionHost {
     if ((await this.#session.wakeup()) === "ended") this.#session = undefined;
   }
 
-  async #apply(operation: SessionOperation): Promise<Response> {
+  async #apply(operation: SessionOperation): Promise<Answer> {
     const { sessionId } = operation;
     switch (operation.kind) {
       case "open": {
@@ -82,7 +84,7 @@ export class SessionHost {
       }
       case "deliver": {
         const refused = await legacy(this.#require(sessionId)).deliver(operation.messages);
-        return refused ? errorResponse(refused.error, refused.id) : new Response(null, { status: 202 });
+        return refused ? errorAnswer(refused.error, refused.id) : { status: 202 };
       }
       case "post":
         return operation.create
@@ -93,7 +95,7 @@ export class SessionHost {
       case "end":
         await this.#require(sessionId).end("client-deleted");
         this.#session = undefined;
-        return new Response(null, { status: 204 });
+        return { status: 204 };
     }
   }
 

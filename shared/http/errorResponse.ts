@@ -6,9 +6,15 @@
 import { toMcpError } from "../errors/toMcpError.ts";
 import { errorReply, type RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
+import { type TextAnswer, toResponse } from "./Answer.ts";
 
 export function errorResponse(error: unknown, id: RequestId | null = null, logger?: Logger): Response {
+  return toResponse(errorAnswer(error, id, logger));
+}
+
+/** The same answer as plain data, for a host whose answers cross an RPC boundary (`Answer`). */
+export function errorAnswer(error: unknown, id: RequestId | null = null, logger?: Logger): TextAnswer {
   const known = toMcpError(error, logger);
-  return Response.json(errorReply(id, known), { status: known.status, headers: known.headers });
+  return { status: known.status, headers: { "content-type": "application/json", ...known.headers }, body: JSON.stringify(errorReply(id, known)) };
 }
 

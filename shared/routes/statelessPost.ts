@@ -15,12 +15,13 @@ import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import { runExchange } from "../exchange/runExchange.ts";
+import { toResponse } from "../http/Answer.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { statusOf } from "../http/statusOf.ts";
 import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
-import { JSON_HEADERS, PostAnswer } from "../outbound/PostAnswer.ts";
+import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
 import { QueueBudget } from "../outbound/QueueBudget.ts";
 import { checkRequestHeaders } from "../stateless/checkRequestHeaders.ts";
 import { listen, type ListenPlan, planListen } from "../stateless/listen.ts";
@@ -53,7 +54,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
 }
 
 /** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */
-function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps): Promise<Response> {
+async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
   const controller = new AbortController();
   let stream: LiveStream<Uint8Array> | undefined;
@@ -84,7 +85,7 @@ function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps)
     },
   };
   void runExchange(statelessExchange(message, meta, deps, outlet, controller));
-  return answered.response;
+  return toResponse(await answered.response);
 }
 
 /** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. */

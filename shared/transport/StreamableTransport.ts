@@ -15,10 +15,11 @@
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
-import { errorResponse } from "../http/errorResponse.ts";
+import type { Answer } from "../http/Answer.ts";
+import { errorAnswer } from "../http/errorResponse.ts";
 import { isRequest, type JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { EventStore } from "../outbound/EventStore.ts";
-import { JSON_HEADERS, PostAnswer } from "../outbound/PostAnswer.ts";
+import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
 import type { Reservation } from "../outbound/QueueBudget.ts";
 import { ResumableStream } from "../outbound/ResumableStream.ts";
 import { randomHex } from "../session/newSessionId.ts";
@@ -68,14 +69,14 @@ export class StreamableTransport implements Transport {
    * as one JSON object when the single request produces nothing but its reply, else as an SSE
    * stream carrying its notifications, server requests and replies. `headers` go on the answer.
    */
-  async post(messages: JsonRpcMessage[], headers: Record<string, string> = {}): Promise<Response> {
+  async post(messages: JsonRpcMessage[], headers: Record<string, string> = {}): Promise<Answer> {
     this.#link.touch();
     const refused = this.#link.admit(messages);
-    if (refused) return errorResponse(refused.error, refused.id);
+    if (refused) return errorAnswer(refused.error, refused.id);
     let owed = messages.filter(isRequest).length;
     if (owed === 0) {
       await this.#link.accept(messages, undefined);
-      return new Response(null, { status: 202 });
+      return { status: 202 };
     }
     let stream: ResumableStream | undefined;
     const streamOf = () => (stream ??= this.#newStream(randomHex(STREAM_ID_BYTES), true));

@@ -10,12 +10,15 @@
  * return answer.response;
  */
 
+import type { Answer } from "./Answer.ts";
+
 /** The headers of a JSON answer. */
 export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
 
 export class PostAnswer {
-  readonly response: Promise<Response>;
-  #resolve!: (response: Response) => void;
+  /** The stream's `Response`, or the JSON answer as plain data (see `Answer`). */
+  readonly response: Promise<Answer>;
+  #resolve!: (answer: Answer) => void;
   readonly #jsonHeaders: Readonly<Record<string, string>> | undefined;
   #pending = true;
 
@@ -37,7 +40,7 @@ export class PostAnswer {
     const headers = this.#jsonHeaders;
     if (!this.#pending || !headers) return false;
     this.#pending = false;
-    this.#resolve(new Response(json, { status, headers }));
+    this.#resolve({ status, headers: { ...headers }, body: json });
     return true;
   }
 
