@@ -28,7 +28,7 @@ import { startWorkerd } from "./startWorkerd.mjs";
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
 const REPLY_KIB = 64;
 /** Calls per measured run of the hot path (each after a warm-up run). */
-const CALLS = Number(process.env.BENCH_CALLS ?? 4_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 8_000);
 const SESSIONS = [8, 32];
 
 /** RSS in MiB of the workerd processes this node process started. */
@@ -160,8 +160,10 @@ const growth = (r) => Math.max(r.peak - r.rssBefore, 0.1);
 console.log(`   peak queue bytes bounded/baseline: ${(bounded.queuePeak.bytes / unbounded.queuePeak.bytes).toFixed(3)}`);
 console.log(`   peak RSS growth bounded/baseline: ${(growth(bounded) / growth(unbounded)).toFixed(3)}`);
 
-console.log(`\n2. Hot path: tools/call toUpperCase, ${CALLS} calls per run after a warm-up run, bare workerd (minified bundle)`);
-const workerd = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" } });
+console.log(`\n2. Hot path: tools/call toUpperCase, ${CALLS} calls each for server and floor in alternating batches, after a warm-up; bare workerd on CPU 1, this client on CPU 0 (minified bundle)`);
+// The client on one CPU, workerd on the other: neither takes the other's time.
+execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
+const workerd = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, cpu: 1 });
 let rows;
 try {
   rows = await hotPath(workerd.url, { sessions: SESSIONS, calls: CALLS });
@@ -171,8 +173,8 @@ try {
 }
 printHotPath(rows);
 
-console.log(`\n3. The same calls on Deno (sessions in-process, no floors), as ratios to workerd's calls/s above`);
-const deno = await startDenoServer({ vars: { LOG_LEVEL: "error" } });
+console.log(`\n3. The same calls on Deno (sessions in-process, no floors; also on CPU 1), as ratios to workerd's calls/s above`);
+const deno = await startDenoServer({ vars: { LOG_LEVEL: "error" }, cpu: 1 });
 try {
   const denoRows = await hotPath(deno.url, { sessions: [SESSIONS[0]], calls: CALLS, modes: ["2026-07-28", "Streamable HTTP"], floors: false });
   for (const r of denoRows) {

@@ -30,12 +30,14 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
  * @param {number} [options.port]  0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]
  * @param {string} [options.kvPath]  Keep sessions in Deno KV at this path.
+ * @param {number} [options.cpu]  pins the server to this CPU (`taskset`), as the benchmark does
  */
-export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath } = {}) {
+export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath, cpu } = {}) {
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const entry = definition ? ["test/support/denoServer.ts", "--server", definition] : [main ?? "example/deno.ts"];
   const args = [deno, ...DENO_FLAGS, ...entry, "--port", String(port)];
   if (kvPath) args.push("--kv", kvPath);
+  if (cpu !== undefined) args.unshift("taskset", "-c", String(cpu));
   const child = spawn(args[0], args.slice(1), {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],

@@ -16,7 +16,9 @@
  */
 
 // Defining a server
-export { defineServer, prompt, resourceTemplate, tool } from "./server/defineServer.ts";
+export { defineServer, tool } from "./server/defineServer.ts";
+export { prompt } from "./server/prompt.ts";
+export { resource, resourceTemplate } from "./server/resource.ts";
 export { ServerDefinition } from "./server/ServerDefinition.ts";
 export type { CacheableMethod, CacheHint, ServerOptions } from "./server/ServerOptions.ts";
 export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./server/standardSchema.ts";

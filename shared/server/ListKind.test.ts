@@ -1,7 +1,9 @@
 import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { defineServer, prompt, resourceTemplate, tool } from "./defineServer.ts";
+import { defineServer, tool } from "./defineServer.ts";
+import { prompt } from "./prompt.ts";
+import { resource, resourceTemplate } from "./resource.ts";
 import { switchOverrides } from "./ListKind.ts";
 import { call, mcpError, problemOf, stubContext, stubSession } from "./testKit.ts";
 
@@ -29,7 +31,7 @@ const server = defineServer({
       complete: { topic: () => ["alpha"] },
     }),
   ],
-  resources: [{ uri: "test://hidden", name: "hidden", enabled: false, read: async () => "hidden" }],
+  resources: [resource({ uri: "test://hidden", name: "hidden", enabled: false, read: async () => "hidden" })],
   resourceTemplates: [
     resourceTemplate({ uriTemplate: "test://t/{id}", name: "t", enabled: false, read: async ({ id }) => id, complete: { id: () => ["1"] } }),
   ],

@@ -4,6 +4,8 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { defineServer, tool } from "./defineServer.ts";
+import { prompt } from "./prompt.ts";
+import { resource } from "./resource.ts";
 import { call, mcpError } from "./testKit.ts";
 
 const echo = tool({
@@ -90,8 +92,8 @@ describe("ServerDefinition.initialize", () => {
       name: "full",
       version: "1",
       tools: [echo],
-      resources: [{ uri: "x://y", name: "y", read: async () => "" }],
-      prompts: [{ name: "p", get: async () => [] }],
+      resources: [resource({ uri: "x://y", name: "y", read: async () => "" })],
+      prompts: [prompt({ name: "p", get: async () => [] })],
     });
     expect(full.initialize({}).result.capabilities).toEqual({
       logging: {},
@@ -100,7 +102,7 @@ describe("ServerDefinition.initialize", () => {
       prompts: { listChanged: false },
       completions: {},
     });
-    expect(defineServer({ name: "p", version: "1", prompts: [{ name: "p", get: async () => [] }] }).capabilities()).toEqual({
+    expect(defineServer({ name: "p", version: "1", prompts: [prompt({ name: "p", get: async () => [] })] }).capabilities()).toEqual({
       logging: {},
       prompts: { listChanged: false },
       completions: {},

@@ -15,12 +15,10 @@
  */
 import { isObject } from "../jsonrpc/isObject.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
-import { completionMethods } from "./completionMethods.ts";
+import { type Feature, type FeatureGroup, featuresOf } from "./Feature.ts";
 import { type ListKind, toggleKey } from "./ListKind.ts";
 import type { Method, MethodGroup, Result } from "./Method.ts";
-import { promptMethods } from "./promptMethods.ts";
 import type { RequestContext } from "./RequestContext.ts";
-import { type ResourceMethodGroup, resourceMethods } from "./resourceMethods.ts";
 import type { ParamHeader } from "./paramHeaders.ts";
 import type { CacheableMethod, CacheHint, ServerOptions } from "./ServerOptions.ts";
 import { type ToolMethodGroup, toolMethods } from "./toolMethods.ts";
@@ -44,7 +42,7 @@ export class ServerDefinition {
   #capabilities: Result = {};
   #methods: Record<string, Method> = {};
   #tools: ToolMethodGroup | undefined;
-  #resources: ResourceMethodGroup | undefined;
+  #resources: FeatureGroup | undefined;
   #caching: Partial<Record<CacheableMethod, CacheHint>> = {};
   /** Declared state of every switchable definition, by `toggleKey`. */
   readonly #switchable = new Map<string, boolean>();
@@ -115,15 +113,16 @@ export class ServerDefinition {
 
   /** Whether `uri` names a resource this request may read. */
   resolvesResource(uri: string, ctx: RequestContext): boolean {
-    return this.#resources?.resolves(uri, ctx) ?? false;
+    return this.#resources?.resolves?.(uri, ctx) ?? false;
   }
 
   #compile(options: ServerOptions): void {
     if (typeof options.name !== "string" || typeof options.version !== "string") throw new TypeError('A server definition needs a "name" and a "version" string');
-    const convert = options.toJsonSchema;
-    this.#tools = toolMethods(options.tools ?? [], convert);
-    this.#resources = resourceMethods(options.resources ?? [], options.resourceTemplates ?? []);
-    const groups: MethodGroup[] = [this.#tools, this.#resources, promptMethods(options.prompts ?? [], convert), completionMethods(options.prompts ?? [], options.resourceTemplates ?? [])];
+    this.#tools = toolMethods(options.tools ?? [], options.toJsonSchema);
+    const features = featuresIn(options);
+    const compiled = features.map((feature) => feature.compile(options));
+    this.#resources = compiled.find((group) => group.resolves);
+    const groups: MethodGroup[] = [this.#tools, ...compiled];
     const declared = [
       ...(options.tools ?? []).map((d) => ["tool", d.name, d.enabled] as const),
       ...(options.prompts ?? []).map((d) => ["prompt", d.name, d.enabled] as const),
@@ -145,6 +144,24 @@ export class ServerDefinition {
     this.#methods = Object.assign({}, ...groups.map((g) => g.methods));
     this.#capabilities = capabilities;
   }
+}
+
+/** Every feature the options' definitions bring, once each. @throws TypeError for a definition not made by its helper. */
+function featuresIn(options: ServerOptions): Feature[] {
+  const found = new Set<Feature>();
+  const kinds = [
+    ["resources", "resource()", options.resources, (d: { uri?: unknown }) => d.uri],
+    ["resourceTemplates", "resourceTemplate()", options.resourceTemplates, (d: { uriTemplate?: unknown }) => d.uriTemplate],
+    ["prompts", "prompt()", options.prompts, (d: { name?: unknown }) => d.name],
+  ] as const;
+  for (const [option, helper, definitions, nameOf] of kinds) {
+    for (const definition of (definitions ?? []) as object[]) {
+      const features = featuresOf(definition);
+      if (!features) throw new TypeError(`${option}: ${JSON.stringify(nameOf(definition as never))} was not made with ${helper}; wrap it, so that the server brings the code that serves it`);
+      for (const feature of features) found.add(feature);
+    }
+  }
+  return [...found];
 }
 
 function checkCaching(caching: Partial<Record<string, CacheHint>>): Partial<Record<CacheableMethod, CacheHint>> {

@@ -2,6 +2,7 @@
  * What `defineServer` takes: the server's identity, its tools, resources and prompts, and the few
  * options that shape what every client sees (list changes, 2026-07-28 caching hints).
  */
+import type { Featured } from "./Feature.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import type { JsonSchemaConverter } from "./standardSchema.ts";
@@ -21,11 +22,12 @@ export interface ServerOptions {
    */
   toJsonSchema?: JsonSchemaConverter;
   tools?: AnyToolDefinition[];
-  /** Fixed resources, listed by `resources/list`. */
-  resources?: ResourceDefinition[];
-  /** Parameterised resources, listed by `resources/templates/list`; tried in order by `resources/read`. */
-  resourceTemplates?: ResourceTemplateDefinition<any>[];
-  prompts?: PromptDefinition<any>[];
+  /** Fixed resources, listed by `resources/list`; each made with `resource()`. */
+  resources?: (ResourceDefinition & Featured)[];
+  /** Parameterised resources, listed by `resources/templates/list` and tried in order by `resources/read`; each made with `resourceTemplate()`. */
+  resourceTemplates?: (ResourceTemplateDefinition<any> & Featured)[];
+  /** Each made with `prompt()`. */
+  prompts?: (PromptDefinition<any> & Featured)[];
   /**
    * Features whose lists may change for everyone while clients listen (`ctx.listChanged`):
    * advertised as `listChanged: true`. Features with a definition declared with `enabled` are

@@ -2,7 +2,9 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { MAX_COMPLETION_VALUES } from "./completionMethods.ts";
-import { defineServer, prompt, resourceTemplate } from "./defineServer.ts";
+import { defineServer } from "./defineServer.ts";
+import { prompt } from "./prompt.ts";
+import { resource, resourceTemplate } from "./resource.ts";
 import { call, mcpError, stubContext } from "./testKit.ts";
 import type { CompletionContext } from "./RequestContext.ts";
 
@@ -28,7 +30,7 @@ const server = defineServer({
     prompt({ name: "plain", arguments: z.object({ a: z.string() }), get: async () => [] }),
     prompt({ name: "wrong", arguments: z.object({ a: z.string() }), get: async () => [], complete: { a: () => "nope" as never } }),
   ],
-  resources: [{ uri: "test://static", name: "static", read: async () => "" }],
+  resources: [resource({ uri: "test://static", name: "static", read: async () => "" })],
   resourceTemplates: [
     resourceTemplate({ uriTemplate: "test://items/{id}", name: "items", read: async () => "", complete: { id: () => MANY } }),
     resourceTemplate({ uriTemplate: "test://exact/{id}", name: "exact", read: async () => "", complete: { id: () => MANY.slice(0, 100) } }),
@@ -118,9 +120,9 @@ describe("completion/complete", () => {
   });
 
   it("is advertised for a server with only resource templates, and not for one with only static resources", () => {
-    const templates = defineServer({ name: "t", version: "1", resourceTemplates: [{ uriTemplate: "x://{id}", name: "x", read: async () => "" }] });
+    const templates = defineServer({ name: "t", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "x://{id}", name: "x", read: async () => "" })] });
     expect(templates.capabilities()).toEqual({ logging: {}, resources: { subscribe: true, listChanged: false }, completions: {} });
-    const statics = defineServer({ name: "s", version: "1", resources: [{ uri: "x://y", name: "y", read: async () => "" }] });
+    const statics = defineServer({ name: "s", version: "1", resources: [resource({ uri: "x://y", name: "y", read: async () => "" })] });
     expect(statics.capabilities()).toEqual({ logging: {}, resources: { subscribe: true, listChanged: false } });
   });
 });

@@ -10,6 +10,7 @@
  */
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
+import type { Feature } from "./Feature.ts";
 import { isEnabled } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
@@ -36,6 +37,9 @@ function readParams(params: Record<string, unknown>): { ref: Ref; argument: { na
 }
 
 type Completers = Partial<Record<string, Completer>>;
+
+/** Completion of prompt arguments and template variables, as `prompt()` and `resourceTemplate()` bring it. */
+export const COMPLETION: Feature = { name: "completion", compile: (options) => completionMethods(options.prompts ?? [], options.resourceTemplates ?? []) };
 
 /** @example completionMethods(definition.prompts ?? [], definition.resourceTemplates ?? []) */
 export function completionMethods(prompts: readonly PromptDefinition[], templates: readonly ResourceTemplateDefinition[]): MethodGroup {

@@ -1,6 +1,8 @@
 import { describe, it, expect, expectTypeOf } from "vitest";
 import { z } from "zod";
-import { defineServer, prompt, resourceTemplate, tool } from "./defineServer.ts";
+import { defineServer, tool } from "./defineServer.ts";
+import { prompt } from "./prompt.ts";
+import { resourceTemplate } from "./resource.ts";
 import { call } from "./testKit.ts";
 import type { CompletionContext, RequestContext } from "./RequestContext.ts";
 
@@ -54,7 +56,7 @@ describe("definition helpers", () => {
     });
     // @ts-expect-error prompt arguments must take strings
     prompt({ name: "q", arguments: z.object({ n: z.number() }), get: async () => [] });
-    const server = defineServer({ name: "s", version: "1", prompts: [p] });
+    const server = defineServer({ name: "s", version: "1", prompts: [prompt(p)] });
     expect(await call(server, "prompts/get", { name: "p", arguments: { a: "hi" } })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] });
   });
 

@@ -2,7 +2,8 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { defineServer, prompt } from "./defineServer.ts";
+import { defineServer } from "./defineServer.ts";
+import { prompt } from "./prompt.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import { allPages, call, mcpError, stubContext } from "./testKit.ts";
 
@@ -26,7 +27,7 @@ const server = defineServer({
   name: "prompts",
   version: "1",
   prompts: [
-    review,
+    prompt(review),
     prompt({
       name: "no_args",
       get: async (_args, ctx) => ({
@@ -144,6 +145,6 @@ describe("prompts capability and definitions", () => {
     ["a nullable argument", [{ ...review, arguments: z.object({ n: z.string().nullable() }) as never }], /argument "n" must take a string/],
     ["a completer for no argument", [{ ...review, complete: { lang: () => [] } as never }], /completer for "lang", which is not one of its arguments/],
   ])("refuses %s at startup", (_name, prompts, message) => {
-    expect(() => defineServer({ name: "s", version: "1", prompts }).assertValid()).toThrow(message);
+    expect(() => defineServer({ name: "s", version: "1", prompts: prompts.map((p) => prompt(p)) }).assertValid()).toThrow(message);
   });
 });

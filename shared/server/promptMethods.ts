@@ -7,6 +7,7 @@
  */
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
+import type { Feature } from "./Feature.ts";
 import { isEnabled, switchable } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
@@ -14,6 +15,9 @@ import { promptArguments } from "./promptArguments.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import { type JsonSchemaConverter, validateStandard } from "./standardSchema.ts";
 import { toGetPromptResult } from "./toGetPromptResult.ts";
+
+/** Prompts, as `prompt()` brings them to a server. */
+export const PROMPTS: Feature = { name: "prompts", compile: (options) => promptMethods(options.prompts ?? [], options.toJsonSchema) };
 
 /** @example promptMethods(definition.prompts ?? []).methods["prompts/get"]({ name: "review" }, ctx) */
 export function promptMethods(prompts: readonly PromptDefinition[], convert?: JsonSchemaConverter): MethodGroup {

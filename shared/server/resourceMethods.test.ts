@@ -1,7 +1,8 @@
 import { describe, it, expect } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { defineServer, resourceTemplate } from "./defineServer.ts";
+import { defineServer } from "./defineServer.ts";
+import { resource, resourceTemplate } from "./resource.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import { allPages, call, mcpError, stubContext } from "./testKit.ts";
 
@@ -21,18 +22,18 @@ const server = defineServer({
   name: "resources",
   version: "1",
   resources: [
-    text,
-    { uri: "test://static-binary", name: "static-binary", mimeType: "image/png", read: async () => new Uint8Array([0, 1, 2, 255]) },
-    {
+    resource(text),
+    resource({ uri: "test://static-binary", name: "static-binary", mimeType: "image/png", read: async () => new Uint8Array([0, 1, 2, 255]) }),
+    resource({
       uri: "test://two-parts",
       name: "two-parts",
       read: async () => [
         { uri: "test://two-parts#1", mimeType: "text/plain", text: "one" },
         { uri: "test://two-parts#2", blob: "AA==", _meta: { part: 2 } },
       ],
-    },
-    { uri: "test://env", name: "env", read: async (ctx) => String(ctx.env.GREETING) },
-    { uri: "test://broken", name: "broken", read: async () => 42 as never },
+    }),
+    resource({ uri: "test://env", name: "env", read: async (ctx) => String(ctx.env.GREETING) }),
+    resource({ uri: "test://broken", name: "broken", read: async () => 42 as never }),
   ],
   resourceTemplates: [
     resourceTemplate({
@@ -45,8 +46,8 @@ const server = defineServer({
       },
       complete: { id: (value) => ["123", "124", "200"].filter((v) => v.startsWith(value)) },
     }),
-    // Matches the static URIs too: they must still win. And it shadows the next template.
-    resourceTemplate({ uriTemplate: "test://{name}", name: "by-name", read: async ({ name }) => `template ${name}` }),
+    resourceTemplate(// Matches the static URIs too: they must still win. And it shadows the next template.
+    resourceTemplate({ uriTemplate: "test://{name}", name: "by-name", read: async ({ name }) => `template ${name}` })),
     resourceTemplate({ uriTemplate: "test://{other}", name: "never-reached", read: async () => "second template" }),
   ],
 });
@@ -82,8 +83,8 @@ describe("resources/list and resources/templates/list", () => {
     const many = defineServer({
       name: "many",
       version: "1",
-      resources: Array.from({ length: 250 }, (_, i) => ({ ...text, uri: `test://r/${i}` })),
-      resourceTemplates: Array.from({ length: 150 }, (_, i) => ({ uriTemplate: `test://t/${i}/{id}`, name: `t${i}`, read: async () => "" })),
+      resources: Array.from({ length: 250 }, (_, i) => resource({ ...text, uri: `test://r/${i}` })),
+      resourceTemplates: Array.from({ length: 150 }, (_, i) => resourceTemplate({ uriTemplate: `test://t/${i}/{id}`, name: `t${i}`, read: async () => "" })),
     });
     const resources = await allPages(many, "resources/list", "resources");
     expect(resources.pages).toBe(3);
@@ -168,7 +169,7 @@ describe("which URIs can be subscribed to", () => {
 describe("resources capability", () => {
   it("advertises resources with subscribe when there are resources or only templates", () => {
     expect(server.capabilities().resources).toEqual({ subscribe: true, listChanged: false });
-    const onlyTemplates = defineServer({ name: "t", version: "1", resourceTemplates: [{ uriTemplate: "x://{id}", name: "x", read: async () => "" }] });
+    const onlyTemplates = defineServer({ name: "t", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "x://{id}", name: "x", read: async () => "" })] });
     expect(onlyTemplates.capabilities().resources).toEqual({ subscribe: true, listChanged: false });
   });
 
@@ -183,6 +184,13 @@ describe("resources capability", () => {
 });
 
 describe("resource definitions", () => {
+  it("refuses, naming it, a resource or template not made with its helper (it would bring no code to serve it)", () => {
+    expect(defineServer({ name: "s", version: "1", resources: [{ uri: "x://y", name: "y", read: async () => "" } as never] }).problem?.message).toBe(
+      'resources: "x://y" was not made with resource(); wrap it, so that the server brings the code that serves it',
+    );
+    expect(defineServer({ name: "s", version: "1", resourceTemplates: [{ uriTemplate: "x://{id}", name: "x", read: async () => "" } as never] }).problem?.message).toMatch(/resourceTemplates: "x:\/\/\{id\}" was not made with resourceTemplate\(\)/);
+  });
+
   const template: ResourceTemplateDefinition = { uriTemplate: "x://{id}", name: "x", read: async () => "" };
   it.each<[string, Partial<ResourceDefinition>[], Partial<ResourceTemplateDefinition>[], string | RegExp]>([
     ["a URI defined twice", [text, text], [], "Resource test://static-text is defined twice"],
@@ -194,6 +202,7 @@ describe("resource definitions", () => {
     ["a level-4 template", [], [{ ...template, uriTemplate: "x://{+path}" }], /only RFC 6570 level 1/],
     ["a completer for no variable", [], [{ ...template, complete: { idd: () => [] } }], /completer for "idd", which is not one of its variables \(id\)/],
   ])("refuses %s at startup", (_name, resources, resourceTemplates, message) => {
-    expect(() => defineServer({ name: "s", version: "1", resources: resources as ResourceDefinition[], resourceTemplates: resourceTemplates as ResourceTemplateDefinition[] }).assertValid()).toThrow(message);
+    const definition = { name: "s", version: "1", resources: (resources as ResourceDefinition[]).map(resource), resourceTemplates: (resourceTemplates as ResourceTemplateDefinition[]).map((t) => resourceTemplate(t)) };
+    expect(() => defineServer(definition).assertValid()).toThrow(message);
   });
 });

@@ -9,8 +9,9 @@
  * switched.
  */
 import { McpError } from "../errors/McpError.ts";
+import type { Feature, FeatureGroup } from "./Feature.ts";
 import { isEnabled, switchable } from "./ListKind.ts";
-import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
+import { NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import { toResourceContents } from "./toResourceContents.ts";
@@ -25,13 +26,11 @@ interface Compiled {
   template: UriTemplate;
 }
 
-export interface ResourceMethodGroup extends MethodGroup {
-  /** Whether `uri` names a resource this request may read (what `resources/subscribe` must check). */
-  resolves(uri: string, ctx: RequestContext): boolean;
-}
+/** Resources and their templates, as `resource()` and `resourceTemplate()` bring them to a server. */
+export const RESOURCES: Feature = { name: "resources", compile: (options) => resourceMethods(options.resources ?? [], options.resourceTemplates ?? []) };
 
 /** @example resourceMethods(definition.resources ?? [], definition.resourceTemplates ?? []) */
-export function resourceMethods(resources: readonly ResourceDefinition[], templates: readonly ResourceTemplateDefinition[]): ResourceMethodGroup {
+export function resourceMethods(resources: readonly ResourceDefinition[], templates: readonly ResourceTemplateDefinition[]): FeatureGroup {
   if (resources.length === 0 && templates.length === 0) return { ...NO_METHODS, resolves: () => false };
   const byUri = new Map<string, ResourceDefinition>();
   for (const resource of resources) {

@@ -4,7 +4,8 @@ import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
-import { defineServer, prompt, tool } from "./defineServer.ts";
+import { defineServer, tool } from "./defineServer.ts";
+import { prompt } from "./prompt.ts";
 import { call } from "./testKit.ts";
 
 type ToolResult = { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };

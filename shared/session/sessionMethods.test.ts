@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer } from "../server/defineServer.ts";
+import { resource, resourceTemplate } from "../server/resource.ts";
 import { mcpError, stubContext } from "../server/testKit.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_SUBSCRIPTIONS, sessionMethods } from "./sessionMethods.ts";
@@ -10,8 +11,8 @@ import type { SessionRecord } from "./SessionRecord.ts";
 const withResources = defineServer({
   name: "resources",
   version: "1",
-  resources: [{ uri: "test://static-text", name: "static-text", read: async () => "hello" }],
-  resourceTemplates: [{ uriTemplate: "test://template/{id}/data", name: "template-data", read: async () => "t" }],
+  resources: [resource({ uri: "test://static-text", name: "static-text", read: async () => "hello" })],
+  resourceTemplates: [resourceTemplate({ uriTemplate: "test://template/{id}/data", name: "template-data", read: async () => "t" })],
 });
 
 /** The methods of a session of `server`, its record, and every record update they stored. */
@@ -94,7 +95,7 @@ describe("the session's methods", () => {
   });
 
   it("holds at most MAX_SUBSCRIPTIONS subscriptions", async () => {
-    const many = defineServer({ name: "m", version: "1", resourceTemplates: [{ uriTemplate: "n://{id}", name: "n", read: async () => "" }] });
+    const many = defineServer({ name: "m", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "n://{id}", name: "n", read: async () => "" })] });
     const s = session(many);
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) await s.call("resources/subscribe", { uri: `n://${i}` });
     const error = await mcpError(s.call("resources/subscribe", { uri: "n://one-more" }));

@@ -5,7 +5,7 @@
  * `npm run conformance` runs the referee against it.
  */
 import { z } from "zod";
-import { defineServer, prompt, resourceTemplate, tool, toolError } from "durable-mcp";
+import { defineServer, prompt, resource, resourceTemplate, tool, toolError } from "durable-mcp";
 import { modernPrompts, modernTools } from "./modernFixture.ts";
 
 /** A 1×1 red PNG and a 1 ms silent 8 kHz WAV, made for this fixture. */
@@ -212,15 +212,15 @@ export default defineServer({
     ...modernTools,
   ],
   resources: [
-    { uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain", read: async () => "This is the content of the static text resource." },
-    {
+    resource({ uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain", read: async () => "This is the content of the static text resource." }),
+    resource({
       uri: "test://static-binary",
       name: "static-binary",
       description: "A static binary resource (a PNG)",
       mimeType: "image/png",
       read: async () => Uint8Array.from(atob(RED_PIXEL_PNG), (c) => c.charCodeAt(0)),
-    },
-    { uri: "test://watched-resource", name: "watched-resource", description: "A resource clients may subscribe to", mimeType: "text/plain", read: async () => "Watched resource content" },
+    }),
+    resource({ uri: "test://watched-resource", name: "watched-resource", description: "A resource clients may subscribe to", mimeType: "text/plain", read: async () => "Watched resource content" }),
   ],
   resourceTemplates: [
     resourceTemplate({

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { tools as exampleTools } from "../../example/server.ts";
-import { defineServer, tool } from "durable-mcp";
+import { defineServer, resource, tool } from "durable-mcp";
 
 export const testServer = defineServer({
   name: "runtime-test-server",
@@ -84,7 +84,7 @@ export const testServer = defineServer({
       handler: async ({ bytes }) => "x".repeat(bytes),
     }),
   ],
-  resources: [{ uri: "test://counter", name: "counter", description: "A resource tests subscribe to", mimeType: "text/plain", read: async () => "0" }],
+  resources: [resource({ uri: "test://counter", name: "counter", description: "A resource tests subscribe to", mimeType: "text/plain", read: async () => "0" })],
 });
 
 export default testServer;

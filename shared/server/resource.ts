@@ -1,0 +1,19 @@
+/**
+ * `resource()` and `resourceTemplate()`: declare resources, and bring the code that serves them
+ * (`resources/list`, `resources/templates/list`, `resources/read`; a session's subscriptions)
+ * and completes template variables (`completion/complete`) with them.
+ */
+import { COMPLETION } from "./completionMethods.ts";
+import { type Featured, withFeatures } from "./Feature.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import { RESOURCES } from "./resourceMethods.ts";
+
+/** Declares a resource with a fixed URI. */
+export function resource(definition: ResourceDefinition): ResourceDefinition & Featured {
+  return withFeatures(definition, [RESOURCES]);
+}
+
+/** Types a resource template: `read` receives its `{variables}` by name, and `complete` may only name them. */
+export function resourceTemplate<const T extends string>(definition: ResourceTemplateDefinition<T>): ResourceTemplateDefinition<T> & Featured {
+  return withFeatures(definition, [RESOURCES, COMPLETION]);
+}

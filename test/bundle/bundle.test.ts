@@ -1,0 +1,22 @@
+/**
+ * Size budgets, as tests (STYLE habit 12): Workers measured the way `wrangler deploy` uploads
+ * them (minified, gzip as wrangler reports it). The example with zod/mini must stay within
+ * 50 KiB gzip, and a Worker whose one tool uses raw JSON Schema — the core alone, with its JSON
+ * Schema validator — within 30 KiB.
+ */
+import { describe, expect, it } from "vitest";
+import { deploySize } from "../../scripts/deploySize.mjs";
+
+describe("bundle budgets", () => {
+  it("ships the example Worker in at most 50 KiB gzip", async () => {
+    const { gzipKib } = await deploySize();
+    expect(gzipKib).toBeGreaterThan(10);
+    expect(gzipKib).toBeLessThanOrEqual(50);
+  });
+
+  it("ships a Worker whose tools use raw JSON Schema only in at most 30 KiB gzip", async () => {
+    const { gzipKib } = await deploySize("test/bundle/rawSchemaWorker.ts");
+    expect(gzipKib).toBeGreaterThan(10);
+    expect(gzipKib).toBeLessThanOrEqual(30);
+  });
+});
