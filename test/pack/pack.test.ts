@@ -1,0 +1,135 @@
+/**
+ * The package as someone installs it: `npm pack` (which builds dist/ on prepack), installed into
+ * a fresh project outside the repository, then used the way the README shows — a Worker entry of
+ * a few lines bundled by `wrangler deploy --dry-run`, the `durable-mcp` entry imported from Node
+ * and from Deno, and the declarations type-checked by a consumer's TypeScript.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const require = createRequire(import.meta.url);
+const run = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const node = (args: string[], cwd: string) => run(process.execPath, args, { cwd, env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" } });
+
+let project: string;
+let tarball: string;
+
+/** The server every check serves: one raw-JSON-Schema tool, no schema library to install. */
+const SERVER = `import { defineServer, tool } from "durable-mcp";
+
+export default defineServer({
+  name: "packed",
+  version: "1.0.0",
+  tools: [
+    tool({
+      name: "shout",
+      description: "Upper-cases a text",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      handler: async ({ text }) => String(text).toUpperCase(),
+    }),
+  ],
+});
+`;
+
+/** The README's Worker entry, as written there. */
+const WORKER = `import { createWorker } from "durable-mcp/cloudflare";
+import server from "./server.ts";
+
+const { fetch, McpSession, McpWatch } = createWorker(server);
+export { McpSession, McpWatch };
+export default { fetch };
+`;
+
+const WRANGLER_TOML = `name = "packed"
+main = "worker.ts"
+compatibility_date = "2026-04-20"
+minify = true
+
+[[durable_objects.bindings]]
+name = "MCP_SESSION"
+class_name = "McpSession"
+
+[[durable_objects.bindings]]
+name = "MCP_WATCH"
+class_name = "McpWatch"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["McpSession", "McpWatch"]
+`;
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), "durable-mcp-consumer-"));
+  const packed = await run(npm, ["pack", "--silent", "--pack-destination", project], { cwd: ROOT });
+  tarball = join(project, packed.stdout.trim().split("\n").pop()!);
+  await writeFile(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  // Its one dependency comes from npm's cache, filled when this repository was installed.
+  await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], { cwd: project });
+  await writeFile(join(project, "server.ts"), SERVER);
+  await writeFile(join(project, "worker.ts"), WORKER);
+  await writeFile(join(project, "wrangler.toml"), WRANGLER_TOML);
+}, 240_000);
+
+afterAll(async () => {
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+describe("the packed package", () => {
+  it("is installable and not private, with dist/ and no sources or tests", async () => {
+    const installed = JSON.parse(await readFile(join(project, "node_modules/durable-mcp/package.json"), "utf8"));
+    expect(installed.private).toBeUndefined();
+    const listing = (await run("tar", ["-tzf", tarball])).stdout.split("\n");
+    expect(listing).toContain("package/dist/shared/index.js");
+    expect(listing).toContain("package/dist/shared/index.d.ts");
+    expect(listing).toContain("package/dist/worker/index.js");
+    expect(listing.filter((f) => f.endsWith(".test.js") || f.startsWith("package/shared/") || f.startsWith("package/test/"))).toEqual([]);
+  });
+
+  it("builds the README's few-line Worker entry with wrangler deploy --dry-run", async () => {
+    const wrangler = require.resolve("wrangler/bin/wrangler.js");
+    const { stdout } = await node([wrangler, "deploy", "--dry-run", "--outdir", "out"], project);
+    expect(stdout).toMatch(/Total Upload: [\d.]+ KiB \/ gzip: [\d.]+ KiB/);
+    expect(stdout).toContain("env.MCP_SESSION (McpSession)");
+    const bundle = await readFile(join(project, "out/worker.js"), "utf8");
+    expect(bundle).toContain("shout");
+  });
+
+  it("imports the definition API from Node, and serves a call through it", async () => {
+    const script = `import { defineServer, tool, McpError, ErrorCode } from "durable-mcp";
+      const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "t", description: "", inputSchema: { type: "object" }, handler: async () => "ok" })] });
+      const result = await server.method("tools/call")({ name: "t", arguments: {} }, {});
+      console.log(JSON.stringify({ info: server.info, problem: server.problem ?? null, result, code: new McpError(400, ErrorCode.InvalidParams, "x").code }));`;
+    const { stdout } = await node(["--input-type=module", "-e", script], project);
+    expect(JSON.parse(stdout)).toEqual({ info: { name: "n", version: "1" }, problem: null, result: { content: [{ type: "text", text: "ok" }], isError: false }, code: -32602 });
+  });
+
+  it("imports the same from Deno", async () => {
+    const deno = join(require.resolve("deno/package.json"), "../bin.cjs");
+    const script = `import { defineServer } from "durable-mcp"; import { serveStdio } from "durable-mcp/stdio"; console.log(defineServer({ name: "d", version: "1" }).info.name, typeof serveStdio);`;
+    const { stdout } = await node([deno, "eval", "--quiet", script], project);
+    expect(stdout.trim()).toBe("d function");
+  });
+
+  it("ships declarations a consumer's TypeScript checks, handler types included", async () => {
+    await writeFile(
+      join(project, "check.ts"),
+      `import { defineServer, tool, type RequestContext } from "durable-mcp";
+       import type { MessageStream } from "durable-mcp/transport";
+       const server = defineServer({ name: "c", version: "1", tools: [tool({ name: "t", description: "", inputSchema: { type: "object" }, handler: async (args, ctx: RequestContext) => String(ctx.storage ? args.x : "no session") })] });
+       const stream: MessageStream | undefined = undefined;
+       // @ts-expect-error: a tool needs a description
+       tool({ name: "bad", inputSchema: { type: "object" }, handler: async () => "" });
+       export { server, stream };`,
+    );
+    await writeFile(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["check.ts"] }));
+    const tsc = require.resolve("typescript/bin/tsc");
+    await node([tsc, "-p", "tsconfig.json"], project);
+  });
+});
