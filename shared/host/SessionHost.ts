@@ -10,6 +10,7 @@
  * reverse) is 400. A load that fails (storage unavailable for a moment) is tried again on the
  * next operation, rather than leaving the host broken until it is evicted.
  */
+import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Answer } from "../http/Answer.ts";
@@ -78,51 +79,73 @@ export class SessionHost {
     const { sessionId } = operation;
     switch (operation.kind) {
       case "open": {
-        const session = operation.create ? await this.#create(sessionId, StreamTransport.sse) : this.#require(sessionId);
-        const body = legacy(session).open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })));
+        const transport = operation.create ? await this.#create(sessionId, StreamTransport.sse) : this.#find(sessionId, "legacy");
+        if (!transport.ok) return errorAnswer(transport.error);
+        if (transport.value.connected) {
+          return errorAnswer(new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another"));
+        }
+        const body = transport.value.open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })));
         return new Response(body, { headers: SSE_HEADERS });
       }
       case "deliver": {
-        const refused = await legacy(this.#require(sessionId)).deliver(operation.messages);
+        const transport = this.#find(sessionId, "legacy");
+        if (!transport.ok) return errorAnswer(transport.error);
+        const refused = await transport.value.deliver(operation.messages);
         return refused ? errorAnswer(refused.error, refused.id) : { status: 202 };
       }
-      case "post":
-        return operation.create
-          ? (await this.#create(sessionId, StreamableTransport.type)).transport.post(operation.messages, { "mcp-session-id": sessionId })
-          : streamable(this.#require(sessionId)).post(operation.messages);
-      case "listen":
-        return streamable(this.#require(sessionId)).listen(operation.lastEventId);
-      case "end":
-        await this.#require(sessionId).end("client-deleted");
+      case "post": {
+        if (operation.create) {
+          const created = await this.#create(sessionId, StreamableTransport.type);
+          return created.ok ? created.value.post(operation.messages, { "mcp-session-id": sessionId }) : errorAnswer(created.error);
+        }
+        const transport = this.#find(sessionId, "streamable");
+        return transport.ok ? transport.value.post(operation.messages) : errorAnswer(transport.error);
+      }
+      case "listen": {
+        const transport = this.#find(sessionId, "streamable");
+        return transport.ok ? transport.value.listen(operation.lastEventId) : errorAnswer(transport.error);
+      }
+      case "end": {
+        const session = this.#require(sessionId);
+        if (!session.ok) return errorAnswer(session.error);
+        await session.value.end("client-deleted");
         this.#session = undefined;
         return { status: 204 };
+      }
     }
   }
 
-  async #create<T extends Transport>(sessionId: string, type: TransportType<T>): Promise<Session<T>> {
-    if (this.#session) throw new McpError(409, ErrorCode.InvalidRequest, "Session already exists");
+  async #create<T extends Transport>(sessionId: string, type: TransportType<T>): Promise<Checked<T>> {
+    if (this.#session) return refused(new McpError(409, ErrorCode.InvalidRequest, "Session already exists"));
     const session = await Session.create(sessionId, type, this.#deps);
     this.#session = session;
-    return session;
+    return passed(session.transport);
   }
 
-  #require(sessionId: string): Session {
+  #require(sessionId: string): Checked<Session> {
     const session = this.#session;
     if (!session || session.ended || session.record.id !== sessionId) {
-      throw new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; start a new one");
+      return refused(new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; start a new one"));
     }
-    return session;
+    return passed(session);
+  }
+
+  /** The session's transport, when it is of the kind the endpoint serves; using one on the other's endpoints is a 400. */
+  #find<K extends keyof HttpTransports>(sessionId: string, kind: K): Checked<HttpTransports[K]> {
+    const session = this.#require(sessionId);
+    if (!session.ok) return session;
+    const { transport } = session.value;
+    if (kind === "legacy" ? transport instanceof StreamTransport : transport instanceof StreamableTransport) return passed(transport as HttpTransports[K]);
+    return refused(McpError.invalidRequest(WRONG_ENDPOINTS[kind], 400));
   }
 }
 
-/** A legacy session's transport; a Streamable HTTP session used on the legacy endpoints is a 400. */
-function legacy(session: Session): StreamTransport<Uint8Array> {
-  if (session.transport instanceof StreamTransport) return session.transport as StreamTransport<Uint8Array>;
-  throw McpError.invalidRequest("This is a Streamable HTTP session; use GET and POST /mcp", 400);
+interface HttpTransports {
+  legacy: StreamTransport<Uint8Array>;
+  streamable: StreamableTransport;
 }
 
-/** A Streamable HTTP session's transport; a legacy session used on /mcp is a 400. */
-function streamable(session: Session): StreamableTransport {
-  if (session.transport instanceof StreamableTransport) return session.transport;
-  throw McpError.invalidRequest("This is a legacy HTTP+SSE session; use GET /sse and POST /message", 400);
-}
+const WRONG_ENDPOINTS: Record<keyof HttpTransports, string> = {
+  legacy: "This is a Streamable HTTP session; use GET and POST /mcp",
+  streamable: "This is a legacy HTTP+SSE session; use GET /sse and POST /message",
+};

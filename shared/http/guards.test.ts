@@ -1,6 +1,9 @@
 import { describe, it, expect } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { requireJsonContentType, requireSessionId } from "./guards.ts";
+import { refusal } from "../server/testKit.ts";
+import { requireAccept, requireJsonContentType, requireMcpSessionId, requireProtocolVersion, requireSessionId } from "./guards.ts";
+
+
 
 const withType = (contentType?: string) =>
   new Request("http://x", { method: "POST", body: "{}", headers: contentType === undefined ? {} : { "content-type": contentType } });
@@ -13,7 +16,7 @@ describe("requireJsonContentType", () => {
     'application/json;charset="utf-8"',
     "application/json; charset=utf8",
   ])("lets %j through", (contentType) => {
-    expect(requireJsonContentType(withType(contentType))).toBeUndefined();
+    expect(requireJsonContentType(withType(contentType)).ok).toBe(true);
   });
 
   it.each([
@@ -21,7 +24,7 @@ describe("requireJsonContentType", () => {
     ["a JSON look-alike", "application/jsonp", /must be application\/json/],
     ["a non-UTF-8 charset", "application/json; charset=latin1", /Only UTF-8 JSON is accepted, got charset "latin1"/],
   ])("refuses %s with 415", (_name, contentType, message) => {
-    const error = requireJsonContentType(withType(contentType));
+    const error = refusal(requireJsonContentType(withType(contentType)));
     expect(error?.status).toBe(415);
     expect(error?.code).toBe(ErrorCode.InvalidRequest);
     expect(error?.message).toMatch(message);
@@ -31,7 +34,7 @@ describe("requireJsonContentType", () => {
     // A string body would get text/plain by default, so send bytes to have no header at all.
     const request = new Request("http://x", { method: "POST", body: new Uint8Array([0x7b, 0x7d]) });
     expect(request.headers.get("content-type")).toBeNull();
-    const error = requireJsonContentType(request);
+    const error = refusal(requireJsonContentType(request));
     expect(error?.status).toBe(415);
     expect(error?.message).toContain("got none");
   });
@@ -41,7 +44,7 @@ describe("requireSessionId", () => {
   const id = "0123456789abcdef0123456789abcdef";
 
   it("accepts 32 lowercase hex digits", () => {
-    expect(requireSessionId(new URL(`http://x/message?sessionId=${id}`))).toEqual({ ok: true, sessionId: id });
+    expect(requireSessionId(new URL(`http://x/message?sessionId=${id}`))).toEqual({ ok: true, value: id });
   });
 
   it.each([
@@ -70,5 +73,53 @@ describe("requireSessionId", () => {
       expect(result.error.code).toBe(ErrorCode.InvalidRequest);
       expect(result.error.message).toContain("Malformed sessionId");
     }
+  });
+});
+
+describe("requireMcpSessionId", () => {
+  const id = "0123456789abcdef0123456789abcdef";
+  const withSession = (value?: string) => new Request("http://x/mcp", { headers: value === undefined ? {} : { "mcp-session-id": value } });
+
+  it("hands on a well-formed id", () => {
+    expect(requireMcpSessionId(withSession(id))).toEqual({ ok: true, value: id });
+  });
+  it("refuses a missing header with 400 and an id we could not have minted with 404", () => {
+    expect(refusal(requireMcpSessionId(withSession()))?.status).toBe(400);
+    expect(refusal(requireMcpSessionId(withSession("")))?.status).toBe(400);
+    const foreign = refusal(requireMcpSessionId(withSession("not-ours")));
+    expect(foreign?.status).toBe(404);
+    expect(foreign?.message).toMatch(/initialize a new one/);
+  });
+});
+
+describe("requireAccept", () => {
+  const needed = ["application/json", "text/event-stream"];
+  const accepting = (accept?: string) => new Request("http://x/mcp", { headers: accept === undefined ? {} : { accept } });
+
+  it.each(["application/json, text/event-stream", "text/event-stream;q=0.9, application/json", "*/*", "application/*, text/*"])("lets %j through", (accept) => {
+    expect(requireAccept(accepting(accept), needed).ok).toBe(true);
+  });
+  it("refuses with 406, naming what is missing", () => {
+    const error = refusal(requireAccept(accepting("application/json"), needed));
+    expect(error?.status).toBe(406);
+    expect(error?.message).toBe("Accept must include application/json and text/event-stream; missing text/event-stream");
+    expect(refusal(requireAccept(accepting(), needed))?.message).toMatch(/missing application\/json, text\/event-stream/);
+  });
+});
+
+describe("requireProtocolVersion", () => {
+  const versioned = (version?: string) => new Request("http://x/mcp", { headers: version === undefined ? {} : { "mcp-protocol-version": version } });
+
+  it("reads an absent header as 2025-03-26, for backwards compatibility", () => {
+    expect(requireProtocolVersion(versioned())).toEqual({ ok: true, value: "2025-03-26" });
+  });
+  it("hands on a supported version", () => {
+    expect(requireProtocolVersion(versioned("2025-06-18"))).toEqual({ ok: true, value: "2025-06-18" });
+  });
+  it("refuses an unsupported one with 400, listing what is supported", () => {
+    const error = refusal(requireProtocolVersion(versioned("1999-01-01")));
+    expect(error?.status).toBe(400);
+    expect(error?.code).toBe(ErrorCode.InvalidRequest);
+    expect(error?.message).toMatch(/^Unsupported MCP-Protocol-Version "1999-01-01"; supported: .*2025-06-18/);
   });
 });

@@ -8,6 +8,7 @@
  * - in local development only (the server itself reached on a loopback host), loopback origins
  *   such as `http://localhost:6274`, so the MCP Inspector and local web apps work untouched.
  */
+import { type Checked, PASSED, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 
@@ -34,9 +35,9 @@ export function isAllowedOrigin(origin: string, requestUrl: URL, policy: OriginP
   return isLoopbackHost(requestUrl.hostname) && isLoopbackHost(parsed.hostname) && (parsed.protocol === "http:" || parsed.protocol === "https:");
 }
 
-/** 403 with a JSON-RPC error (no id) for a present, disallowed Origin; undefined otherwise. */
-export function checkOrigin(request: Request, policy: OriginPolicy): McpError | undefined {
+/** Refused with 403 (a JSON-RPC error, no id) for a present, disallowed Origin. */
+export function checkOrigin(request: Request, policy: OriginPolicy): Checked {
   const origin = request.headers.get("origin");
-  if (origin === null || isAllowedOrigin(origin, new URL(request.url), policy)) return undefined;
-  return new McpError(403, ErrorCode.InvalidRequest, `Origin ${JSON.stringify(origin)} is not allowed; add it to ALLOWED_ORIGINS to let browser pages on it connect`);
+  if (origin === null || isAllowedOrigin(origin, new URL(request.url), policy)) return PASSED;
+  return refused(new McpError(403, ErrorCode.InvalidRequest, `Origin ${JSON.stringify(origin)} is not allowed; add it to ALLOWED_ORIGINS to let browser pages on it connect`));
 }

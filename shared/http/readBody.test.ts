@@ -29,21 +29,21 @@ function source(chunks: Uint8Array[]) {
 
 describe("readBody", () => {
   it("reads a body as text", async () => {
-    expect(await readBody(post('{"jsonrpc":"2.0"}'), 100)).toEqual({ ok: true, text: '{"jsonrpc":"2.0"}' });
+    expect(await readBody(post('{"jsonrpc":"2.0"}'), 100)).toEqual({ ok: true, value: '{"jsonrpc":"2.0"}' });
   });
 
   it("reads a body of exactly the limit", async () => {
-    expect(await readBody(post("x".repeat(16)), 16)).toEqual({ ok: true, text: "x".repeat(16) });
+    expect(await readBody(post("x".repeat(16)), 16)).toEqual({ ok: true, value: "x".repeat(16) });
   });
 
   it("reads a missing body as empty text", async () => {
-    expect(await readBody(new Request("http://x", { method: "POST" }), 100)).toEqual({ ok: true, text: "" });
+    expect(await readBody(new Request("http://x", { method: "POST" }), 100)).toEqual({ ok: true, value: "" });
   });
 
   it("decodes multi-byte UTF-8 split across chunks", async () => {
     const euro = new TextEncoder().encode("€"); // 3 bytes
     const { stream } = source([euro.slice(0, 1), euro.slice(1)]);
-    expect(await readBody(post(stream), 100)).toEqual({ ok: true, text: "€" });
+    expect(await readBody(post(stream), 100)).toEqual({ ok: true, value: "€" });
   });
 
   it("refuses a declared Content-Length over the limit with 413, before reading", async () => {
@@ -89,6 +89,6 @@ describe("readBody", () => {
 
   it("strips a UTF-8 byte order mark", async () => {
     const result = await readBody(post(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d])), 100);
-    expect(result).toEqual({ ok: true, text: "{}" });
+    expect(result).toEqual({ ok: true, value: "{}" });
   });
 });

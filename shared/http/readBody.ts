@@ -8,25 +8,24 @@
  *
  * Not here: JSON parsing (`parseMessages()`), content-type checks (`guards.ts`).
  */
+import { concatBytes } from "../bytes/concatBytes.ts";
+import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { concatBytes } from "../bytes/concatBytes.ts";
-
-export type BodyResult = { ok: true; text: string } | { ok: false; error: McpError };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-export async function readBody(request: Request, maxBytes: number): Promise<BodyResult> {
+export async function readBody(request: Request, maxBytes: number): Promise<Checked<string>> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) return tooLarge(maxBytes);
-  if (!request.body) return { ok: true, text: "" };
+  if (!request.body) return passed("");
   // The common case, a declared length within the limit: one native read, no chunk loop.
   const bytes = declared !== null ? new Uint8Array(await request.arrayBuffer()) : await readChunks(request.body, maxBytes);
   if (!bytes || bytes.byteLength > maxBytes) return tooLarge(maxBytes);
   try {
-    return { ok: true, text: utf8.decode(bytes) };
+    return passed(utf8.decode(bytes));
   } catch {
-    return { ok: false, error: new McpError(400, ErrorCode.ParseError, "Parse error: the body is not valid UTF-8") };
+    return refused(new McpError(400, ErrorCode.ParseError, "Parse error: the body is not valid UTF-8"));
   }
 }
 
@@ -47,6 +46,6 @@ async function readChunks(body: ReadableStream<Uint8Array>, maxBytes: number): P
   }
 }
 
-function tooLarge(maxBytes: number): BodyResult {
-  return { ok: false, error: new McpError(413, ErrorCode.InvalidRequest, `Request body exceeds the limit of ${maxBytes} bytes`) };
+function tooLarge(maxBytes: number): Checked<string> {
+  return refused(new McpError(413, ErrorCode.InvalidRequest, `Request body exceeds the limit of ${maxBytes} bytes`));
 }

@@ -3,14 +3,14 @@
  * (415), size while reading (413), UTF-8 and JSON (400, -32700), nesting and JSON-RPC shape
  * (400, -32600). Both transports' POST routes run it before the Durable Object hop.
  */
+import type { Checked } from "../errors/Checked.ts";
+import { type Parsed, parseMessages } from "../jsonrpc/parseMessages.ts";
 import { requireJsonContentType } from "./guards.ts";
 import { readBody } from "./readBody.ts";
-import { type ParsedBody, parseMessages } from "../jsonrpc/parseMessages.ts";
 
-export async function readMessages(request: Request, maxBytes: number): Promise<ParsedBody> {
+export async function readMessages(request: Request, maxBytes: number): Promise<Checked<Parsed>> {
   const contentType = requireJsonContentType(request);
-  if (contentType) return { ok: false, error: contentType, id: null };
+  if (!contentType.ok) return contentType;
   const body = await readBody(request, maxBytes);
-  if (!body.ok) return { ok: false, error: body.error, id: null };
-  return parseMessages(body.text);
+  return body.ok ? parseMessages(body.value) : body;
 }

@@ -20,23 +20,23 @@ describe("parseMessages: valid bodies", () => {
     ["error response", { jsonrpc: "2.0", id: 4, error: { code: -32601, message: "nope" } }],
     ["error response with a null id", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "bad" } }],
   ])("accepts a %s as one message, unchanged", (_name, message) => {
-    expect(parseMessages(JSON.stringify(message))).toEqual({ ok: true, messages: [message], batch: false });
+    expect(parseMessages(JSON.stringify(message))).toEqual({ ok: true, value: { messages: [message], batch: false } });
   });
 
   it("accepts a batch and keeps its order", () => {
     const batch = [ping, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...ping, id: 2 }];
-    expect(parseMessages(JSON.stringify(batch))).toEqual({ ok: true, messages: batch, batch: true });
+    expect(parseMessages(JSON.stringify(batch))).toEqual({ ok: true, value: { messages: batch, batch: true } });
   });
 
   it("accepts a batch of exactly MAX_BATCH_MESSAGES", () => {
     const batch = Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => ({ ...ping, id: i }));
     const parsed = parseMessages(JSON.stringify(batch));
-    expect(parsed.ok && parsed.messages.length).toBe(MAX_BATCH_MESSAGES);
+    expect(parsed.ok && parsed.value.messages.length).toBe(MAX_BATCH_MESSAGES);
   });
 
   it("does not strip unknown members (the message is handed on as sent)", () => {
     const parsed = parseMessages(JSON.stringify({ ...ping, extra: true }));
-    expect(parsed.ok && parsed.messages[0]).toEqual({ ...ping, extra: true });
+    expect(parsed.ok && parsed.value.messages[0]).toEqual({ ...ping, extra: true });
   });
 });
 

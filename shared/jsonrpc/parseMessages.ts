@@ -8,6 +8,7 @@
  *
  * Not here: size limits and UTF-8 decoding (`readBody()`), session routing.
  */
+import { type Checked, passed, type Refused, refused } from "../errors/Checked.ts";
 import { McpError } from "../errors/McpError.ts";
 import { invalidMessage, type JsonRpcMessage, type RequestId } from "./messages.ts";
 
@@ -16,9 +17,11 @@ export const MAX_JSON_DEPTH = 64;
 /** A batch larger than this is refused whole: it would monopolise the session. */
 export const MAX_BATCH_MESSAGES = 100;
 
-export type ParsedBody =
-  | { ok: true; messages: JsonRpcMessage[]; batch: boolean }
-  | { ok: false; error: McpError; id: RequestId | null };
+/** One message or a batch, as the client sent it. */
+export interface Parsed {
+  messages: JsonRpcMessage[];
+  batch: boolean;
+}
 
 /** Scans for `[`/`{` depth outside strings; linear, allocation-free. */
 export function jsonDepth(text: string): number {
@@ -38,48 +41,39 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
-export function parseMessages(text: string): ParsedBody {
+/** A refusal carries the id of the request it names when one could be read (else null). */
+export function parseMessages(text: string): Checked<Parsed> {
   const depth = jsonDepth(text);
   if (depth > MAX_JSON_DEPTH) {
-    return fail(McpError.invalidRequest(`JSON nesting depth ${depth} exceeds the limit of ${MAX_JSON_DEPTH}`));
+    return refused(McpError.invalidRequest(`JSON nesting depth ${depth} exceeds the limit of ${MAX_JSON_DEPTH}`), null);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return fail(McpError.parse(`Parse error: ${(e as Error).message}`));
+    return refused(McpError.parse(`Parse error: ${(e as Error).message}`), null);
   }
   if (Array.isArray(value)) {
-    if (value.length === 0) return fail(McpError.invalidRequest("Invalid Request: empty batch"));
+    if (value.length === 0) return refused(McpError.invalidRequest("Invalid Request: empty batch"), null);
     if (value.length > MAX_BATCH_MESSAGES) {
-      return fail(McpError.invalidRequest(`Invalid Request: batch of ${value.length} messages exceeds the limit of ${MAX_BATCH_MESSAGES}`));
+      return refused(McpError.invalidRequest(`Invalid Request: batch of ${value.length} messages exceeds the limit of ${MAX_BATCH_MESSAGES}`), null);
     }
-    const messages: JsonRpcMessage[] = [];
     for (const [index, item] of value.entries()) {
-      const one = validate(item, `batch item ${index}: `);
-      if (!one.ok) return one;
-      messages.push(one.message);
+      const invalid = refusal(item, `batch item ${index}: `);
+      if (invalid) return invalid;
     }
-    return { ok: true, messages, batch: true };
+    return passed({ messages: value as JsonRpcMessage[], batch: true });
   }
-  const one = validate(value, "");
-  return one.ok ? { ok: true, messages: [one.message], batch: false } : one;
+  return refusal(value, "") ?? passed({ messages: [value as JsonRpcMessage], batch: false });
 }
 
-function validate(
-  value: unknown,
-  where: string,
-): { ok: true; message: JsonRpcMessage } | { ok: false; error: McpError; id: RequestId | null } {
+/** The refusal of a value that is not a JSON-RPC message, naming where it stood; undefined for a message. */
+function refusal(value: unknown, where: string): Refused | undefined {
   const invalid = invalidMessage(value);
-  if (invalid === undefined) return { ok: true, message: value as JsonRpcMessage };
-  return fail(McpError.invalidRequest(`Invalid Request: ${where}${invalid}`), idOf(value));
+  return invalid === undefined ? undefined : refused(McpError.invalidRequest(`Invalid Request: ${where}${invalid}`), idOf(value));
 }
 
 function idOf(value: unknown): RequestId | null {
   const id = (value as { id?: unknown } | null)?.id;
   return typeof id === "string" || typeof id === "number" ? id : null;
-}
-
-function fail(error: McpError, id: RequestId | null = null): { ok: false; error: McpError; id: RequestId | null } {
-  return { ok: false, error, id };
 }

@@ -40,14 +40,3 @@ export function isSupportedVersion(version: unknown): version is ProtocolVersion
 export function negotiateVersion(requested: unknown): ProtocolVersion {
   return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
-
-/**
- * The `MCP-Protocol-Version` header (transports spec, "Protocol Version Header"): absent means
- * 2025-03-26 for backwards compatibility; present but unsupported is a 400.
- */
-export function protocolVersionHeader(request: Request): { ok: true; version: ProtocolVersion } | { ok: false; message: string } {
-  const header = request.headers.get("mcp-protocol-version");
-  if (header === null) return { ok: true, version: "2025-03-26" };
-  if (isSupportedVersion(header)) return { ok: true, version: header };
-  return { ok: false, message: `Unsupported MCP-Protocol-Version ${JSON.stringify(header)}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}` };
-}

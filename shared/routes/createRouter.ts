@@ -115,8 +115,12 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const policy = { allowed: services.config.allowedOrigins };
     // Security first: a foreign Host refused, the preflight answered and a foreign Origin
     // refused, before anything else runs; then the caller's own checks, in order.
-    const refused = checkHost(request, services.config.allowedHosts) ?? preflight(request, policy) ?? checkOrigin(request, policy);
-    if (refused) return refused instanceof McpError ? errorResponse(refused) : refused;
+    const host = checkHost(request, services.config.allowedHosts);
+    if (!host.ok) return errorResponse(host.error);
+    const preflighted = preflight(request, policy);
+    if (preflighted) return preflighted;
+    const origin = checkOrigin(request, policy);
+    if (!origin.ok) return errorResponse(origin.error);
     for (const stage of stages) {
       const answer = await stage(request, env);
       if (answer) return answer;

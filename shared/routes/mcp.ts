@@ -11,11 +11,10 @@
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { errorResponse } from "../http/errorResponse.ts";
-import { requireAccept, requireMcpSessionId } from "../http/guards.ts";
+import { requireAccept, requireMcpSessionId, requireProtocolVersion } from "../http/guards.ts";
 import { readMessages } from "../http/readMessages.ts";
 import type { Sessions } from "../host/SessionOperation.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
-import { protocolVersionHeader } from "../protocol/versions.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
 import type { StatelessDeps } from "../stateless/statelessExchange.ts";
@@ -26,16 +25,16 @@ const GET_ACCEPTS = ["text/event-stream"];
 
 export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes: number, stateless: StatelessDeps): Promise<Response> {
   const accept = requireAccept(request, POST_ACCEPTS);
-  if (accept) return errorResponse(accept);
+  if (!accept.ok) return errorResponse(accept.error);
   const parsed = await readMessages(request, maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
-  const { messages } = parsed;
-  if (classifyEra(request.headers, messages, parsed.batch) === "modern") return statelessPost(request, messages, parsed.batch, stateless);
-  const version = protocolVersionHeader(request);
-  if (!version.ok) return errorResponse(new McpError(400, ErrorCode.InvalidRequest, version.message));
+  const { messages, batch } = parsed.value;
+  if (classifyEra(request.headers, messages, batch) === "modern") return statelessPost(request, messages, batch, stateless);
+  const version = requireProtocolVersion(request);
+  if (!version.ok) return errorResponse(version.error);
 
-  if (parsed.batch && version.version !== "2025-03-26") {
-    return errorResponse(McpError.invalidRequest(`JSON-RPC batches are not part of protocol ${version.version}; send one message per POST`));
+  if (batch && version.value !== "2025-03-26") {
+    return errorResponse(McpError.invalidRequest(`JSON-RPC batches are not part of protocol ${version.value}; send one message per POST`));
   }
   const initialize = messages.find((m) => isRequest(m) && m.method === "initialize");
   if (initialize) {
@@ -47,25 +46,27 @@ export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "post", sessionId: session.sessionId, messages, create: false });
+  return sessions.apply({ kind: "post", sessionId: session.value, messages, create: false });
 }
 
 export async function getMcp(request: Request, sessions: Sessions): Promise<Response> {
   if (classifyBodiless(request.headers) === "modern") return noStreamsHere("GET");
-  const failed = requireAccept(request, GET_ACCEPTS) ?? versionError(request);
-  if (failed) return errorResponse(failed);
+  const accept = requireAccept(request, GET_ACCEPTS);
+  if (!accept.ok) return errorResponse(accept.error);
+  const version = requireProtocolVersion(request);
+  if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "listen", sessionId: session.sessionId, lastEventId: request.headers.get("last-event-id") });
+  return sessions.apply({ kind: "listen", sessionId: session.value, lastEventId: request.headers.get("last-event-id") });
 }
 
 export async function deleteMcp(request: Request, sessions: Sessions): Promise<Response> {
   if (classifyBodiless(request.headers) === "modern") return noStreamsHere("DELETE");
-  const version = versionError(request);
-  if (version) return errorResponse(version);
+  const version = requireProtocolVersion(request);
+  if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "end", sessionId: session.sessionId });
+  return sessions.apply({ kind: "end", sessionId: session.value });
 }
 
 /** 2026-07-28 has no GET stream and no sessions to delete (transports spec: 405); clients probe this, so it is answered at once. */
@@ -75,7 +76,3 @@ function noStreamsHere(method: string): Response {
   );
 }
 
-function versionError(request: Request): McpError | undefined {
-  const version = protocolVersionHeader(request);
-  return version.ok ? undefined : new McpError(400, ErrorCode.InvalidRequest, version.message);
-}

@@ -18,7 +18,7 @@ export async function openSse(request: Request, sessions: Sessions): Promise<Res
   if (reopen) {
     const checked = requireSessionId(url);
     if (!checked.ok) return errorResponse(checked.error);
-    sessionId = checked.sessionId;
+    sessionId = checked.value;
   } else {
     sessionId = newSessionId();
   }

@@ -1,8 +1,8 @@
 /**
  * One 2026-07-28 request on Streamable HTTP, answered without a session and without leaving the
  * process that received it (on Workers: no Durable Object hop). The order of checks is the
- * spec's: JSON-RPC shape, `_meta` and version (`readRequestMeta`), method, mirrored headers
- * (`checkRequestHeaders`); then `subscriptions/listen`, or the request's exchange.
+ * spec's: JSON-RPC shape, then `admitStateless` (`_meta` and version, method, mirrored headers,
+ * listen filter); then `subscriptions/listen`, or the request's exchange.
  *
  * A request is answered with JSON (status from the reply: `statusOf`), or with an SSE stream once
  * its handler sends a progress or log notification first; the stream carries no event ids (this
@@ -23,10 +23,10 @@ import { SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts
 import { LiveStream } from "../outbound/LiveStream.ts";
 import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
 import { QueueBudget } from "../outbound/QueueBudget.ts";
-import { checkRequestHeaders } from "../stateless/checkRequestHeaders.ts";
-import { listen, type ListenPlan, planListen } from "../stateless/listen.ts";
-import { readRequestMeta, type RequestMeta } from "../stateless/readRequestMeta.ts";
-import { forThisEra, STATELESS_METHODS, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { admitStateless } from "../stateless/admitStateless.ts";
+import { listen, type ListenPlan } from "../stateless/listen.ts";
+import type { RequestMeta } from "../stateless/readRequestMeta.ts";
+import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 
 /** Why a request's handler was aborted when the client closed its response stream. */
 const CLIENT_CLOSED = Symbol("the client closed the response stream");
@@ -39,18 +39,15 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   }
   // The revision defines no client notifications over HTTP (closing a stream cancels): accepted, ignored.
   if (!isRequest(message)) return new Response(null, { status: 202 });
-  let meta: RequestMeta;
+  const admitted = admitStateless(message, request.headers, deps.server);
+  if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
+  const { meta, plan } = admitted.value;
+  if (!plan) return answer(message, meta, deps);
   try {
-    const params = message.params ?? {};
-    meta = readRequestMeta(request.headers, params);
-    if (!STATELESS_METHODS.has(message.method)) throw McpError.methodNotFound(message.method);
-    const toolName = message.method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
-    checkRequestHeaders(request.headers, message.method, params, toolName === undefined ? [] : deps.server.paramHeaders(toolName));
-    if (message.method === "subscriptions/listen") return await listenOverSse(message, planListen(message, deps.server), deps);
+    return await listenOverSse(message, plan, deps);
   } catch (error) {
     return errorResponse(forThisEra(toMcpError(error, deps.logger)), message.id);
   }
-  return answer(message, meta, deps);
 }
 
 /** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */

@@ -4,6 +4,7 @@
  * does, and a one-line request.
  */
 import { z } from "zod";
+import type { Checked } from "../errors/Checked.ts";
 import { McpError } from "../errors/McpError.ts";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { scoped } from "../storage/KeyValueStore.ts";
@@ -114,4 +115,16 @@ export function thrown(run: () => unknown): McpError {
     throw error;
   }
   throw new Error("expected an McpError, but nothing was thrown");
+}
+
+/** The refusal of a guard expected to refuse; fails the test when the check passed. */
+export function refusal(checked: Checked<unknown>): McpError {
+  if (checked.ok) throw new Error(`expected a refusal, but the check passed with ${JSON.stringify(checked.value)}`);
+  return checked.error;
+}
+
+/** The value of a guard expected to pass; fails the test with the refusal's message otherwise. */
+export function accepted<T>(checked: Checked<T>): T {
+  if (!checked.ok) throw new Error(`expected the check to pass, but it refused: ${checked.error.message}`);
+  return checked.value;
 }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import type { McpError } from "../errors/McpError.ts";
-import { thrown } from "../server/testKit.ts";
+import type { Checked } from "../errors/Checked.ts";
+import { refusal } from "../server/testKit.ts";
 import type { ParamHeader } from "../server/paramHeaders.ts";
 import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 
 /** Asserts the HeaderMismatch face of a refusal: -32020 and HTTP 400. */
-function expectMismatch(run: () => unknown): McpError {
-  const error = thrown(run);
+function expectMismatch(run: () => Checked): McpError {
+  const error = refusal(run());
   expect(error.code).toBe(ErrorCode.HeaderMismatch);
   expect(error.status).toBe(400);
   return error;
@@ -17,7 +18,7 @@ const b64 = (text: string) => `=?base64?${btoa(String.fromCharCode(...new TextEn
 
 describe("checkRequestHeaders: Mcp-Method", () => {
   it("accepts a matching Mcp-Method", () => {
-    expect(() => checkRequestHeaders(new Headers({ "Mcp-Method": "tools/list" }), "tools/list", {})).not.toThrow();
+    expect(checkRequestHeaders(new Headers({ "Mcp-Method": "tools/list" }), "tools/list", {}).ok).toBe(true);
   });
 
   it("requires Mcp-Method on every request", () => {
@@ -33,12 +34,12 @@ describe("checkRequestHeaders: Mcp-Method", () => {
 
   it("matches header names case-insensitively", () => {
     for (const name of ["mcp-method", "MCP-METHOD", "mCp-MeThOd"]) {
-      expect(() => checkRequestHeaders(new Headers({ [name]: "tools/list" }), "tools/list", {}), name).not.toThrow();
+      expect(checkRequestHeaders(new Headers({ [name]: "tools/list" }), "tools/list", {}).ok, name).toBe(true);
     }
   });
 
   it("trims whitespace around values", () => {
-    expect(() => checkRequestHeaders(new Headers({ "Mcp-Method": "  tools/list\t" }), "tools/list", {})).not.toThrow();
+    expect(checkRequestHeaders(new Headers({ "Mcp-Method": "  tools/list\t" }), "tools/list", {}).ok).toBe(true);
   });
 });
 
@@ -51,7 +52,7 @@ describe("checkRequestHeaders: Mcp-Name", () => {
 
   it("accepts Mcp-Name mirroring name (tools/call, prompts/get) or uri (resources/read)", () => {
     for (const { method, params, value } of cases) {
-      expect(() => checkRequestHeaders(new Headers({ "Mcp-Method": method, "mcp-name": value }), method, params), method).not.toThrow();
+      expect(checkRequestHeaders(new Headers({ "Mcp-Method": method, "mcp-name": value }), method, params).ok, method).toBe(true);
     }
   });
 
@@ -74,12 +75,12 @@ describe("checkRequestHeaders: Mcp-Name", () => {
 
   it("does not require Mcp-Name on other methods", () => {
     for (const method of ["tools/list", "prompts/list", "resources/list", "completion/complete", "server/discover"]) {
-      expect(() => checkRequestHeaders(new Headers({ "Mcp-Method": method }), method, { name: "x" }), method).not.toThrow();
+      expect(checkRequestHeaders(new Headers({ "Mcp-Method": method }), method, { name: "x" }).ok, method).toBe(true);
     }
   });
 
   it("trims whitespace around the name", () => {
-    expect(() => checkRequestHeaders(new Headers({ "Mcp-Method": "tools/call", "Mcp-Name": " echo " }), "tools/call", { name: "echo" })).not.toThrow();
+    expect(checkRequestHeaders(new Headers({ "Mcp-Method": "tools/call", "Mcp-Name": " echo " }), "tools/call", { name: "echo" }).ok).toBe(true);
   });
 });
 
@@ -87,19 +88,19 @@ describe("checkRequestHeaders: the =?base64?…?= form", () => {
   const toolCall = (name: string) => new Headers({ "Mcp-Method": "tools/call", "Mcp-Name": name });
 
   it("decodes a base64 value before comparing", () => {
-    expect(() => checkRequestHeaders(toolCall("=?base64?SGVsbG8=?="), "tools/call", { name: "Hello" })).not.toThrow();
+    expect(checkRequestHeaders(toolCall("=?base64?SGVsbG8=?="), "tools/call", { name: "Hello" }).ok).toBe(true);
     expectMismatch(() => checkRequestHeaders(toolCall("=?base64?SGVsbG8=?="), "tools/call", { name: "=?base64?SGVsbG8=?=" }));
   });
 
   it("decodes UTF-8 text and keeps whitespace inside the encoding", () => {
-    expect(() => checkRequestHeaders(toolCall(b64("Grüße, 世界")), "tools/call", { name: "Grüße, 世界" })).not.toThrow();
-    expect(() => checkRequestHeaders(toolCall(b64(" padded ")), "tools/call", { name: " padded " })).not.toThrow();
+    expect(checkRequestHeaders(toolCall(b64("Grüße, 世界")), "tools/call", { name: "Grüße, 世界" }).ok).toBe(true);
+    expect(checkRequestHeaders(toolCall(b64(" padded ")), "tools/call", { name: " padded " }).ok).toBe(true);
     // The plain form cannot carry the spaces: Headers and the check both trim them.
     expectMismatch(() => checkRequestHeaders(toolCall(" padded "), "tools/call", { name: " padded " }));
   });
 
   it("decodes the encoded form of a value that itself looks like the sentinel", () => {
-    expect(() => checkRequestHeaders(toolCall(b64("=?base64?literal?=")), "tools/call", { name: "=?base64?literal?=" })).not.toThrow();
+    expect(checkRequestHeaders(toolCall(b64("=?base64?literal?=")), "tools/call", { name: "=?base64?literal?=" }).ok).toBe(true);
   });
 
   it("refuses malformed base64 with -32020", () => {
@@ -113,15 +114,15 @@ describe("checkRequestHeaders: the =?base64?…?= form", () => {
   });
 
   it("takes values that merely look like base64 literally", () => {
-    expect(() => checkRequestHeaders(toolCall("SGVsbG8="), "tools/call", { name: "SGVsbG8=" })).not.toThrow();
-    expect(() => checkRequestHeaders(toolCall("=?base64?SGVsbG8="), "tools/call", { name: "=?base64?SGVsbG8=" })).not.toThrow();
-    expect(() => checkRequestHeaders(toolCall("SGVsbG8=?="), "tools/call", { name: "SGVsbG8=?=" })).not.toThrow();
+    expect(checkRequestHeaders(toolCall("SGVsbG8="), "tools/call", { name: "SGVsbG8=" }).ok).toBe(true);
+    expect(checkRequestHeaders(toolCall("=?base64?SGVsbG8="), "tools/call", { name: "=?base64?SGVsbG8=" }).ok).toBe(true);
+    expect(checkRequestHeaders(toolCall("SGVsbG8=?="), "tools/call", { name: "SGVsbG8=?=" }).ok).toBe(true);
   });
 
   it("decodes Mcp-Method and Mcp-Param-* values too", () => {
-    expect(() => checkRequestHeaders(new Headers({ "Mcp-Method": b64("tools/list") }), "tools/list", {})).not.toThrow();
+    expect(checkRequestHeaders(new Headers({ "Mcp-Method": b64("tools/list") }), "tools/list", {}).ok).toBe(true);
     const headers = new Headers({ "Mcp-Method": "tools/call", "Mcp-Name": "t", "Mcp-Param-City": b64("Zürich") });
-    expect(() => checkRequestHeaders(headers, "tools/call", { name: "t", arguments: { city: "Zürich" } }, [{ path: ["city"], name: "City", type: "string" }])).not.toThrow();
+    expect(checkRequestHeaders(headers, "tools/call", { name: "t", arguments: { city: "Zürich" } }, [{ path: ["city"], name: "City", type: "string" }]).ok).toBe(true);
   });
 });
 
@@ -133,17 +134,17 @@ describe("checkRequestHeaders: Mcp-Param-*", () => {
   const dryRun: ParamHeader[] = [{ path: ["dryRun"], name: "Dry-Run", type: "boolean" }];
 
   it("accepts string, integer and boolean values that match the arguments", () => {
-    expect(() => call({ region: "eu-west-1" }, { "Mcp-Param-Region": "eu-west-1" }, region)).not.toThrow();
-    expect(() => call({ count: 42 }, { "Mcp-Param-Count": "42" }, count)).not.toThrow();
-    expect(() => call({ count: -7 }, { "Mcp-Param-Count": "-7" }, count)).not.toThrow();
-    expect(() => call({ count: 0 }, { "Mcp-Param-Count": "0" }, count)).not.toThrow();
-    expect(() => call({ dryRun: true }, { "Mcp-Param-Dry-Run": "true" }, dryRun)).not.toThrow();
-    expect(() => call({ dryRun: false }, { "Mcp-Param-Dry-Run": "false" }, dryRun)).not.toThrow();
+    expect(call({ region: "eu-west-1" }, { "Mcp-Param-Region": "eu-west-1" }, region).ok).toBe(true);
+    expect(call({ count: 42 }, { "Mcp-Param-Count": "42" }, count).ok).toBe(true);
+    expect(call({ count: -7 }, { "Mcp-Param-Count": "-7" }, count).ok).toBe(true);
+    expect(call({ count: 0 }, { "Mcp-Param-Count": "0" }, count).ok).toBe(true);
+    expect(call({ dryRun: true }, { "Mcp-Param-Dry-Run": "true" }, dryRun).ok).toBe(true);
+    expect(call({ dryRun: false }, { "Mcp-Param-Dry-Run": "false" }, dryRun).ok).toBe(true);
   });
 
   it("matches the Mcp-Param- header name case-insensitively", () => {
-    expect(() => call({ region: "eu" }, { "mcp-param-region": "eu" }, region)).not.toThrow();
-    expect(() => call({ region: "eu" }, { "MCP-PARAM-REGION": "eu" }, region)).not.toThrow();
+    expect(call({ region: "eu" }, { "mcp-param-region": "eu" }, region).ok).toBe(true);
+    expect(call({ region: "eu" }, { "MCP-PARAM-REGION": "eu" }, region).ok).toBe(true);
   });
 
   it("refuses values that disagree with the arguments", () => {
@@ -161,7 +162,7 @@ describe("checkRequestHeaders: Mcp-Param-*", () => {
 
   it("compares a string argument as text, not as a number", () => {
     const code: ParamHeader[] = [{ path: ["code"], name: "Code", type: "string" }];
-    expect(() => call({ code: "007" }, { "Mcp-Param-Code": "007" }, code)).not.toThrow();
+    expect(call({ code: "007" }, { "Mcp-Param-Code": "007" }, code).ok).toBe(true);
     expectMismatch(() => call({ code: "007" }, { "Mcp-Param-Code": "7" }, code));
   });
 
@@ -179,30 +180,30 @@ describe("checkRequestHeaders: Mcp-Param-*", () => {
   });
 
   it("needs nothing when the argument and its header are both absent", () => {
-    expect(() => call({}, {}, region)).not.toThrow();
-    expect(() => call(undefined, {}, [...region, ...count, ...dryRun])).not.toThrow();
+    expect(call({}, {}, region).ok).toBe(true);
+    expect(call(undefined, {}, [...region, ...count, ...dryRun]).ok).toBe(true);
   });
 
   it("follows nested argument paths", () => {
     const nested: ParamHeader[] = [{ path: ["target", "location", "region"], name: "Region", type: "string" }];
-    expect(() => call({ target: { location: { region: "eu" } } }, { "Mcp-Param-Region": "eu" }, nested)).not.toThrow();
+    expect(call({ target: { location: { region: "eu" } } }, { "Mcp-Param-Region": "eu" }, nested).ok).toBe(true);
     expectMismatch(() => call({ target: { location: { region: "eu" } } }, { "Mcp-Param-Region": "us" }, nested));
     expectMismatch(() => call({ target: { location: { region: "eu" } } }, {}, nested));
     // An absent parent means an absent argument.
-    expect(() => call({ target: {} }, {}, nested)).not.toThrow();
-    expect(() => call({ target: "flat" }, {}, nested)).not.toThrow();
+    expect(call({ target: {} }, {}, nested).ok).toBe(true);
+    expect(call({ target: "flat" }, {}, nested).ok).toBe(true);
     expectMismatch(() => call({ target: {} }, { "Mcp-Param-Region": "eu" }, nested));
   });
 
   it("checks every declared header, not just the first", () => {
     const both = [...region, ...count];
-    expect(() => call({ region: "eu", count: 3 }, { "Mcp-Param-Region": "eu", "Mcp-Param-Count": "3" }, both)).not.toThrow();
+    expect(call({ region: "eu", count: 3 }, { "Mcp-Param-Region": "eu", "Mcp-Param-Count": "3" }, both).ok).toBe(true);
     expectMismatch(() => call({ region: "eu", count: 3 }, { "Mcp-Param-Region": "eu", "Mcp-Param-Count": "4" }, both));
     expectMismatch(() => call({ region: "eu", count: 3 }, { "Mcp-Param-Region": "eu" }, both));
   });
 
   it("ignores Mcp-Param-* headers nobody declared", () => {
-    expect(() => call({ region: "eu" }, { "Mcp-Param-Other": "x" }, [])).not.toThrow();
+    expect(call({ region: "eu" }, { "Mcp-Param-Other": "x" }, []).ok).toBe(true);
   });
 
   it("refuses a malformed base64 Mcp-Param value", () => {

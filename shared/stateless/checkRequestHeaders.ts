@@ -8,6 +8,7 @@
  * form (which clients use for values a header cannot carry as is). Names are case-insensitive,
  * values are not.
  */
+import { type Checked, PASSED, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { ParamHeader } from "../server/paramHeaders.ts";
@@ -15,51 +16,56 @@ import type { ParamHeader } from "../server/paramHeaders.ts";
 /** Which body field `Mcp-Name` mirrors, per method. */
 const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
-const mismatch = (message: string) => new McpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
+const mismatch = (message: string) => refused(new McpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${message}`));
 
-export function checkRequestHeaders(headers: Headers, method: string, params: Record<string, unknown>, paramHeaders: readonly ParamHeader[] = []): void {
+export function checkRequestHeaders(headers: Headers, method: string, params: Record<string, unknown>, paramHeaders: readonly ParamHeader[] = []): Checked {
   const sentMethod = headerValue(headers, "mcp-method");
-  if (sentMethod === undefined) throw mismatch("the Mcp-Method header is required");
-  if (sentMethod !== method) throw mismatch(`Mcp-Method header value ${JSON.stringify(sentMethod)} does not match body method ${JSON.stringify(method)}`);
+  if (!sentMethod.ok) return sentMethod;
+  if (sentMethod.value === undefined) return mismatch("the Mcp-Method header is required");
+  if (sentMethod.value !== method) return mismatch(`Mcp-Method header value ${JSON.stringify(sentMethod.value)} does not match body method ${JSON.stringify(method)}`);
 
   const field = NAME_FIELD[method];
   if (field !== undefined) {
     const sentName = headerValue(headers, "mcp-name");
-    if (sentName === undefined) throw mismatch(`the Mcp-Name header is required for ${method}`);
-    if (sentName !== params[field]) throw mismatch(`Mcp-Name header value ${JSON.stringify(sentName)} does not match body ${field} ${JSON.stringify(params[field])}`);
+    if (!sentName.ok) return sentName;
+    if (sentName.value === undefined) return mismatch(`the Mcp-Name header is required for ${method}`);
+    if (sentName.value !== params[field]) return mismatch(`Mcp-Name header value ${JSON.stringify(sentName.value)} does not match body ${field} ${JSON.stringify(params[field])}`);
   }
 
   const args = params.arguments;
   for (const { path, name, type } of paramHeaders) {
     const header = `Mcp-Param-${name}`;
-    const sent = headerValue(headers, header);
+    const read = headerValue(headers, header);
+    if (!read.ok) return read;
+    const sent = read.value;
     const value = path.reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), args);
     if (value === undefined || value === null) {
-      if (sent !== undefined) throw mismatch(`${header} was sent but argument ${path.join(".")} is absent`);
+      if (sent !== undefined) return mismatch(`${header} was sent but argument ${path.join(".")} is absent`);
       continue;
     }
-    if (sent === undefined) throw mismatch(`the ${header} header is required when argument ${path.join(".")} is given`);
+    if (sent === undefined) return mismatch(`the ${header} header is required when argument ${path.join(".")} is given`);
     const matches =
       type === "integer" ? /^-?\d+$/.test(sent) && Number(sent) === value : type === "boolean" ? sent === String(value) : sent === value;
-    if (!matches) throw mismatch(`${header} header value ${JSON.stringify(sent)} does not match argument ${path.join(".")} ${JSON.stringify(value)}`);
+    if (!matches) return mismatch(`${header} header value ${JSON.stringify(sent)} does not match argument ${path.join(".")} ${JSON.stringify(value)}`);
   }
+  return PASSED;
 }
 
-/** A header's value, trimmed and decoded; undefined when absent. @throws McpError for a broken base64 form. */
-function headerValue(headers: Headers, name: string): string | undefined {
+/** A header's value, trimmed and decoded (undefined when absent); refused when its base64 form is broken. */
+function headerValue(headers: Headers, name: string): Checked<string | undefined> {
   const raw = headers.get(name);
-  if (raw === null) return undefined;
+  if (raw === null) return passed(undefined);
   const value = raw.trim();
   // Values that are not printable ASCII must come base64-wrapped; runtimes decode raw bytes
   // differently (workerd as Latin-1), so comparing them as they arrive would not be one rule.
-  if (!/^[\x20-\x7E]*$/.test(value)) throw mismatch(`${name} holds characters outside printable ASCII; send such values as =?base64?…?=`);
+  if (!/^[\x20-\x7E]*$/.test(value)) return mismatch(`${name} holds characters outside printable ASCII; send such values as =?base64?…?=`);
   const encoded = /^=\?base64\?(.*)\?=$/.exec(value);
-  if (!encoded) return value;
+  if (!encoded) return passed(value);
   const text = encoded[1]!;
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw mismatch(`${name} holds malformed base64 ${JSON.stringify(value)}`);
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return mismatch(`${name} holds malformed base64 ${JSON.stringify(value)}`);
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
+    return passed(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0))));
   } catch {
-    throw mismatch(`${name} holds base64 that is not UTF-8 text`);
+    return mismatch(`${name} holds base64 that is not UTF-8 text`);
   }
 }

@@ -11,6 +11,7 @@
  * stream with a final `SubscriptionsListenResult` (the client may listen again).
  */
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
+import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import { followAbort } from "../exchange/followAbort.ts";
@@ -34,11 +35,11 @@ export interface ListenPlan {
   topics: string[];
 }
 
-/** What a listen request will watch; throws -32602 for a malformed request. */
-export function planListen(message: JsonRpcRequest, server: ServerDefinition): ListenPlan {
+/** What a listen request will watch; refused with -32602 when the request is malformed. */
+export function planListen(message: JsonRpcRequest, server: ServerDefinition): Checked<ListenPlan> {
   const filter = message.params?.notifications;
   if (filter === null || typeof filter !== "object" || Array.isArray(filter)) {
-    throw McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }");
+    return refused(McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }"));
   }
   const wanted = filter as Record<string, unknown>;
   const capabilities = server.capabilities() as Record<string, { listChanged?: boolean; subscribe?: boolean } | undefined>;
@@ -52,14 +53,14 @@ export function planListen(message: JsonRpcRequest, server: ServerDefinition): L
   }
   const uris = wanted.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) throw McpError.invalidParams("resourceSubscriptions must be an array of URIs");
-    if (uris.length > MAX_LISTEN_RESOURCES) throw McpError.invalidParams(`A listen request may watch at most ${MAX_LISTEN_RESOURCES} resources`);
+    if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) return refused(McpError.invalidParams("resourceSubscriptions must be an array of URIs"));
+    if (uris.length > MAX_LISTEN_RESOURCES) return refused(McpError.invalidParams(`A listen request may watch at most ${MAX_LISTEN_RESOURCES} resources`));
     if (uris.length > 0 && capabilities.resources?.subscribe) {
       honored.resourceSubscriptions = [...new Set(uris)];
       topics.push(...new Set(uris.map(resourceTopic)));
     }
   }
-  return { honored, topics };
+  return passed({ honored, topics });
 }
 
 /**

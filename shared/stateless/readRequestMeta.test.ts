@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import type { McpError } from "../errors/McpError.ts";
-import { thrown } from "../server/testKit.ts";
+import { accepted, refusal } from "../server/testKit.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { readRequestMeta } from "./readRequestMeta.ts";
 
@@ -12,7 +11,7 @@ const meta = (extra: Record<string, unknown> = {}) => ({ [META.protocolVersion]:
 describe("readRequestMeta", () => {
   it("reads the required keys of a well-formed request", () => {
     const capabilities = { sampling: {}, elicitation: { form: {} } };
-    expect(readRequestMeta(versionHeader(), { _meta: meta({ [META.clientCapabilities]: capabilities }) })).toEqual({
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta({ [META.clientCapabilities]: capabilities }) }))).toEqual({
       protocolVersion: VERSION,
       clientCapabilities: capabilities,
     });
@@ -20,7 +19,7 @@ describe("readRequestMeta", () => {
 
   it("refuses a missing MCP-Protocol-Version header with -32020 and 400 before looking at the body", () => {
     for (const params of [{ _meta: meta() }, {}, undefined]) {
-      const error = thrown(() => readRequestMeta(new Headers(), params));
+      const error = refusal(readRequestMeta(new Headers(), params));
       expect(error.code).toBe(ErrorCode.HeaderMismatch);
       expect(error.status).toBe(400);
       expect(error.message).toMatch(/MCP-Protocol-Version/);
@@ -40,26 +39,26 @@ describe("readRequestMeta", () => {
       ["client capabilities an array", { _meta: meta({ [META.clientCapabilities]: [] }) }],
     ];
     for (const [what, params] of cases) {
-      const error = thrown(() => readRequestMeta(versionHeader(), params));
+      const error = refusal(readRequestMeta(versionHeader(), params));
       expect(error.code, what).toBe(ErrorCode.InvalidParams);
       expect(error.status, what).toBe(400);
     }
   });
 
   it("names the missing key in the message", () => {
-    expect(thrown(() => readRequestMeta(versionHeader(), { _meta: { [META.clientCapabilities]: {} } })).message).toContain(META.protocolVersion);
-    expect(thrown(() => readRequestMeta(versionHeader(), { _meta: { [META.protocolVersion]: VERSION } })).message).toContain(META.clientCapabilities);
+    expect(refusal(readRequestMeta(versionHeader(), { _meta: { [META.clientCapabilities]: {} } })).message).toContain(META.protocolVersion);
+    expect(refusal(readRequestMeta(versionHeader(), { _meta: { [META.protocolVersion]: VERSION } })).message).toContain(META.clientCapabilities);
   });
 
   it("refuses a header that disagrees with _meta with -32020 and 400", () => {
-    const error = thrown(() => readRequestMeta(versionHeader("2025-11-25"), { _meta: meta() }));
+    const error = refusal(readRequestMeta(versionHeader("2025-11-25"), { _meta: meta() }));
     expect(error.code).toBe(ErrorCode.HeaderMismatch);
     expect(error.status).toBe(400);
     expect(error.message).toContain('"2025-11-25"');
   });
 
   it("refuses a version it does not serve with -32022, listing the supported ones", () => {
-    const error = thrown(() => readRequestMeta(versionHeader("v999"), { _meta: meta({ [META.protocolVersion]: "v999" }) }));
+    const error = refusal(readRequestMeta(versionHeader("v999"), { _meta: meta({ [META.protocolVersion]: "v999" }) }));
     expect(error.code).toBe(ErrorCode.UnsupportedProtocolVersion);
     expect(error.status).toBe(400);
     expect(error.data).toEqual({ supported: ["2026-07-28"], requested: "v999" });
@@ -67,43 +66,43 @@ describe("readRequestMeta", () => {
   });
 
   it("reports a header and _meta mismatch before an unsupported version", () => {
-    expect(thrown(() => readRequestMeta(versionHeader(), { _meta: meta({ [META.protocolVersion]: "v999" }) })).code).toBe(ErrorCode.HeaderMismatch);
-    expect(thrown(() => readRequestMeta(versionHeader("v999"), { _meta: meta() })).code).toBe(ErrorCode.HeaderMismatch);
+    expect(refusal(readRequestMeta(versionHeader(), { _meta: meta({ [META.protocolVersion]: "v999" }) })).code).toBe(ErrorCode.HeaderMismatch);
+    expect(refusal(readRequestMeta(versionHeader("v999"), { _meta: meta() })).code).toBe(ErrorCode.HeaderMismatch);
   });
 
   it("reports missing _meta keys before a header mismatch", () => {
-    expect(thrown(() => readRequestMeta(versionHeader("v999"), { _meta: { [META.protocolVersion]: VERSION } })).code).toBe(ErrorCode.InvalidParams);
+    expect(refusal(readRequestMeta(versionHeader("v999"), { _meta: { [META.protocolVersion]: VERSION } })).code).toBe(ErrorCode.InvalidParams);
   });
 
   it("keeps clientInfo only when it has a string name and version", () => {
     const info = { name: "client", version: "1.2.3", title: "Client" };
-    expect(readRequestMeta(versionHeader(), { _meta: meta({ [META.clientInfo]: info }) }).clientInfo).toEqual(info);
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta({ [META.clientInfo]: info }) })).clientInfo).toEqual(info);
     for (const broken of [{ name: "client" }, { version: "1" }, { name: 1, version: "1" }, "client", null, []]) {
-      const result = readRequestMeta(versionHeader(), { _meta: meta({ [META.clientInfo]: broken }) });
+      const result = accepted(readRequestMeta(versionHeader(), { _meta: meta({ [META.clientInfo]: broken }) }));
       expect(result, JSON.stringify(broken)).not.toHaveProperty("clientInfo");
     }
   });
 
   it("keeps a valid log level and refuses an invalid one with -32602", () => {
-    expect(readRequestMeta(versionHeader(), { _meta: meta({ [META.logLevel]: "warning" }) }).logLevel).toBe("warning");
-    expect(readRequestMeta(versionHeader(), { _meta: meta() })).not.toHaveProperty("logLevel");
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta({ [META.logLevel]: "warning" }) })).logLevel).toBe("warning");
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta() }))).not.toHaveProperty("logLevel");
     for (const level of ["loud", "WARNING", null, 3]) {
-      const error = thrown(() => readRequestMeta(versionHeader(), { _meta: meta({ [META.logLevel]: level }) }));
+      const error = refusal(readRequestMeta(versionHeader(), { _meta: meta({ [META.logLevel]: level }) }));
       expect(error.code, String(level)).toBe(ErrorCode.InvalidParams);
       expect(error.status).toBe(400);
     }
   });
 
   it("reads a string or number progressToken from _meta and ignores any other", () => {
-    expect(readRequestMeta(versionHeader(), { _meta: meta({ progressToken: "p-1" }) }).progressToken).toBe("p-1");
-    expect(readRequestMeta(versionHeader(), { _meta: meta({ progressToken: 0 }) }).progressToken).toBe(0);
-    expect(readRequestMeta(versionHeader(), { _meta: meta({ progressToken: { id: 1 } }) })).not.toHaveProperty("progressToken");
-    expect(readRequestMeta(versionHeader(), { _meta: meta(), progressToken: "outside _meta" })).not.toHaveProperty("progressToken");
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta({ progressToken: "p-1" }) })).progressToken).toBe("p-1");
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta({ progressToken: 0 }) })).progressToken).toBe(0);
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta({ progressToken: { id: 1 } }) }))).not.toHaveProperty("progressToken");
+    expect(accepted(readRequestMeta(versionHeader(), { _meta: meta(), progressToken: "outside _meta" }))).not.toHaveProperty("progressToken");
   });
 
   it("skips the header checks for a transport with no header layer (stdio), and still checks the body", () => {
-    expect(readRequestMeta(undefined, { _meta: meta() }).protocolVersion).toBe(VERSION);
-    expect(thrown(() => readRequestMeta(undefined, { _meta: { [META.protocolVersion]: VERSION } })).code).toBe(ErrorCode.InvalidParams);
-    expect(thrown(() => readRequestMeta(undefined, { _meta: meta({ [META.protocolVersion]: "v999" }) })).code).toBe(ErrorCode.UnsupportedProtocolVersion);
+    expect(accepted(readRequestMeta(undefined, { _meta: meta() })).protocolVersion).toBe(VERSION);
+    expect(refusal(readRequestMeta(undefined, { _meta: { [META.protocolVersion]: VERSION } })).code).toBe(ErrorCode.InvalidParams);
+    expect(refusal(readRequestMeta(undefined, { _meta: meta({ [META.protocolVersion]: "v999" }) })).code).toBe(ErrorCode.UnsupportedProtocolVersion);
   });
 });

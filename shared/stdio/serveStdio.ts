@@ -58,7 +58,7 @@ export function lineMessages(input: ReadableStream<Uint8Array>, output: Writable
       async pull(controller) {
         const next = await lines.next();
         if (next.done) controller.close();
-        else controller.enqueue(next.value.ok ? next.value.text : next.value.error);
+        else controller.enqueue(next.value.ok ? next.value.value : next.value.error);
       },
       cancel: (reason) => stop.abort(reason),
     },

@@ -20,7 +20,7 @@ async function collect(input: ReadableStream<Uint8Array>, max = 1_000): Promise<
   return out;
 }
 
-const texts = (lines: LineResult[]) => lines.map((l) => (l.ok ? l.text : `error ${l.error.code}`));
+const texts = (lines: LineResult[]) => lines.map((l) => (l.ok ? l.value : `error ${l.error.code}`));
 
 describe("splitLines", () => {
   it("splits on LF, whatever the chunk boundaries", async () => {
@@ -77,7 +77,7 @@ describe("splitLines", () => {
     const stop = new AbortController();
     const seen: string[] = [];
     for await (const line of splitLines(input, 100, stop.signal)) {
-      seen.push(line.ok ? line.text : "error");
+      seen.push(line.ok ? line.value : "error");
       controller.enqueue(bytes("never read\n"));
       stop.abort("output gone");
     }

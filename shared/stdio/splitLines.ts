@@ -10,11 +10,13 @@
  *
  * Not here: JSON parsing (`parseMessages`), what to answer (`serveStdio`).
  */
+import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { concatBytes } from "../bytes/concatBytes.ts";
 
-export type LineResult = { ok: true; text: string } | { ok: false; error: McpError };
+/** One line's text, or why it carries no message (too long, not UTF-8). */
+export type LineResult = Checked<string>;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -22,7 +24,7 @@ const CR = 0x0d;
 /**
  * @param signal aborting it cancels the input and ends the iteration (the output side is gone).
  *
- * @example for await (const line of splitLines(Deno.stdin.readable, 4_194_304)) if (line.ok) handle(line.text);
+ * @example for await (const line of splitLines(Deno.stdin.readable, 4_194_304)) if (line.ok) handle(line.value);
  */
 export async function* splitLines(input: ReadableStream<Uint8Array>, maxLineBytes: number, signal?: AbortSignal): AsyncGenerator<LineResult> {
   const reader = input.getReader();
@@ -76,11 +78,11 @@ function decode(parts: Uint8Array[], size: number): LineResult | undefined {
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return { ok: false, error: McpError.parse("Parse error: the line is not valid UTF-8") };
+    return refused(McpError.parse("Parse error: the line is not valid UTF-8"));
   }
-  return text.trim() === "" ? undefined : { ok: true, text };
+  return text.trim() === "" ? undefined : passed(text);
 }
 
 function tooLong(maxLineBytes: number): LineResult {
-  return { ok: false, error: new McpError(413, ErrorCode.InvalidRequest, `Message line exceeds the limit of ${maxLineBytes} bytes (MAX_BODY_BYTES); it was skipped`) };
+  return refused(new McpError(413, ErrorCode.InvalidRequest, `Message line exceeds the limit of ${maxLineBytes} bytes (MAX_BODY_BYTES); it was skipped`));
 }

@@ -13,8 +13,6 @@
  *
  * Not here: routing (there is nothing to route), resumption (no event ids on these wires).
  */
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
@@ -67,11 +65,9 @@ export class StreamTransport<T extends Frame = Frame> implements Transport {
     return this.#stream.connected;
   }
 
-  /** Opens the stream; `first` (the legacy `endpoint` event) is its first frame. One stream at a time. */
+  /** Opens the stream; `first` (the legacy `endpoint` event) is its first frame. One stream at a time: the host checks `connected` first. */
   open(first?: T): ReadableStream<T> {
-    if (this.#stream.connected) {
-      throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another");
-    }
+    if (this.#stream.connected) throw new Error("StreamTransport.open: the stream is already open");
     this.#link.touch();
     this.#link.log.info("stream.open", { stream: this.#id });
     return this.#stream.connect(first);

@@ -101,12 +101,12 @@ export class StreamableTransport implements Transport {
    * events after that id, then continues live if the stream is unfinished. Without, opens the
    * standalone stream for server-initiated messages (one at a time).
    */
-  async listen(lastEventId: string | null): Promise<Response> {
+  async listen(lastEventId: string | null): Promise<Answer> {
     this.#link.touch();
     if (lastEventId !== null) return this.#resume(lastEventId);
     const standalone = this.#standaloneStream();
     if (standalone.connected) {
-      throw new McpError(409, ErrorCode.InvalidRequest, "This session already has an open GET stream; resume it with Last-Event-ID or close it first");
+      return errorAnswer(new McpError(409, ErrorCode.InvalidRequest, "This session already has an open GET stream; resume it with Last-Event-ID or close it first"));
     }
     this.#link.log.info("stream.open", { stream: standalone.id, standalone: true });
     return standalone.connect();
@@ -124,9 +124,9 @@ export class StreamableTransport implements Transport {
     return (this.#standalone ??= this.#newStream(randomHex(STREAM_ID_BYTES), true));
   }
 
-  async #resume(lastEventId: string): Promise<Response> {
+  async #resume(lastEventId: string): Promise<Answer> {
     const match = EVENT_ID.exec(lastEventId);
-    if (!match) throw McpError.invalidRequest(`Malformed Last-Event-ID ${JSON.stringify(lastEventId)}: expected an event id this session sent`);
+    if (!match) return errorAnswer(McpError.invalidRequest(`Malformed Last-Event-ID ${JSON.stringify(lastEventId)}: expected an event id this session sent`));
     const [, streamId, seq] = match as unknown as [string, string, string];
     let stream = this.#streams.get(streamId);
     if (!stream && this.#events.has(streamId)) {
@@ -135,7 +135,7 @@ export class StreamableTransport implements Transport {
       stream.finish();
     }
     if (!stream) {
-      throw new McpError(404, ErrorCode.InvalidRequest, `Last-Event-ID ${JSON.stringify(lastEventId)} belongs to no stream of this session (or its events have expired)`);
+      return errorAnswer(new McpError(404, ErrorCode.InvalidRequest, `Last-Event-ID ${JSON.stringify(lastEventId)} belongs to no stream of this session (or its events have expired)`));
     }
     this.#link.log.info("stream.resume", { stream: streamId, after: Number(seq) });
     return stream.resume(Number(seq));

@@ -44,10 +44,10 @@ import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { Session } from "../session/Session.ts";
-import { listen, type ListenPlan, planListen } from "../stateless/listen.ts";
-import { readRequestMeta, type RequestMeta } from "../stateless/readRequestMeta.ts";
+import { admitStateless } from "../stateless/admitStateless.ts";
+import { listen } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
-import { forThisEra, STATELESS_METHODS, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { StreamTransport } from "./StreamTransport.ts";
 
@@ -122,18 +122,12 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
 
   /** A 2026-07-28 request: answered without the session, on the same stream, counted in the same budget. */
   const startStateless = (message: JsonRpcRequest): McpError | undefined => {
-    let meta: RequestMeta;
-    let plan: ListenPlan | undefined;
-    try {
-      meta = readRequestMeta(undefined, message.params);
-      if (!STATELESS_METHODS.has(message.method)) throw McpError.methodNotFound(message.method);
-      if (message.method === "subscriptions/listen") plan = planListen(message, server);
-      if (!session.budget.canAdmit(1)) {
-        const { messages, bytes } = session.budget;
-        throw new McpError(429, ErrorCode.ServerBusy, `Queue is full (${messages} messages, ${bytes} bytes waiting for the client to read); retry later`);
-      }
-    } catch (error) {
-      return forThisEra(toMcpError(error, log));
+    const admitted = admitStateless(message, undefined, server);
+    if (!admitted.ok) return admitted.error;
+    const { meta, plan } = admitted.value;
+    if (!session.budget.canAdmit(1)) {
+      const { messages, bytes } = session.budget;
+      return new McpError(429, ErrorCode.ServerBusy, `Queue is full (${messages} messages, ${bytes} bytes waiting for the client to read); retry later`);
     }
     const outlet = transport.replies.outlet(session.budget.reserve());
     if (!plan) {
@@ -168,12 +162,13 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       }
       const parsed = parseMessages(value);
       if (!parsed.ok) {
-        await answerError(parsed.error, parsed.id);
+        await answerError(parsed.error, parsed.id ?? null);
         continue;
       }
-      if (parsed.messages.some(isStateless)) {
-        const [message] = parsed.messages;
-        if (parsed.batch || !isStateless(message!)) {
+      const { messages, batch } = parsed.value;
+      if (messages.some(isStateless)) {
+        const [message] = messages;
+        if (batch || !isStateless(message!)) {
           await answerError(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message at a time"), null);
         } else {
           const request = message as JsonRpcRequest;
@@ -184,7 +179,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       }
       try {
         // Everything else is the session's (notifications/cancelled included: it reaches either era's requests).
-        const refused = await transport.deliver(parsed.messages);
+        const refused = await transport.deliver(messages);
         if (refused) await write(JSON.stringify(errorReply(refused.id, refused.error)));
       } catch (error) {
         await answerError(toMcpError(error, log), null);

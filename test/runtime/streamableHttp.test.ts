@@ -2,7 +2,7 @@
  * Streamable HTTP on /mcp inside workerd: the raw wire (status codes, headers, JSON vs SSE),
  * resumption after a dropped stream with no lost reply, and state surviving eviction.
  */
-import { env, evictDurableObject, SELF } from "cloudflare:test";
+import { evictDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SseReader } from "../support/SseReader.ts";
 import { BASE, call, initialize, sessionStub } from "./helpers.ts";
