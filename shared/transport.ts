@@ -11,8 +11,8 @@ export { type MessageStream, serveMessages, type ServeMessagesOptions } from "./
 export type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "./session/Transport.ts";
 export type { Outlet } from "./exchange/Exchange.ts";
 export { Session, type SessionDeps } from "./session/Session.ts";
-export { StreamTransport } from "./transport/StreamTransport.ts";
-export { StreamableTransport } from "./transport/StreamableTransport.ts";
+export { SingleStreamTransport } from "./transport/SingleStreamTransport.ts";
+export { StreamableHttpTransport } from "./transport/StreamableHttpTransport.ts";
 
 // Hosting sessions and serving HTTP on a runtime of your own
 export { createRouter, type BeforeStage, type Platform, type Route, type RouterOptions } from "./routes/createRouter.ts";

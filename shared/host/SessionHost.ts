@@ -18,12 +18,12 @@ import { errorAnswer } from "../http/errorResponse.ts";
 import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
 import { Session, type SessionDeps } from "../session/Session.ts";
 import type { Transport, TransportType } from "../session/Transport.ts";
-import { StreamableTransport } from "../transport/StreamableTransport.ts";
-import { StreamTransport } from "../transport/StreamTransport.ts";
+import { StreamableHttpTransport } from "../transport/StreamableHttpTransport.ts";
+import { SingleStreamTransport } from "../transport/SingleStreamTransport.ts";
 import type { SessionOperation } from "./SessionOperation.ts";
 
 /** The transports an HTTP host serves; a stored session names one of them. */
-const HTTP_TRANSPORTS: readonly TransportType[] = [StreamTransport.sse, StreamableTransport.type];
+const HTTP_TRANSPORTS: readonly TransportType[] = [SingleStreamTransport.sse, StreamableHttpTransport.type];
 
 const encoder = new TextEncoder();
 
@@ -79,7 +79,7 @@ export class SessionHost {
     const { sessionId } = operation;
     switch (operation.kind) {
       case "open": {
-        const transport = operation.create ? await this.#create(sessionId, StreamTransport.sse) : this.#find(sessionId, "legacy");
+        const transport = operation.create ? await this.#create(sessionId, SingleStreamTransport.sse) : this.#find(sessionId, "legacy");
         if (!transport.ok) return errorAnswer(transport.error);
         if (transport.value.connected) {
           return errorAnswer(new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another"));
@@ -95,15 +95,15 @@ export class SessionHost {
       }
       case "post": {
         if (operation.create) {
-          const created = await this.#create(sessionId, StreamableTransport.type);
+          const created = await this.#create(sessionId, StreamableHttpTransport.type);
           return created.ok ? created.value.post(operation.messages, { "mcp-session-id": sessionId }) : errorAnswer(created.error);
         }
         const transport = this.#find(sessionId, "streamable");
         return transport.ok ? transport.value.post(operation.messages) : errorAnswer(transport.error);
       }
-      case "listen": {
+      case "stream": {
         const transport = this.#find(sessionId, "streamable");
-        return transport.ok ? transport.value.listen(operation.lastEventId) : errorAnswer(transport.error);
+        return transport.ok ? transport.value.openStream(operation.lastEventId) : errorAnswer(transport.error);
       }
       case "end": {
         const session = this.#require(sessionId);
@@ -135,14 +135,14 @@ export class SessionHost {
     const session = this.#require(sessionId);
     if (!session.ok) return session;
     const { transport } = session.value;
-    if (kind === "legacy" ? transport instanceof StreamTransport : transport instanceof StreamableTransport) return passed(transport as HttpTransports[K]);
+    if (kind === "legacy" ? transport instanceof SingleStreamTransport : transport instanceof StreamableHttpTransport) return passed(transport as HttpTransports[K]);
     return refused(McpError.invalidRequest(WRONG_ENDPOINTS[kind], 400));
   }
 }
 
 interface HttpTransports {
-  legacy: StreamTransport<Uint8Array>;
-  streamable: StreamableTransport;
+  legacy: SingleStreamTransport<Uint8Array>;
+  streamable: StreamableHttpTransport;
 }
 
 const WRONG_ENDPOINTS: Record<keyof HttpTransports, string> = {

@@ -16,7 +16,7 @@ export type SessionOperation =
   /** `POST /mcp`: one batch for a Streamable HTTP session; `create` for `initialize`, which starts one. */
   | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; create: boolean }
   /** `GET /mcp`: the standalone stream, or a resumed one after `Last-Event-ID`. */
-  | { kind: "listen"; sessionId: string; lastEventId: string | null }
+  | { kind: "stream"; sessionId: string; lastEventId: string | null }
   /** `DELETE /mcp`: the client ends the session. */
   | { kind: "end"; sessionId: string };
 

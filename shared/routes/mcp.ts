@@ -29,7 +29,7 @@ export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes
   const parsed = await readMessages(request, maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
   const { messages, batch } = parsed.value;
-  if (classifyEra(request.headers, messages, batch) === "modern") return statelessPost(request, messages, batch, stateless);
+  if (classifyEra(request.headers, messages, batch) === "stateless") return statelessPost(request, messages, batch, stateless);
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
 
@@ -50,18 +50,18 @@ export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes
 }
 
 export async function getMcp(request: Request, sessions: Sessions): Promise<Response> {
-  if (classifyBodiless(request.headers) === "modern") return noStreamsHere("GET");
+  if (classifyBodiless(request.headers) === "stateless") return noStreamsHere("GET");
   const accept = requireAccept(request, GET_ACCEPTS);
   if (!accept.ok) return errorResponse(accept.error);
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "listen", sessionId: session.value, lastEventId: request.headers.get("last-event-id") });
+  return sessions.apply({ kind: "stream", sessionId: session.value, lastEventId: request.headers.get("last-event-id") });
 }
 
 export async function deleteMcp(request: Request, sessions: Sessions): Promise<Response> {
-  if (classifyBodiless(request.headers) === "modern") return noStreamsHere("DELETE");
+  if (classifyBodiless(request.headers) === "stateless") return noStreamsHere("DELETE");
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);

@@ -8,7 +8,7 @@ import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { Session, type SessionDeps } from "./Session.ts";
-import { StreamTransport } from "../transport/StreamTransport.ts";
+import { SingleStreamTransport } from "../transport/SingleStreamTransport.ts";
 
 const SESSION_ID = "0123456789abcdef0123456789abcdef";
 
@@ -82,13 +82,13 @@ async function setup(overrides: Partial<Config> = {}) {
     env: {},
     scheduleWakeup: async (atMs) => void wakeups.push(atMs),
   };
-  const session = await Session.create(SESSION_ID, StreamTransport.sse, deps);
+  const session = await Session.create(SESSION_ID, SingleStreamTransport.sse, deps);
   sessions.push(session);
   return { session, storage, wakeups, signals, logs, deps, lateAttempts };
 }
 
 /** The session's SSE stream, read one event at a time; keepalive comments are skipped. */
-function open(session: Session<StreamTransport<Uint8Array>>) {
+function open(session: Session<SingleStreamTransport<Uint8Array>>) {
   const reader = session.transport.open().getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -143,7 +143,7 @@ describe("Session: initialize and persistence", () => {
   it("loads the stored session with the same record", async () => {
     const { session, deps } = await setup();
     await session.transport.deliver([request(1, "initialize", { protocolVersion: "2024-11-05", clientInfo: { name: "c", version: "1" } })]);
-    const loaded = await Session.load(deps, [StreamTransport.sse]);
+    const loaded = await Session.load(deps, [SingleStreamTransport.sse]);
     expect(loaded).toBeInstanceOf(Session);
     expect(loaded!.record).toEqual(session.record);
     expect(loaded!.record.protocolVersion).toBe("2024-11-05");
@@ -152,14 +152,14 @@ describe("Session: initialize and persistence", () => {
   it("refuses to load a session stored with a transport this host does not serve, naming both", async () => {
     const { session, deps } = await setup();
     await session.transport.deliver([request(1, "initialize", { protocolVersion: "2024-11-05", clientInfo: { name: "c", version: "1" } })]);
-    await expect(Session.load(deps, [StreamTransport.messages("stdio")])).rejects.toThrow(
+    await expect(Session.load(deps, [SingleStreamTransport.messages("stdio")])).rejects.toThrow(
       `Session ${SESSION_ID} was stored with transport "sse", which this host does not serve (it serves stdio)`,
     );
   });
 
   it("loads nothing from empty storage", async () => {
     const { deps } = await setup();
-    expect(await Session.load({ ...deps, storage: new MemoryStorage() }, [StreamTransport.sse])).toBeUndefined();
+    expect(await Session.load({ ...deps, storage: new MemoryStorage() }, [SingleStreamTransport.sse])).toBeUndefined();
   });
 });
 

@@ -14,10 +14,15 @@
  * type's `kind` is stored in the session record, so a session reloaded after a Durable Object
  * eviction or a Deno restart is given the same transport again.
  *
- * Built in (`shared/transport/`): `StreamTransport.sse` (2024-11-05 HTTP+SSE),
- * `StreamTransport.messages(kind)` (any duplex stream of whole messages: stdio, a WebSocket),
- * `StreamableTransport` (2025-03-26 … 2025-11-25 Streamable HTTP). The 2026-07-28 stateless era
+ * Built in (`shared/transport/`): `SingleStreamTransport.sse` (2024-11-05 HTTP+SSE),
+ * `SingleStreamTransport.messages(kind)` (any duplex stream of whole messages: stdio, a WebSocket),
+ * `StreamableHttpTransport` (2025-03-26 … 2025-11-25 Streamable HTTP). The 2026-07-28 stateless era
  * has no session and so no transport: each request is its own exchange (`shared/stateless/`).
+ *
+ * Names kept to one meaning each: "legacy" is only 2024-11-05 HTTP+SSE (`/sse`, `/message`);
+ * "listen" is only 2026-07-28 `subscriptions/listen`; `GET /mcp` "opens a stream" (operation
+ * `stream`, `StreamableHttpTransport.openStream`). The two eras on `/mcp` are named for how each
+ * is served: `session` (2025-03-26 … 2025-11-25) and `stateless` (2026-07-28).
  *
  * Most new transports need none of this: anything that carries whole JSON-RPC messages both ways
  * is a `MessageStream` handed to `serveMessages`. Implement `Transport` when a client's messages

@@ -15,70 +15,70 @@ const initialize: JsonRpcMessage = {
 };
 
 describe("classifyEra", () => {
-  it("calls a single request modern when its _meta names a protocol version, whatever the headers say", () => {
-    expect(classifyEra(new Headers(), [listTools({ _meta: modernMeta })], false)).toBe("modern");
-    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2025-06-18" }), [listTools({ _meta: modernMeta })], false)).toBe("modern");
-    // The spec asks a modern request's Mcp-Session-Id to be ignored, not to turn it legacy.
+  it("calls a single request stateless when its _meta names a protocol version, whatever the headers say", () => {
+    expect(classifyEra(new Headers(), [listTools({ _meta: modernMeta })], false)).toBe("stateless");
+    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2025-06-18" }), [listTools({ _meta: modernMeta })], false)).toBe("stateless");
+    // The spec asks a modern request's Mcp-Session-Id to be ignored, not to put it on a session.
     const withSession = new Headers({ "Mcp-Session-Id": "abc", "MCP-Protocol-Version": "2026-07-28" });
-    expect(classifyEra(withSession, [listTools({ _meta: modernMeta })], false)).toBe("modern");
+    expect(classifyEra(withSession, [listTools({ _meta: modernMeta })], false)).toBe("stateless");
   });
 
   it("counts the _meta key even when its value is not a version, so the stateless path can refuse it", () => {
     const notification: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/initialized", params: { _meta: { [META.protocolVersion]: 7 } } };
-    expect(classifyEra(new Headers(), [notification], false)).toBe("modern");
+    expect(classifyEra(new Headers(), [notification], false)).toBe("stateless");
   });
 
-  it("calls a request modern when the header names anything but a legacy revision", () => {
+  it("calls a request stateless when the header names anything but a session revision", () => {
     for (const version of ["2026-07-28", "v999", "2030-01-01"]) {
-      expect(classifyEra(new Headers({ "MCP-Protocol-Version": version }), [listTools()], false), version).toBe("modern");
+      expect(classifyEra(new Headers({ "MCP-Protocol-Version": version }), [listTools()], false), version).toBe("stateless");
     }
   });
 
   it("reads the header name case-insensitively", () => {
-    expect(classifyEra(new Headers({ "mcp-protocol-version": "2026-07-28" }), [listTools()], false)).toBe("modern");
-    expect(classifyEra(new Headers({ "MCP-PROTOCOL-VERSION": "2025-06-18" }), [listTools({ _meta: {} })], false)).toBe("legacy");
+    expect(classifyEra(new Headers({ "mcp-protocol-version": "2026-07-28" }), [listTools()], false)).toBe("stateless");
+    expect(classifyEra(new Headers({ "MCP-PROTOCOL-VERSION": "2025-06-18" }), [listTools({ _meta: {} })], false)).toBe("session");
   });
 
-  it("calls initialize without a version _meta legacy", () => {
-    expect(classifyEra(new Headers(), [initialize], false)).toBe("legacy");
-    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2025-11-25" }), [initialize], false)).toBe("legacy");
+  it("puts initialize without a version _meta on a session", () => {
+    expect(classifyEra(new Headers(), [initialize], false)).toBe("session");
+    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2025-11-25" }), [initialize], false)).toBe("session");
   });
 
-  it("calls a request with no version anywhere legacy (2025-03-26 clients send none)", () => {
-    expect(classifyEra(new Headers(), [listTools()], false)).toBe("legacy");
-    expect(classifyEra(new Headers(), [listTools({ _meta: { progressToken: 1 } })], false)).toBe("legacy");
-    expect(classifyEra(new Headers({ "Mcp-Session-Id": "abc" }), [listTools()], false)).toBe("legacy");
+  it("puts a request with no version anywhere on a session (2025-03-26 clients send none)", () => {
+    expect(classifyEra(new Headers(), [listTools()], false)).toBe("session");
+    expect(classifyEra(new Headers(), [listTools({ _meta: { progressToken: 1 } })], false)).toBe("session");
+    expect(classifyEra(new Headers({ "Mcp-Session-Id": "abc" }), [listTools()], false)).toBe("session");
   });
 
-  it("calls every legacy header revision legacy", () => {
+  it("puts every session-era header revision on a session", () => {
     for (const version of LEGACY_VERSIONS) {
-      expect(classifyEra(new Headers({ "MCP-Protocol-Version": version, "Mcp-Session-Id": "abc" }), [listTools()], false), version).toBe("legacy");
+      expect(classifyEra(new Headers({ "MCP-Protocol-Version": version, "Mcp-Session-Id": "abc" }), [listTools()], false), version).toBe("session");
     }
   });
 
-  it("calls a batch legacy whatever its header or _meta says", () => {
+  it("puts a batch on a session whatever its header or _meta says", () => {
     const modernHeader = new Headers({ "MCP-Protocol-Version": "2026-07-28" });
-    expect(classifyEra(modernHeader, [listTools(), listTools()], true)).toBe("legacy");
-    expect(classifyEra(modernHeader, [listTools({ _meta: modernMeta })], true)).toBe("legacy");
-    expect(classifyEra(new Headers(), [listTools({ _meta: modernMeta }), listTools({ _meta: modernMeta })], true)).toBe("legacy");
+    expect(classifyEra(modernHeader, [listTools(), listTools()], true)).toBe("session");
+    expect(classifyEra(modernHeader, [listTools({ _meta: modernMeta })], true)).toBe("session");
+    expect(classifyEra(new Headers(), [listTools({ _meta: modernMeta }), listTools({ _meta: modernMeta })], true)).toBe("session");
   });
 
   it("does not read _meta from a response, only the header", () => {
     const response = { jsonrpc: "2.0", id: 1, result: { _meta: modernMeta } } as JsonRpcMessage;
-    expect(classifyEra(new Headers(), [response], false)).toBe("legacy");
-    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2026-07-28" }), [response], false)).toBe("modern");
+    expect(classifyEra(new Headers(), [response], false)).toBe("session");
+    expect(classifyEra(new Headers({ "MCP-Protocol-Version": "2026-07-28" }), [response], false)).toBe("stateless");
   });
 });
 
 describe("classifyBodiless", () => {
-  it("is modern only when the header names a modern version; an unknown one stays legacy (and gets 400 there)", () => {
-    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "2026-07-28" }))).toBe("modern");
-    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "v999" }))).toBe("legacy");
-    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "1999-01-01" }))).toBe("legacy");
-    expect(classifyBodiless(new Headers())).toBe("legacy");
-    expect(classifyBodiless(new Headers({ "Mcp-Session-Id": "abc" }))).toBe("legacy");
+  it("is stateless only when the header names 2026-07-28; an unknown one stays on the session path (and gets 400 there)", () => {
+    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "2026-07-28" }))).toBe("stateless");
+    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "v999" }))).toBe("session");
+    expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": "1999-01-01" }))).toBe("session");
+    expect(classifyBodiless(new Headers())).toBe("session");
+    expect(classifyBodiless(new Headers({ "Mcp-Session-Id": "abc" }))).toBe("session");
     for (const version of LEGACY_VERSIONS) {
-      expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": version })), version).toBe("legacy");
+      expect(classifyBodiless(new Headers({ "MCP-Protocol-Version": version })), version).toBe("session");
     }
   });
 });

@@ -3,36 +3,37 @@
  * "Versioning", "Backward Compatibility with Initialization-Based Versions": a dual-era server
  * "selects its behavior from how the client opens").
  *
- * - `modern`: the body carries `_meta["io.modelcontextprotocol/protocolVersion"]`, or the
- *   `MCP-Protocol-Version` header names something other than a legacy revision (2026-07-28, or
+ * - `stateless` (2026-07-28): the body carries `_meta["io.modelcontextprotocol/protocolVersion"]`, or the
+ *   `MCP-Protocol-Version` header names something other than a session revision (2026-07-28, or
  *   a version we do not know, which the stateless path then refuses properly). Served in the
  *   Worker, without a session; an `Mcp-Session-Id` on such a request is ignored, as the spec asks.
- * - `legacy`: everything else — `initialize`, requests with `Mcp-Session-Id`, an earlier
+ * - `session` (2025-03-26 … 2025-11-25, Streamable HTTP with `Mcp-Session-Id`): everything else — `initialize`, requests with `Mcp-Session-Id`, an earlier
  *   `MCP-Protocol-Version`, or no version at all (2025-03-26 clients send none).
  */
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { isModernVersion, isSupportedVersion } from "../protocol/versions.ts";
 
-export type Era = "modern" | "legacy";
+/** Named for how each is served, so neither is confused with "legacy" (2024-11-05 HTTP+SSE, `/sse`). */
+export type Era = "stateless" | "session";
 
 export function classifyEra(headers: Headers, messages: readonly JsonRpcMessage[], batch: boolean): Era {
   if (!batch && messages.length === 1) {
     const message = messages[0]!;
     const meta = "method" in message ? message.params?._meta : undefined;
-    if (meta !== null && typeof meta === "object" && META.protocolVersion in meta) return "modern";
+    if (meta !== null && typeof meta === "object" && META.protocolVersion in meta) return "stateless";
   }
   const header = headers.get("mcp-protocol-version");
-  if (header === null || isSupportedVersion(header)) return "legacy";
-  // A batch is a legacy (2025-03-26) construct whatever its header says.
-  return batch ? "legacy" : "modern";
+  if (header === null || isSupportedVersion(header)) return "session";
+  // A batch is a 2025-03-26 construct whatever its header says.
+  return batch ? "session" : "stateless";
 }
 
 /**
- * The same decision for a GET or DELETE, which has no body: only a header naming a modern
- * revision makes it modern. An unknown version stays on the session path, which answers it 400
+ * The same decision for a GET or DELETE, which has no body: only a header naming a stateless
+ * revision (2026-07-28) makes it stateless. An unknown version stays on the session path, which answers it 400
  * as 2025-11-25 requires.
  */
 export function classifyBodiless(headers: Headers): Era {
-  return isModernVersion(headers.get("mcp-protocol-version")) ? "modern" : "legacy";
+  return isModernVersion(headers.get("mcp-protocol-version")) ? "stateless" : "session";
 }

@@ -4,7 +4,7 @@
  * This is the way to add a transport without touching the core: adapt your connection to a
  * `MessageStream` and call this.
  *
- * The session is a `Session` with a `StreamTransport.messages(kind)` transport, which behaves
+ * The session is a `Session` with a `SingleStreamTransport.messages(kind)` transport, which behaves
  * like a legacy HTTP+SSE session: one outgoing stream of JSON texts carrying replies,
  * notifications and requests to the client; the client's answers routed back.
  *
@@ -49,7 +49,7 @@ import { listen } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
-import { StreamTransport } from "./StreamTransport.ts";
+import { SingleStreamTransport } from "./SingleStreamTransport.ts";
 
 /** A client connection that carries whole JSON-RPC messages both ways. */
 export interface MessageStream {
@@ -88,7 +88,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const kind = options.kind ?? "message";
   // One connection is one process's worth of listeners: changes fan out in memory.
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
-  const session = await Session.create(newSessionId(), StreamTransport.messages(kind), {
+  const session = await Session.create(newSessionId(), SingleStreamTransport.messages(kind), {
     server,
     storage: new MemoryStorage(),
     config,

@@ -33,10 +33,10 @@ const PRIMING_SINCE = "2025-11-25";
 const STREAM_ID_BYTES = 6;
 const EVENT_ID = /^([0-9a-f]{12})\.(\d{1,10})$/;
 
-export class StreamableTransport implements Transport {
-  static readonly type: TransportType<StreamableTransport> = {
+export class StreamableHttpTransport implements Transport {
+  static readonly type: TransportType<StreamableHttpTransport> = {
     kind: "streamable",
-    create: (link) => new StreamableTransport(link),
+    create: (link) => new StreamableHttpTransport(link),
   };
 
   readonly #link: TransportLink;
@@ -101,7 +101,7 @@ export class StreamableTransport implements Transport {
    * events after that id, then continues live if the stream is unfinished. Without, opens the
    * standalone stream for server-initiated messages (one at a time).
    */
-  async listen(lastEventId: string | null): Promise<Answer> {
+  async openStream(lastEventId: string | null): Promise<Answer> {
     this.#link.touch();
     if (lastEventId !== null) return this.#resume(lastEventId);
     const standalone = this.#standaloneStream();

@@ -1,10 +1,10 @@
 /**
  * A transport with one outgoing stream that carries everything: every reply, notification and
  * server request. Two built-in kinds:
- * - `StreamTransport.sse`: 2024-11-05 HTTP+SSE. The stream is `GET /sse` (SSE `message` events,
+ * - `SingleStreamTransport.sse`: 2024-11-05 HTTP+SSE. The stream is `GET /sse` (SSE `message` events,
  *   keepalive comments); the client's messages arrive by `POST /message` (202, or 429 when the
  *   budget is full).
- * - `StreamTransport.messages(kind)`: any duplex stream of whole messages, driven by
+ * - `SingleStreamTransport.messages(kind)`: any duplex stream of whole messages, driven by
  *   `serveMessages` (stdio, a WebSocket): the stream carries the JSON texts themselves.
  *
  * Losing the stream is the client leaving: its requests are aborted and what is queued for it
@@ -19,16 +19,16 @@ import { LiveStream } from "../outbound/LiveStream.ts";
 import type { Frame } from "../outbound/OutboundQueue.ts";
 import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "../session/Transport.ts";
 
-export class StreamTransport<T extends Frame = Frame> implements Transport {
+export class SingleStreamTransport<T extends Frame = Frame> implements Transport {
   /** 2024-11-05 HTTP+SSE. */
-  static readonly sse: TransportType<StreamTransport<Uint8Array>> = {
+  static readonly sse: TransportType<SingleStreamTransport<Uint8Array>> = {
     kind: "sse",
-    create: (link) => new StreamTransport<Uint8Array>(link, "legacy", sseMessage, { intervalMs: link.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE }),
+    create: (link) => new SingleStreamTransport<Uint8Array>(link, "legacy", sseMessage, { intervalMs: link.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE }),
   };
 
   /** Whole messages on a duplex stream; `kind` names it in the session record and the logs ("stdio", "websocket"). */
-  static messages(kind: string): TransportType<StreamTransport<string>> {
-    return { kind, create: (link) => new StreamTransport<string>(link, kind, (json) => json, undefined) };
+  static messages(kind: string): TransportType<SingleStreamTransport<string>> {
+    return { kind, create: (link) => new SingleStreamTransport<string>(link, kind, (json) => json, undefined) };
   }
 
   readonly #link: TransportLink;
@@ -67,7 +67,7 @@ export class StreamTransport<T extends Frame = Frame> implements Transport {
 
   /** Opens the stream; `first` (the legacy `endpoint` event) is its first frame. One stream at a time: the host checks `connected` first. */
   open(first?: T): ReadableStream<T> {
-    if (this.#stream.connected) throw new Error("StreamTransport.open: the stream is already open");
+    if (this.#stream.connected) throw new Error("SingleStreamTransport.open: the stream is already open");
     this.#link.touch();
     this.#link.log.info("stream.open", { stream: this.#id });
     return this.#stream.connect(first);
