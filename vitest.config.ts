@@ -41,7 +41,7 @@ export default defineConfig({
         test: {
           name: "contract-deno",
           include: ["test/e2e/**/*.test.ts"],
-          exclude: ["test/e2e/stdio.test.ts"],
+          exclude: ["test/e2e/stdio.test.ts", "test/e2e/brokenDefinition.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
           // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.

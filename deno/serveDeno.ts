@@ -42,9 +42,9 @@ export interface DenoServer {
 const DEFAULT_PORT = 8787;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
-/** @throws the definition's problem, with a sentence naming it, when it cannot be served. */
+/** @throws the definition's problem ("The server definition is invalid: …") when it cannot be served. */
 export async function serveDeno(definition: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
-  if (definition.problem) throw new TypeError(`The server definition is invalid: ${definition.problem.message}`);
+  definition.assertValid();
   const env = options.env ?? Deno.env.toObject();
   const hostname = options.hostname ?? flag("hostname") ?? "127.0.0.1";
   const port = options.port ?? portFrom(flag("port") ?? env.PORT);

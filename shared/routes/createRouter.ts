@@ -163,5 +163,5 @@ function pathOf(url: string): string {
 
 /** Every MCP request, while the definition cannot be served: the sentence that says why, until the file is fixed. */
 function invalidDefinition(problem: Error): Response {
-  return errorResponse(new McpError(500, ErrorCode.InternalError, `The server definition is invalid: ${problem.message}`));
+  return errorResponse(new McpError(500, ErrorCode.InternalError, problem.message));
 }

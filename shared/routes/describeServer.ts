@@ -11,7 +11,7 @@ export function describeServer(definition: ServerDefinition, config: Config, rou
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",
-    ...(definition.problem ? { problem: `The server definition is invalid: ${definition.problem.message}` } : {}),
+    ...(definition.problem ? { problem: definition.problem.message } : {}),
     protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
     endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {

@@ -53,7 +53,8 @@ export class ServerDefinition {
     try {
       this.#compile(options);
     } catch (error) {
-      this.problem = error instanceof Error ? error : new TypeError(String(error));
+      // One sentence for every place that reports it: the Worker's answers, `GET /`, a process that will not start.
+      this.problem = new TypeError(`The server definition is invalid: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
 

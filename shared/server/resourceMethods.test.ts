@@ -186,7 +186,7 @@ describe("resources capability", () => {
 describe("resource definitions", () => {
   it("refuses, naming it, a resource or template not made with its helper (it would bring no code to serve it)", () => {
     expect(defineServer({ name: "s", version: "1", resources: [{ uri: "x://y", name: "y", read: async () => "" } as never] }).problem?.message).toBe(
-      'resources: "x://y" was not made with resource(); wrap it, so that the server brings the code that serves it',
+      'The server definition is invalid: resources: "x://y" was not made with resource(); wrap it, so that the server brings the code that serves it',
     );
     expect(defineServer({ name: "s", version: "1", resourceTemplates: [{ uriTemplate: "x://{id}", name: "x", read: async () => "" } as never] }).problem?.message).toMatch(/resourceTemplates: "x:\/\/\{id\}" was not made with resourceTemplate\(\)/);
   });

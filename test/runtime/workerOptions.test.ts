@@ -1,0 +1,159 @@
+/**
+ * What a user wires into `createWorker` besides the definition, inside workerd: `before` stages
+ * (their own checks, after the Host and Origin checks and before any route) and routes of their
+ * own (tried first, listed by `GET /`); and a definition that cannot be served, which must leave
+ * the Worker up (`npm start` keeps running) and say why on every MCP request.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { defineServer, tool } from "durable-mcp";
+import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
+import { describe, expect, it } from "vitest";
+import { BASE, initialize } from "./helpers.ts";
+
+const echo = tool({ name: "echo", description: "Echoes its text", inputSchema: { type: "object", properties: { text: { type: "string" } } }, handler: async ({ text }) => String(text) });
+const server = defineServer({ name: "options", version: "1.0.0", tools: [echo] });
+
+const STATELESS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/list",
+};
+const listTools = (headers: Record<string, string> = {}) =>
+  new Request(`${BASE}/mcp`, {
+    method: "POST",
+    headers: { ...STATELESS, ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+    }),
+  });
+
+/** One request through a Worker built here, with the test pool's bindings (its session objects serve the test server). */
+async function fetchFrom(worker: { fetch: (request: Request, env: WorkerEnv, ctx: ExecutionContext) => Promise<Response> }, request: Request): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+describe("before stages", () => {
+  const seen: string[] = [];
+  const worker = createWorker(server, {
+    before: [
+      (request) => {
+        seen.push(`first ${new URL(request.url).pathname}`);
+      },
+      (request) => {
+        seen.push("second");
+        if (new URL(request.url).pathname === "/health") return undefined;
+        if (request.headers.get("authorization") !== "Bearer letmein") {
+          return Response.json({ error: "unauthorized" }, { status: 401, headers: { "www-authenticate": 'Bearer realm="mcp"' } });
+        }
+      },
+    ],
+  });
+
+  it("run in order and answer the request when one returns a Response", async () => {
+    seen.length = 0;
+    const refused = await fetchFrom(worker, listTools());
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="mcp"');
+    expect(await refused.json()).toEqual({ error: "unauthorized" });
+    expect(seen).toEqual(["first /mcp", "second"]);
+  });
+
+  it("let the request go on to its route when none answers", async () => {
+    const allowed = await fetchFrom(worker, listTools({ authorization: "Bearer letmein" }));
+    expect(allowed.status).toBe(200);
+    expect((await allowed.json<any>()).result.tools.map((t: { name: string }) => t.name)).toEqual(["echo"]);
+    expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+  });
+
+  it("run after the Origin check: a foreign page is refused with 403 before any stage sees it", async () => {
+    seen.length = 0;
+    const foreign = await fetchFrom(worker, listTools({ origin: "https://evil.test", authorization: "Bearer letmein" }));
+    expect(foreign.status).toBe(403);
+    expect(seen).toEqual([]);
+  });
+
+  it("that throw are answered as a JSON-RPC error, not a crash", async () => {
+    const broken = createWorker(server, {
+      before: [
+        () => {
+          throw new Error("the token service is down");
+        },
+      ],
+    });
+    const response = await fetchFrom(broken, listTools());
+    expect(response.status).toBe(500);
+    const body = await response.json<any>();
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32603 } });
+    // Internal details stay in the log, not in the answer.
+    expect(body.error.message).not.toContain("token service");
+  });
+});
+
+describe("routes of your own", () => {
+  const worker = createWorker(server, {
+    routes: [
+      { method: "GET", path: "/version", description: "the deployed build", handle: () => Response.json({ build: "abc123" }) },
+      { method: "ALL", path: "/hook", handle: (request) => new Response(`hook got ${request.method}`) },
+    ],
+  });
+
+  it("are served, for their method or every method with ALL", async () => {
+    expect(await (await fetchFrom(worker, new Request(`${BASE}/version`))).json()).toEqual({ build: "abc123" });
+    for (const method of ["GET", "POST", "PUT"]) {
+      expect(await (await fetchFrom(worker, new Request(`${BASE}/hook`, { method, body: method === "GET" ? null : "x" }))).text()).toBe(`hook got ${method}`);
+    }
+  });
+
+  it("leave the MCP routes as they were, and other methods on their path are 404 (they are the user's paths)", async () => {
+    expect((await fetchFrom(worker, listTools())).status).toBe(200);
+    expect((await fetchFrom(worker, new Request(`${BASE}/version`, { method: "POST", body: "x" }))).status).toBe(404);
+  });
+
+  it("are listed by GET / with their descriptions, before the MCP endpoints", async () => {
+    const described = await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>();
+    const endpoints = Object.keys(described.endpoints);
+    expect(endpoints.slice(0, 2)).toEqual(["GET /version", "ALL /hook"]);
+    expect(described.endpoints["GET /version"]).toBe("the deployed build");
+    expect(endpoints).toEqual(expect.arrayContaining(["POST /mcp", "GET /mcp", "DELETE /mcp", "GET /sse", "POST /message", "GET /health"]));
+    expect(described.protocolVersions).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]);
+  });
+});
+
+describe("a definition that cannot be served", () => {
+  // Two tools with one name: the mistake a new user makes while editing with `npm start` running.
+  const twice = defineServer({ name: "broken", version: "0.0.1", tools: [echo, echo] });
+
+  it("does not stop the Worker from starting", () => {
+    expect(() => createWorker(twice)).not.toThrow();
+  });
+
+  it("answers every MCP request with 500 and the sentence that says why", async () => {
+    const worker = createWorker(twice);
+    const requests = [
+      listTools(),
+      new Request(`${BASE}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize(0, "2025-11-25")) }),
+      new Request(`${BASE}/sse`, { headers: { accept: "text/event-stream" } }),
+    ];
+    for (const request of requests) {
+      const response = await fetchFrom(worker, request);
+      expect(response.status, `${request.method} ${request.url}`).toBe(500);
+      const body = await response.json<any>();
+      expect(body.error).toEqual({ code: -32603, message: "The server definition is invalid: Tool echo is defined twice" });
+    }
+  });
+
+  it("keeps /health up and shows the problem on GET /", async () => {
+    const worker = createWorker(twice);
+    expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+    const described = await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>();
+    expect(described.server).toEqual({ name: "broken", version: "0.0.1" });
+    expect(described.problem).toBe("The server definition is invalid: Tool echo is defined twice");
+  });
+});
