@@ -90,7 +90,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
       json = JSON.stringify(reply);
     }
     await outlet.reply(reply, json);
-    log.info("rpc.out", { id, method, ms: Date.now() - started, ...("error" in reply ? { code: reply.error.code } : {}) });
+    if (log.enabled("info")) log.info("rpc.out", { id, method, ms: Date.now() - started, ...("error" in reply ? { code: reply.error.code } : {}) });
   } catch (error) {
     // The reply could not be sent (its stream failed): it is lost to a client that has gone.
     outlet.drop();

@@ -104,6 +104,10 @@ describe("requireAccept", () => {
     expect(error?.status).toBe(406);
     expect(error?.message).toBe("Accept must include application/json and text/event-stream; missing text/event-stream");
     expect(refusal(requireAccept(accepting(), needed))?.message).toMatch(/missing application\/json, text\/event-stream/);
+    // Look-alikes that contain a needed type are not it.
+    for (const accept of ["application/jsonp, text/event-stream", "xapplication/json, text/event-stream", "application/json, text/event-streams"]) {
+      expect(requireAccept(accepting(accept), needed).ok, accept).toBe(false);
+    }
   });
 });
 

@@ -13,6 +13,8 @@ export const SESSION_ID_PATTERN = /^[0-9a-f]{32}$/;
 /** `application/json`, optionally with `charset=utf-8`; anything else is 415. */
 export function requireJsonContentType(request: Request): Checked {
   const header = request.headers.get("content-type");
+  // What every client sends, checked without splitting anything.
+  if (header === "application/json" || header === "application/json; charset=utf-8") return PASSED;
   const [type = "", ...params] = (header ?? "").split(";").map((part) => part.trim().toLowerCase());
   if (type !== "application/json") {
     return refused(new McpError(415, ErrorCode.InvalidRequest, `Content-Type must be application/json, got ${header === null ? "none" : JSON.stringify(header)}`));
@@ -55,11 +57,24 @@ export function requireMcpSessionId(request: Request): Checked<string> {
  */
 export function requireAccept(request: Request, needed: readonly string[]): Checked {
   const header = request.headers.get("accept") ?? "";
+  if (needed.every((type) => listsExactly(header, type))) return PASSED;
   const offered = header.split(",").map((part) => part.split(";")[0]!.trim().toLowerCase());
   const accepts = (type: string) => offered.includes(type) || offered.includes("*/*") || offered.includes(`${type.split("/")[0]}/*`);
   const missing = needed.filter((type) => !accepts(type));
   if (missing.length === 0) return PASSED;
   return refused(new McpError(406, ErrorCode.InvalidRequest, `Accept must include ${needed.join(" and ")}; missing ${missing.join(", ")}`));
+}
+
+/**
+ * Whether the Accept value names `type` as one whole entry (between list separators, before any
+ * parameters): the common case, found without splitting the header into arrays.
+ */
+function listsExactly(header: string, type: string): boolean {
+  const at = header.indexOf(type);
+  if (at < 0) return false;
+  const before = at === 0 ? "," : header[at - 1]!;
+  const after = header[at + type.length] ?? ",";
+  return (before === "," || before === " ") && (after === "," || after === ";" || after === " ");
 }
 
 /**
