@@ -21,6 +21,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { startDenoServer } from "./startDenoServer.mjs";
 import { closeConnections, hotPath, printHotPath } from "./bench/hotPath.mjs";
+import { sseEvents } from "./bench/sseEvents.mjs";
 import { startServer } from "./startServer.mjs";
 import { startWorkerd } from "./startWorkerd.mjs";
 
@@ -50,23 +51,18 @@ function workerdRssMiB() {
 function openLegacyStream(port) {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, path: "/sse", headers: { accept: "text/event-stream" } }, (res) => {
-      let buffer = "";
       const messages = [];
       let endpoint;
       let waiter;
       res.setEncoding("utf8");
+      const onEvent = sseEvents((event, data) => {
+        if (event === "endpoint") {
+          endpoint = data;
+          resolve(stream);
+        } else if (event === "message") messages.push(JSON.parse(data));
+      });
       res.on("data", (chunk) => {
-        buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-          if (block.startsWith("event: endpoint")) {
-            endpoint = data;
-            resolve(stream);
-          } else if (block.startsWith("event: message")) messages.push(JSON.parse(data));
-        }
+        onEvent(chunk);
         waiter?.();
       });
       const stream = {

@@ -14,6 +14,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { sseEvents } from "./sseEvents.mjs";
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
@@ -59,27 +60,22 @@ function expectCall(response) {
 function openStream(url) {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent: false, headers: { accept: "text/event-stream" } }, (res) => {
-      let buffer = "";
       const waiting = new Map();
       let endpoint;
       res.setEncoding("utf8");
-      res.on("data", (chunk) => {
-        buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-          if (block.startsWith("event: endpoint")) {
+      res.on(
+        "data",
+        sseEvents((event, data) => {
+          if (event === "endpoint") {
             endpoint = data;
             resolve(stream);
-          } else if (block.startsWith("event: message")) {
+          } else if (event === "message") {
             const id = JSON.parse(data).id;
             waiting.get(id)?.();
             waiting.delete(id);
           }
-        }
-      });
+        }),
+      );
       const stream = {
         get endpoint() {
           return endpoint;

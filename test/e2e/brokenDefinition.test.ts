@@ -8,49 +8,22 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { startDenoServer } from "../../scripts/startDenoServer.mjs";
+import { type NpmScript, npmScript } from "../support/npmScript.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SENTENCE = "The server definition is invalid: Tool echo is defined twice";
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-let dev: ReturnType<typeof spawn> | undefined;
-afterAll(() => {
-  // The whole process group: npm, node, wrangler and workerd.
-  if (dev?.pid && dev.exitCode === null) process.kill(-dev.pid, "SIGTERM");
-});
+let dev: NpmScript | undefined;
+afterAll(() => dev?.stop());
 
 describe("a definition that cannot be served", () => {
   it("leaves npm start running, answering MCP requests with the sentence that says why", { timeout: 90_000 }, async () => {
-    const port = await freePort();
-    dev = spawn("npm", ["start", "--", "--port", String(port), "test/fixtures/brokenWorker.ts"], {
-      cwd: ROOT,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "true" },
-    });
-    let output = "";
-    dev.stdout!.on("data", (d) => (output += d));
-    dev.stderr!.on("data", (d) => (output += d));
-    const base = `http://127.0.0.1:${port}`;
-
-    const deadline = Date.now() + 75_000;
-    let health: Response | undefined;
-    while (!health && Date.now() < deadline && dev.exitCode === null) {
-      health = await fetch(`${base}/health`).catch(() => undefined);
-      if (!health) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(health?.status, output).toBe(200);
+    dev = await npmScript(["start"], ["test/fixtures/brokenWorker.ts"]);
+    const { base, health } = dev;
+    expect(health?.status, dev.output()).toBe(200);
 
     const posted = await fetch(`${base}/mcp`, {
       method: "POST",
@@ -61,7 +34,7 @@ describe("a definition that cannot be served", () => {
     expect(((await posted.json()) as { error: unknown }).error).toEqual({ code: -32603, message: SENTENCE });
     expect(((await (await fetch(`${base}/`)).json()) as { problem: string }).problem).toBe(SENTENCE);
     // Still up after answering: the dev server did not exit.
-    expect(dev.exitCode).toBeNull();
+    expect(dev.child.exitCode).toBeNull();
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 

@@ -4,10 +4,9 @@
  * http://127.0.0.1:N with /health, /sse and /message, and refuse a request addressed to another
  * host name, as a DNS-rebinding page's would be.
  */
-import { spawn } from "node:child_process";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { afterAll, expect, it } from "vitest";
+import { type NpmScript, npmScript } from "../support/npmScript.ts";
 import { SseReader } from "../support/SseReader.ts";
 
 /** A GET with a `Host` of our choosing (fetch may not set it), as a rebound page's request arrives. */
@@ -21,37 +20,16 @@ const getWithHost = (url: string, host: string) =>
     req.on("error", reject).end();
   });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-let child: ReturnType<typeof spawn> | undefined;
-afterAll(() => {
-  // The whole process group: npm, node, wrangler and workerd.
-  if (child?.pid) process.kill(-child.pid, "SIGTERM");
-});
+let started: NpmScript | undefined;
+afterAll(() => started?.stop());
 
 const script = process.env.RUNTIME === "deno" ? ["run", "start:deno"] : ["start"];
 
 it(`npm ${script.join(" ")} -- --port N serves the example server`, { timeout: 90_000 }, async () => {
-  const port = await freePort();
-  child = spawn("npm", [...script, "--", "--port", String(port)], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const base = `http://127.0.0.1:${port}`;
-
-  const deadline = Date.now() + 75_000;
-  let health: Response | undefined;
-  while (!health && Date.now() < deadline) {
-    health = await fetch(`${base}/health`).catch(() => undefined);
-    if (!health) await new Promise((r) => setTimeout(r, 250));
-  }
-  expect(health?.status, output).toBe(200);
+  started = await npmScript(script);
+  const { base, health } = started;
+  const { port } = new URL(base);
+  expect(health?.status, started.output()).toBe(200);
   expect(await health!.json()).toEqual({ status: "ok" });
 
   const sse = await fetch(`${base}/sse`);

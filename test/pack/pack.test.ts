@@ -38,32 +38,18 @@ export default defineServer({
 });
 `;
 
-/** The README's Worker entry, as written there. */
-const WORKER = `import { createWorker } from "durable-mcp/cloudflare";
-import server from "./server.ts";
-
-const { fetch, McpSession, McpWatch } = createWorker(server);
-export { McpSession, McpWatch };
-export default { fetch };
-`;
-
-const WRANGLER_TOML = `name = "packed"
-main = "worker.ts"
-compatibility_date = "2026-04-20"
-minify = true
-
-[[durable_objects.bindings]]
-name = "MCP_SESSION"
-class_name = "McpSession"
-
-[[durable_objects.bindings]]
-name = "MCP_WATCH"
-class_name = "McpWatch"
-
-[[migrations]]
-tag = "v1"
-new_sqlite_classes = ["McpSession", "McpWatch"]
-`;
+/**
+ * The README's Worker entry and wrangler.toml, read from the README itself: the code block after
+ * each "the pack test … this block" marker. So the guide cannot drift from what is tested.
+ */
+async function readmeBlock(language: string, marker: string): Promise<string> {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const at = readme.indexOf(marker);
+  const fence = "```" + language + "\n";
+  const open = readme.indexOf(fence, at);
+  if (at < 0 || open < 0) throw new Error(`README.md has no ${language} block after "${marker}"`);
+  return readme.slice(open + fence.length, readme.indexOf("```", open + fence.length));
+}
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), "durable-mcp-consumer-"));
@@ -71,10 +57,13 @@ beforeAll(async () => {
   tarball = join(project, packed.stdout.trim().split("\n").pop()!);
   await writeFile(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   // Its one dependency comes from npm's cache, filled when this repository was installed.
-  await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], { cwd: project });
+  // zod for the README's own definition, at the version this repository tests with.
+  const zod = JSON.parse(await readFile(join(ROOT, "node_modules/zod/package.json"), "utf8")).version;
+  await run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, `zod@${zod}`], { cwd: project });
   await writeFile(join(project, "server.ts"), SERVER);
-  await writeFile(join(project, "worker.ts"), WORKER);
-  await writeFile(join(project, "wrangler.toml"), WRANGLER_TOML);
+  await writeFile(join(project, "readmeServer.ts"), await readmeBlock("ts", "the pack test type-checks this block"));
+  await writeFile(join(project, "worker.ts"), await readmeBlock("ts", "the pack test builds exactly this block"));
+  await writeFile(join(project, "wrangler.toml"), await readmeBlock("toml", "the pack test deploys with exactly this block"));
 }, 240_000);
 
 afterAll(async () => {
@@ -117,7 +106,7 @@ describe("the packed package", () => {
     expect(stdout.trim()).toBe("d function");
   });
 
-  it("ships declarations a consumer's TypeScript checks, handler types included", async () => {
+  it("ships declarations a consumer's TypeScript checks, handler types and the README's definition included", async () => {
     await writeFile(
       join(project, "check.ts"),
       `import { defineServer, tool, type RequestContext } from "durable-mcp";
@@ -128,7 +117,7 @@ describe("the packed package", () => {
        tool({ name: "bad", inputSchema: { type: "object" }, handler: async () => "" });
        export { server, stream };`,
     );
-    await writeFile(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["check.ts"] }));
+    await writeFile(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["check.ts", "readmeServer.ts"] }));
     const tsc = require.resolve("typescript/bin/tsc");
     await node([tsc, "-p", "tsconfig.json"], project);
   });
