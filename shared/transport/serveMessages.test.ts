@@ -156,6 +156,19 @@ describe("serveMessages: protocol 2026-07-28 on the same stream", () => {
     expect(call).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "hi" }], resultType: "complete", _meta: { [META.serverInfo]: { name: "messages-test" } } } });
   });
 
+  it("answers a stuck handler at the deadline with the same error in both eras", async () => {
+    const peer = start({ HANDLER_TIMEOUT_MS: "50" });
+    await peer.send(modern("stateless", "tools/call", { name: "hang", arguments: {} }));
+    await peer.send({ jsonrpc: "2.0", id: "session", method: "tools/call", params: { name: "hang", arguments: {} } });
+    const replies = [(await peer.next()).message, (await peer.next()).message].sort((a, b) => a.id.localeCompare(b.id));
+    const error = { code: ErrorCode.InternalError, message: "Request tools/call did not finish within 50 ms (HANDLER_TIMEOUT_MS) and was aborted", data: { timeoutMs: 50 } };
+    expect(replies).toEqual([
+      { jsonrpc: "2.0", id: "session", error },
+      { jsonrpc: "2.0", id: "stateless", error },
+    ]);
+    expect(peer.signals.map((signal) => signal.aborted)).toEqual([true, true]);
+  });
+
   it("sends a request's progress before its reply, on the one stream", async () => {
     const peer = start();
     await peer.send(modern(1, "tools/call", { name: "chatty", arguments: {} }, { progressToken: "p" }));

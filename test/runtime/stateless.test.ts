@@ -43,6 +43,17 @@ describe("stateless requests", () => {
     }
   });
 
+  it("answer a stuck handler at the deadline with 500 and the session's deadline error, word for word", async () => {
+    // HANDLER_TIMEOUT_MS is 2000 in the runtime tests; sessions.test.ts expects this error on a session.
+    const response = await post("tools/call", { name: "wait", arguments: { ms: 60_000, label: "stateless-deadline" } }, { "mcp-name": "wait" });
+    expect(response.status).toBe(500);
+    expect((await response.json<any>()).error).toEqual({
+      code: -32603,
+      message: "Request tools/call did not finish within 2000 ms (HANDLER_TIMEOUT_MS) and was aborted",
+      data: { timeoutMs: 2000 },
+    });
+  });
+
   it("answer a handler that reports progress on its own SSE stream, without event ids", async () => {
     const response = await SELF.fetch(MCP, {
       method: "POST",
