@@ -17,6 +17,11 @@ import { Slots } from "./Slots.ts";
 export const CANCELLED = Symbol("cancelled by the client");
 export const DISCONNECTED = Symbol("client disconnected");
 
+/** The refusal of a request whose id is still in flight on the same connection. */
+export function idInUse(id: RequestId): McpError {
+  return McpError.invalidRequest(`Request id ${JSON.stringify(id)} is already in use by a request in flight`);
+}
+
 export class Exchanges {
   readonly #slots: Slots;
   readonly #inFlight = new Map<string, AbortController>();
@@ -43,7 +48,7 @@ export class Exchanges {
     const held = this.hold(exchange.request.id);
     if (!held) {
       const { id } = exchange.request;
-      const reply = errorReply(id, McpError.invalidRequest(`Request id ${JSON.stringify(id)} is already in use by a request in flight`));
+      const reply = errorReply(id, idInUse(id));
       try {
         await exchange.outlet.reply(reply, JSON.stringify(reply));
       } catch (error) {

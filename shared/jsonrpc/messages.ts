@@ -10,6 +10,7 @@
  * Not here: turning text into messages (`parseMessages()`).
  */
 import type { JsonRpcErrorObject, McpError } from "../errors/McpError.ts";
+import { isObject } from "./isObject.ts";
 
 export type { JsonRpcErrorObject };
 
@@ -79,23 +80,23 @@ export function request(id: RequestId, method: string, params?: Params): JsonRpc
  * Unknown members are allowed and kept.
  */
 export function invalidMessage(value: unknown): string | undefined {
-  if (!isRecord(value)) return "a JSON-RPC message must be a JSON object";
+  if (!isObject(value)) return "a JSON-RPC message must be a JSON object";
   if (value.jsonrpc !== JSONRPC_VERSION) return 'the "jsonrpc" member must be exactly "2.0"';
   if ("method" in value) {
     if ("id" in value && !isId(value.id)) return 'a request "id" must be a string or a number';
     if (typeof value.method !== "string" || value.method === "") return '"method" must be a non-empty string';
-    if ("params" in value && !isRecord(value.params)) return '"params" must be an object';
+    if ("params" in value && !isObject(value.params)) return '"params" must be an object';
     return undefined;
   }
   if ("error" in value) {
     if (!(isId(value.id) || value.id === null)) return 'an error response "id" must be a string, a number or null';
     const error = value.error;
-    if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== "string") return '"error" must be an object with an integer "code" and a string "message"';
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") return '"error" must be an object with an integer "code" and a string "message"';
     return undefined;
   }
   if ("result" in value) {
     if (!isId(value.id)) return 'a response "id" must be a string or a number';
-    if (!isRecord(value.result)) return '"result" must be an object';
+    if (!isObject(value.result)) return '"result" must be an object';
     return undefined;
   }
   return 'a message needs "method" (request or notification) or "result"/"error" (response)';
@@ -103,8 +104,4 @@ export function invalidMessage(value: unknown): string | undefined {
 
 function isId(id: unknown): id is RequestId {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

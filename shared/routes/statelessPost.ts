@@ -20,6 +20,7 @@ import { errorResponse } from "../http/errorResponse.ts";
 import { statusOf } from "../http/statusOf.ts";
 import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
+import type { CloseReason } from "../outbound/FrameStream.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
 import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
 import { QueueBudget } from "../outbound/QueueBudget.ts";
@@ -55,14 +56,8 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
   const budget = QueueBudget.fromConfig(deps.config);
   const controller = new AbortController();
   let stream: LiveStream<Uint8Array> | undefined;
-  const streamOf = () =>
-    (stream ??= new LiveStream({
-      budget,
-      frame: sseMessage,
-      keepalive: { intervalMs: deps.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
-      // Closing the response stream is this revision's cancellation.
-      onDisconnect: (reason) => reason === "client-disconnected" && controller.abort(CLIENT_CLOSED),
-    }));
+  // Closing the response stream is this revision's cancellation.
+  const streamOf = () => (stream ??= sseStream(budget, deps, (reason) => reason === "client-disconnected" && controller.abort(CLIENT_CLOSED)));
   const answered = new PostAnswer(() => new Response(streamOf().connect(), { headers: SSE_HEADERS }), JSON_HEADERS);
   const reservation = budget.reserve();
   const outlet: Outlet = {
@@ -89,12 +84,7 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
 async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
   const cancel = new AbortController();
-  const stream = new LiveStream({
-    budget,
-    frame: sseMessage,
-    keepalive: { intervalMs: deps.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
-    onDisconnect: () => cancel.abort(CLIENT_CLOSED),
-  });
+  const stream = sseStream(budget, deps, () => cancel.abort(CLIENT_CLOSED));
   const reservation = budget.reserve();
   const outlet: Outlet = {
     reply(_reply, json) {
@@ -109,4 +99,9 @@ async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: St
   };
   await listen(message, plan, deps.broadcast, outlet, cancel.signal, deps.logger);
   return new Response(stream.connect(), { headers: SSE_HEADERS });
+}
+
+/** One POST's SSE response stream: bounded by its own budget, kept alive, and no event ids (no resumption in this revision). */
+function sseStream(budget: QueueBudget, deps: StatelessDeps, onDisconnect: (reason: CloseReason) => void): LiveStream<Uint8Array> {
+  return new LiveStream({ budget, frame: sseMessage, keepalive: { intervalMs: deps.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE }, onDisconnect });
 }

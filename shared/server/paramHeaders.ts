@@ -6,6 +6,7 @@
  * tool): an empty or non-token name, a name used twice (case-insensitively), a type other than
  * string, integer or boolean, or an annotation not reachable from the root through `properties`.
  */
+import { isObject } from "../jsonrpc/isObject.ts";
 
 export interface ParamHeader {
   /** Argument path from the root, e.g. `["region"]`. */
@@ -24,9 +25,9 @@ export function paramHeaders(toolName: string, inputSchema: Record<string, unkno
   const found: ParamHeader[] = [];
   const reachable = new Set<unknown>();
   const walk = (schema: unknown, path: string[]) => {
-    if (!isRecord(schema) || !isRecord(schema.properties)) return;
+    if (!isObject(schema) || !isObject(schema.properties)) return;
     for (const [property, sub] of Object.entries(schema.properties)) {
-      if (!isRecord(sub)) continue;
+      if (!isObject(sub)) continue;
       const where = [...path, property];
       if (KEY in sub) {
         reachable.add(sub);
@@ -71,14 +72,10 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  * visited: an argument named `x-mcp-header`, or one inside a `default` or `examples` value, is data.
  */
 function findAnnotated(schema: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
-  if (!isRecord(schema)) return out;
+  if (!isObject(schema)) return out;
   if (KEY in schema) out.push(schema);
-  for (const keyword of ONE) if (isRecord(schema[keyword])) findAnnotated(schema[keyword], out);
+  for (const keyword of ONE) if (isObject(schema[keyword])) findAnnotated(schema[keyword], out);
   for (const keyword of LIST) if (Array.isArray(schema[keyword])) for (const sub of schema[keyword] as unknown[]) findAnnotated(sub, out);
-  for (const keyword of MAP) if (isRecord(schema[keyword])) for (const sub of Object.values(schema[keyword] as object)) findAnnotated(sub, out);
+  for (const keyword of MAP) if (isObject(schema[keyword])) for (const sub of Object.values(schema[keyword] as object)) findAnnotated(sub, out);
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -160,7 +160,7 @@ export class Session<T extends Transport = Transport> {
       budget: this.#budget,
       storage: this.#deps.storage,
       protocolVersion: () => this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-      admit: (messages) => this.#admit(messages),
+      admit: (messages) => this.admit(messages),
       accept: (messages, replies) => this.#accept(messages, replies),
       closed: (stream, reason, cancel) => this.#closed(stream, reason, cancel),
       touch: () => this.#touch(),
@@ -205,8 +205,11 @@ export class Session<T extends Transport = Transport> {
     };
   }
 
-  /** The 429 answer when a message's requests do not fit the budget, else undefined. */
-  #admit(messages: JsonRpcMessage[]): Refusal | undefined {
+  /**
+   * The 429 answer when a message's requests do not fit the budget, else undefined. Transports ask
+   * through their link; a connection that also carries 2026-07-28 requests asks here (`serveMessages`).
+   */
+  admit(messages: JsonRpcMessage[]): Refusal | undefined {
     const requests = messages.filter(isRequest);
     if (requests.length === 0 || this.#budget.canAdmit(requests.length)) return undefined;
     const { bytes, messages: queued, reserved } = this.#budget;

@@ -18,15 +18,17 @@ import { isModernVersion, isSupportedVersion } from "../protocol/versions.ts";
 export type Era = "stateless" | "session";
 
 export function classifyEra(headers: Headers, messages: readonly JsonRpcMessage[], batch: boolean): Era {
-  if (!batch && messages.length === 1) {
-    const message = messages[0]!;
-    const meta = "method" in message ? message.params?._meta : undefined;
-    if (meta !== null && typeof meta === "object" && META.protocolVersion in meta) return "stateless";
-  }
+  if (!batch && messages.length === 1 && carriesVersionMeta(messages[0]!)) return "stateless";
   const header = headers.get("mcp-protocol-version");
   if (header === null || isSupportedVersion(header)) return "session";
   // A batch is a 2025-03-26 construct whatever its header says.
   return batch ? "session" : "stateless";
+}
+
+/** A message whose `params._meta` names a protocol version: how a 2026-07-28 request says what it is, on any transport. */
+export function carriesVersionMeta(message: JsonRpcMessage): boolean {
+  const meta = "method" in message ? message.params?._meta : undefined;
+  return meta !== null && typeof meta === "object" && META.protocolVersion in meta;
 }
 
 /**

@@ -36,15 +36,16 @@ import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
+import { idInUse } from "../exchange/Exchanges.ts";
 import { errorReply, isRequest, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../jsonrpc/messages.ts";
 import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { Logger, stderrSink } from "../log/Logger.ts";
-import { META } from "../protocol/metaKeys.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { Session } from "../session/Session.ts";
 import { admitStateless } from "../stateless/admitStateless.ts";
+import { carriesVersionMeta } from "../stateless/classifyEra.ts";
 import { listen } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
@@ -125,10 +126,8 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     const admitted = admitStateless(message, undefined, server);
     if (!admitted.ok) return admitted.error;
     const { meta, plan } = admitted.value;
-    if (!session.budget.canAdmit(1)) {
-      const { messages, bytes } = session.budget;
-      return new McpError(429, ErrorCode.ServerBusy, `Queue is full (${messages} messages, ${bytes} bytes waiting for the client to read); retry later`);
-    }
+    const full = session.admit([message]);
+    if (full) return full.error;
     const outlet = transport.replies.outlet(session.budget.reserve());
     if (!plan) {
       void session.exchanges.start(statelessExchange(message, meta, stateless, outlet));
@@ -138,7 +137,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     const held = session.exchanges.hold(message.id);
     if (!held) {
       outlet.drop();
-      return McpError.invalidRequest(`Request id ${JSON.stringify(message.id)} is already in use by a request in flight`);
+      return idInUse(message.id);
     }
     void listen(message, plan, broadcast, outlet, held.controller.signal, log, held.release).catch((error) =>
       // The subscription failed before its acknowledgement (listen dropped the outlet): answer it.
@@ -195,9 +194,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
 
 /** A request of protocol 2026-07-28: its `_meta` names a protocol version. */
 function isStateless(message: JsonRpcMessage): boolean {
-  if (!isRequest(message)) return false;
-  const meta = message.params?._meta;
-  return typeof meta === "object" && meta !== null && META.protocolVersion in meta;
+  return isRequest(message) && carriesVersionMeta(message);
 }
 
 /** Copies the session's stream (one JSON text per chunk) to the writable; a failed write cancels it. */
