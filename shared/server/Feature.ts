@@ -8,9 +8,9 @@
  * A definition made by a helper carries its features under a symbol; the server definition
  * compiles each feature once, from all of its options.
  */
+import type { SwitchView } from "./ListKind.ts";
 import type { MethodGroup } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
-import type { RequestContext } from "./RequestContext.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import type { JsonSchemaConverter } from "./standardSchema.ts";
 
@@ -27,7 +27,7 @@ export interface FeatureOptions {
 /** What a feature adds to a server: its methods and capability, and for resources what can be read. */
 export interface FeatureGroup extends MethodGroup {
   /** Whether `uri` names a resource this request may read (what `resources/subscribe` checks). */
-  resolves?(uri: string, ctx: RequestContext): boolean;
+  resolves?(uri: string, ctx: SwitchView): boolean;
 }
 
 export interface Feature {

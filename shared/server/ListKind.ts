@@ -38,7 +38,12 @@ export function toggleKey(kind: ListKind, id: string): string {
  * Whether a definition is on for this request: always, unless it declared `enabled`; then as its
  * session switched it, or as declared where there is no session (2026-07-28: the same for all).
  */
-export function isEnabled(kind: ListKind, id: string, declared: boolean | undefined, ctx: { session?: { isEnabled(kind: ListKind, id: string): boolean } }): boolean {
+/** What deciding whether a definition is on needs of a request: its session's switches, if it has a session. */
+export interface SwitchView {
+  readonly session?: { isEnabled(kind: ListKind, id: string): boolean };
+}
+
+export function isEnabled(kind: ListKind, id: string, declared: boolean | undefined, ctx: SwitchView): boolean {
   return declared === undefined || (ctx.session ? ctx.session.isEnabled(kind, id) : declared);
 }
 

@@ -16,9 +16,8 @@
 import { isObject } from "../jsonrpc/isObject.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
 import { type Feature, type FeatureGroup, featuresOf } from "./Feature.ts";
-import { type ListKind, toggleKey } from "./ListKind.ts";
+import { type ListKind, toggleKey, type SwitchView } from "./ListKind.ts";
 import type { Method, MethodGroup, Result } from "./Method.ts";
-import type { RequestContext } from "./RequestContext.ts";
 import type { ParamHeader } from "./paramHeaders.ts";
 import type { CacheableMethod, CacheHint, ServerOptions } from "./ServerOptions.ts";
 import { type ToolMethodGroup, toolMethods } from "./toolMethods.ts";
@@ -112,8 +111,8 @@ export class ServerDefinition {
     return this.#switchable.get(toggleKey(kind, id));
   }
 
-  /** Whether `uri` names a resource this request may read. */
-  resolvesResource(uri: string, ctx: RequestContext): boolean {
+  /** Whether `uri` names a resource this request (or a session-less listen: `{}`) may read. */
+  resolvesResource(uri: string, ctx: SwitchView): boolean {
     return this.#resources?.resolves?.(uri, ctx) ?? false;
   }
 

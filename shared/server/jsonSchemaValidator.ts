@@ -18,9 +18,13 @@ const DIALECTS: Record<string, SchemaDraft> = {
 };
 const DEFAULT_DIALECT: SchemaDraft = "2020-12";
 
+/** Error lines a message shows; the rest are counted. Bounds the message a client can provoke. */
+export const MAX_REPORTED_ERRORS = 10;
+
 /**
  * Compiles `schema` once; the returned check gives `undefined` for a valid value, or a readable
- * message (one `✖` line per failed keyword, like `z.prettifyError`).
+ * message (one `✖` line per failed keyword, like `z.prettifyError`, at most
+ * `MAX_REPORTED_ERRORS` of them, then "… and N more errors").
  *
  * @param what Names the schema in startup errors, e.g. `Tool lookup's input`.
  * @throws TypeError at startup for an unknown `$schema` dialect.
@@ -51,14 +55,38 @@ function dialect(uri: unknown, what: string): SchemaDraft {
 /**
  * The validator reports every failing keyword, parents included ("A subschema had errors.").
  * Keep the most specific ones: drop a failure whose schema location encloses another failure,
- * except `anyOf`/`oneOf`, which say that the alternatives below are alternatives.
+ * except `anyOf`/`oneOf`, which say that the alternatives below are alternatives; drop `false`
+ * (it repeats its parent). Distinct lines only, the first `MAX_REPORTED_ERRORS` of them, then a
+ * count: the client chooses how many errors there are (one per extra key, say).
+ *
+ * Linear in the errors: enclosing locations are collected once in a set, not found by comparing
+ * every pair of errors (16,000 extra keys took 3.7 s that way).
  */
 function describeErrors(errors: OutputUnit[]): string {
-  const specific = errors.filter(
-    (e) =>
-      e.keyword !== "false" &&
-      (e.keyword === "anyOf" || e.keyword === "oneOf" || !errors.some((other) => other.keywordLocation.startsWith(`${e.keywordLocation}/`))),
-  );
-  const lines = (specific.length > 0 ? specific : errors).map((e) => `✖ ${e.error}\n  → at ${e.instanceLocation} (schema ${e.keywordLocation})`);
-  return [...new Set(lines)].join("\n");
+  const enclosing = enclosingLocations(errors);
+  const specific = errors.filter((e) => e.keyword !== "false" && (e.keyword === "anyOf" || e.keyword === "oneOf" || !enclosing.has(e.keywordLocation)));
+  const lines = new Set((specific.length > 0 ? specific : errors).map((e) => `✖ ${e.error}\n  → at ${e.instanceLocation} (schema ${e.keywordLocation})`));
+  const shown = [...lines].slice(0, MAX_REPORTED_ERRORS);
+  const more = lines.size - shown.length;
+  if (more > 0) shown.push(`… and ${more} more ${more === 1 ? "error" : "errors"}`);
+  return shown.join("\n");
+}
+
+/**
+ * Every proper `/`-prefix of every error's keyword location: `#/a/b` gives `#/a` and `#`.
+ * Walking up stops at a prefix already collected, whose own prefixes are then collected too,
+ * so each distinct prefix is built once, however deep the locations.
+ */
+function enclosingLocations(errors: readonly OutputUnit[]): Set<string> {
+  const enclosing = new Set<string>();
+  for (const { keywordLocation } of errors) {
+    let end = keywordLocation.lastIndexOf("/");
+    while (end >= 0) {
+      const prefix = keywordLocation.slice(0, end);
+      if (enclosing.has(prefix)) break;
+      enclosing.add(prefix);
+      end = end === 0 ? -1 : keywordLocation.lastIndexOf("/", end - 1);
+    }
+  }
+  return enclosing;
 }

@@ -4,6 +4,7 @@ import { McpError } from "../errors/McpError.ts";
 import { defineServer } from "./defineServer.ts";
 import { resource, resourceTemplate } from "./resource.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import { MAX_URI_CHARS } from "./resourceMethods.ts";
 import { allPages, call, mcpError, stubContext } from "./testKit.ts";
 
 const text: ResourceDefinition = {
@@ -147,6 +148,19 @@ describe("resources/read", () => {
     const error = await mcpError(call(server, "resources/read", params));
     expect(error.code).toBe(ErrorCode.InvalidParams);
     expect(error.message).toBe('resources/read needs a "uri" string');
+  });
+
+  it("refuses a URI longer than it will match with -32602, before any template sees it", async () => {
+    const uri = `test://${"x".repeat(100_000)}`;
+    const error = await mcpError(call(server, "resources/read", { uri }));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toBe(`resources/read: the "uri" is 100007 characters long; at most ${MAX_URI_CHARS} are accepted`);
+    expect(server.resolvesResource(uri, stubContext())).toBe(false);
+  });
+
+  it("reads a URI of exactly the longest accepted length", async () => {
+    const name = "x".repeat(MAX_URI_CHARS - "test://".length);
+    expect(await call(server, "resources/read", { uri: `test://${name}` })).toEqual({ contents: [{ uri: `test://${name}`, text: `template ${name}` }] });
   });
 
   it("lets a malformed read return fail as a plain error (an internal error at the boundary)", async () => {

@@ -7,10 +7,15 @@
  * asks `resolves` whether a URI can be read). A resource or template switched off for the
  * session (`ListKind.ts`) is neither listed nor readable; `listChanged` is true once one can be
  * switched.
+ *
+ * A URI longer than `MAX_URI_CHARS` is refused with -32602 before any template sees it, for
+ * `resources/read`, `resources/subscribe` and `resources/unsubscribe` alike (all take it through
+ * `requireUri`), and `resolves` answers false for it: matching costs time and memory in
+ * proportion to the URI's length, and the client chooses that length.
  */
 import { McpError } from "../errors/McpError.ts";
 import type { Feature, FeatureGroup } from "./Feature.ts";
-import { isEnabled, switchable } from "./ListKind.ts";
+import { isEnabled, switchable, type SwitchView } from "./ListKind.ts";
 import { NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
@@ -20,6 +25,13 @@ import { UriTemplate } from "./UriTemplate.ts";
 
 /** RFC 3986 §3.1: a URI starts with its scheme. */
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * The longest URI, in UTF-16 code units (`string.length`), that a client may read or subscribe
+ * to: 8 KiB, about what common HTTP servers take in a request line (Apache's LimitRequestLine is
+ * 8,190 bytes), so a URI that works as a link works here.
+ */
+export const MAX_URI_CHARS = 8_192;
 
 interface Compiled {
   definition: ResourceTemplateDefinition;
@@ -44,7 +56,8 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
   const visible = (listed: typeof listedResources, ctx: RequestContext) => listed.filter(({ on }) => on(ctx)).map(({ entry }) => entry);
 
   /** The read this URI resolves to for this request, or undefined if it has no such resource. */
-  function resolve(uri: string, ctx: RequestContext): ((ctx: RequestContext) => Promise<Result>) | undefined {
+  function resolve(uri: string, ctx: SwitchView): ((ctx: RequestContext) => Promise<Result>) | undefined {
+    if (uri.length > MAX_URI_CHARS) return undefined;
     const resource = byUri.get(uri);
     if (resource && resourceOn(resource, ctx)) {
       return async (ctx) => ({ contents: toResourceContents(await resource.read(ctx), uri, resource.mimeType, `Resource ${uri}`) });
@@ -75,11 +88,11 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
   };
 }
 
-function resourceOn(resource: ResourceDefinition, ctx: RequestContext): boolean {
+function resourceOn(resource: ResourceDefinition, ctx: SwitchView): boolean {
   return isEnabled("resource", resource.uri, resource.enabled, ctx);
 }
 
-function templateOn(template: ResourceTemplateDefinition, ctx: RequestContext): boolean {
+function templateOn(template: ResourceTemplateDefinition, ctx: SwitchView): boolean {
   return isEnabled("resourceTemplate", template.uriTemplate, template.enabled, ctx);
 }
 
@@ -116,8 +129,11 @@ function describe(definition: ResourceDefinition | ResourceTemplateDefinition, k
   return entry;
 }
 
-/** The `uri` param, a string; -32602 otherwise. */
+/** The `uri` param, a string of at most `MAX_URI_CHARS`; -32602 otherwise. */
 export function requireUri(params: Record<string, unknown>, method: string): string {
   if (typeof params.uri !== "string") throw McpError.invalidParams(`${method} needs a "uri" string`);
+  if (params.uri.length > MAX_URI_CHARS) {
+    throw McpError.invalidParams(`${method}: the "uri" is ${params.uri.length} characters long; at most ${MAX_URI_CHARS} are accepted`);
+  }
   return params.uri;
 }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import * as zm from "zod/mini";
 import { defineServer, tool } from "./defineServer.ts";
 import { prompt } from "./prompt.ts";
+import { MAX_REPORTED_ISSUES, validateStandard } from "./standardSchema.ts";
 import { call } from "./testKit.ts";
 
 type ToolResult = { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
@@ -139,5 +140,24 @@ describe("Standard Schema tools", () => {
       messages: [{ role: "user", content: { type: "text", text: "ts: x" } }],
     });
     await expect(call(server, "prompts/get", { name: "review", arguments: {} })).rejects.toThrow(/^Invalid arguments for prompt review:\n✖ .*\n  → at code/);
+  });
+
+  it("reports the first issues of a huge invalid argument and counts the rest", async () => {
+    // 200,000 numbers where strings belong: one issue each, which once became a 12 MB message.
+    const count = 200_000;
+    const result = await validateStandard(z.array(z.string()), Array.from({ length: count }, () => 1));
+    if (result.ok) throw new Error("expected the numbers to be refused");
+    expect(result.message.length).toBeLessThan(4_096);
+    const lines = result.message.split("\n");
+    expect(lines.filter((l) => l.startsWith("✖"))).toHaveLength(MAX_REPORTED_ISSUES);
+    expect(lines.slice(0, 2)).toEqual(["✖ Invalid input: expected string, received number", "  → at [0]"]);
+    expect(lines.at(-1)).toBe(`… and ${count - MAX_REPORTED_ISSUES} more issues`);
+  });
+
+  it("shows every issue when they fit, and says 1 more issue in the singular", async () => {
+    const fits = await validateStandard(z.array(z.string()), Array.from({ length: MAX_REPORTED_ISSUES }, () => 1));
+    expect(fits.ok === false && fits.message).not.toContain("more issue");
+    const oneOver = await validateStandard(z.array(z.string()), Array.from({ length: MAX_REPORTED_ISSUES + 1 }, () => 1));
+    expect(oneOver.ok === false && oneOver.message.split("\n").at(-1)).toBe("… and 1 more issue");
   });
 });

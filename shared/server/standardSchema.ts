@@ -49,6 +49,9 @@ export type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]
  */
 export type JsonSchemaConverter = (schema: any, options: { io: "input" | "output"; target: "draft-2020-12"; unrepresentable: "any" }) => object;
 
+/** Issues a message shows; the rest are counted. Bounds the message a client can provoke. */
+export const MAX_REPORTED_ISSUES = 10;
+
 /** A parsed value (the library may transform it), or a readable reason. */
 export type Validated = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -57,7 +60,10 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return typeof standard === "object" && standard !== null && standard.version === 1 && typeof standard.validate === "function";
 }
 
-/** Validates with the schema's own library; issues become one `✖` line each, with the path. */
+/**
+ * Validates with the schema's own library; issues become one `✖` line each, with the path, at
+ * most `MAX_REPORTED_ISSUES` of them, then "… and N more issues".
+ */
 export async function validateStandard(schema: StandardSchemaV1, value: unknown): Promise<Validated> {
   let result = schema["~standard"].validate(value);
   if (result instanceof Promise) result = await result;
@@ -85,13 +91,19 @@ export function jsonSchemaOf(schema: StandardSchemaV1, io: "input" | "output", c
   return rest;
 }
 
+/**
+ * One `✖` line per issue, with its path, for the first `MAX_REPORTED_ISSUES`; the rest are
+ * counted. The client chooses how many issues there are: 4 MB of `[1,1,…]` against an array of
+ * strings is 2 M issues, which once made a 141 M character message.
+ */
 function describeIssues(issues: ReadonlyArray<StandardIssue>): string {
-  return issues
-    .map((issue) => {
-      const path = (issue.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment));
-      return path.length === 0 ? `✖ ${issue.message}` : `✖ ${issue.message}\n  → at ${formatPath(path)}`;
-    })
-    .join("\n");
+  const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
+    const path = (issue.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment));
+    return path.length === 0 ? `✖ ${issue.message}` : `✖ ${issue.message}\n  → at ${formatPath(path)}`;
+  });
+  const more = issues.length - lines.length;
+  if (more > 0) lines.push(`… and ${more} more ${more === 1 ? "issue" : "issues"}`);
+  return lines.join("\n");
 }
 
 function formatPath(path: PropertyKey[]): string {
