@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { DEFAULT_CONFIG, readConfig } from "./readConfig.ts";
+import { DEFAULT_CONFIG, MAX_SESSION_IDLE_TTL_MS, readConfig } from "./readConfig.ts";
+import { MAX_TIMER_MS } from "./timerLimits.ts";
 
 describe("readConfig", () => {
   it("uses the documented defaults when nothing is set", () => {
@@ -112,5 +113,30 @@ describe("readConfig", () => {
 
   it.each(["localhost:8787", "http://localhost", "a/b", "", "::1"])("refuses the ALLOWED_HOSTS entry %j", (entry) => {
     expect(() => readConfig({ ALLOWED_HOSTS: `localhost,${entry}` })).toThrow(/ALLOWED_HOSTS entries must be host names/);
+  });
+
+  // setTimeout stores its delay as a signed 32-bit integer: 2^31 ms would fire at once.
+  it.each(["KEEPALIVE_INTERVAL_MS", "HANDLER_TIMEOUT_MS", "REQUEST_STATE_TTL_MS", "SSE_RETRY_MS"])("refuses %s above MAX_TIMER_MS, naming the variable and the limit", (name) => {
+    expect(() => readConfig({ [name]: "2147483648" })).toThrow(RangeError);
+    expect(() => readConfig({ [name]: "2147483648" })).toThrow(new RegExp(`^${name} must be at most 2147483647 ms`));
+    expect(() => readConfig({ [name]: 2_147_483_648 })).toThrow(new RegExp(`^${name} `));
+  });
+
+  it("accepts exactly MAX_TIMER_MS for a timer duration", () => {
+    expect(readConfig({ HANDLER_TIMEOUT_MS: String(MAX_TIMER_MS) }).handlerTimeoutMs).toBe(2_147_483_647);
+  });
+
+  it("accepts a 30-day SESSION_IDLE_TTL_MS, beyond one timer's reach", () => {
+    const thirtyDaysMs = 30 * 24 * 60 * 60 * 1000;
+    expect(thirtyDaysMs).toBeGreaterThan(MAX_TIMER_MS);
+    expect(readConfig({ SESSION_IDLE_TTL_MS: String(thirtyDaysMs) }).sessionIdleTtlMs).toBe(thirtyDaysMs);
+  });
+
+  it("refuses SESSION_IDLE_TTL_MS above a year, naming the variable and the limit", () => {
+    expect(MAX_SESSION_IDLE_TTL_MS).toBe(365 * 24 * 60 * 60 * 1000);
+    expect(readConfig({ SESSION_IDLE_TTL_MS: String(MAX_SESSION_IDLE_TTL_MS) }).sessionIdleTtlMs).toBe(MAX_SESSION_IDLE_TTL_MS);
+    expect(() => readConfig({ SESSION_IDLE_TTL_MS: String(MAX_SESSION_IDLE_TTL_MS + 1) })).toThrow(
+      new RegExp(`^SESSION_IDLE_TTL_MS must be at most ${MAX_SESSION_IDLE_TTL_MS} ms`),
+    );
   });
 });

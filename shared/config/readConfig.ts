@@ -2,13 +2,26 @@
  * Runtime configuration from environment variables (Worker `[vars]`, or the Deno host's env),
  * with the defaults every limit has. A value that is set but malformed fails loudly with the
  * variable's name, rather than silently falling back to a default the operator did not choose.
+ *
+ * Durations are capped at startup: one armed with `setTimeout` must fit its 32-bit delay
+ * (`MAX_TIMER_MS`, about 24.8 days), or it would fire at once instead of never. The session idle
+ * TTL may be longer, because its expiry is a Durable Object alarm (an epoch time) or, on the
+ * local host, a timer re-armed in `delayFor` steps.
  */
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "../protocol/logLevels.ts";
+import { MAX_TIMER_MS } from "./timerLimits.ts";
+
+/**
+ * Upper bound, in ms, of `SESSION_IDLE_TTL_MS`: 365 days. Beyond `MAX_TIMER_MS` on purpose, since
+ * operators may keep idle sessions for a month or more; a year still keeps `lastActivity + ttl`
+ * a sane epoch time and catches a value typed in the wrong unit.
+ */
+export const MAX_SESSION_IDLE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
 export interface Config {
   /** Operator log threshold (`LOG_LEVEL`). */
   logLevel: LogLevel;
-  /** A `:` comment on every idle open stream this often (`KEEPALIVE_INTERVAL_MS`). */
+  /** A `:` comment on every idle open stream this often (`KEEPALIVE_INTERVAL_MS`, at most `MAX_TIMER_MS`). */
   keepaliveIntervalMs: number;
   /** Largest accepted request body (`MAX_BODY_BYTES`). */
   maxBodyBytes: number;
@@ -18,17 +31,24 @@ export interface Config {
   maxQueueMessages: number;
   /** Handlers running at once per session; further accepted requests wait their turn (`MAX_CONCURRENT_HANDLERS`). */
   maxConcurrentHandlers: number;
-  /** A handler still running after this long is aborted and its request answered with -32001 (`HANDLER_TIMEOUT_MS`). */
+  /** A handler still running after this long is aborted and its request answered with -32001 (`HANDLER_TIMEOUT_MS`, at most `MAX_TIMER_MS`). */
   handlerTimeoutMs: number;
-  /** A session with no open stream and no traffic for this long is deleted (`SESSION_IDLE_TTL_MS`). */
+  /**
+   * A session with no open stream and no traffic for this long is deleted (`SESSION_IDLE_TTL_MS`).
+   * At most `MAX_SESSION_IDLE_TTL_MS` (365 days), beyond one timer's reach: Durable Objects arm
+   * expiry as an alarm at an epoch time; the local host chains timers of at most `MAX_TIMER_MS`.
+   */
   sessionIdleTtlMs: number;
   /** Stored SSE events kept per session for `Last-Event-ID` resumption (`MAX_STORED_EVENTS`). */
   maxStoredEvents: number;
   /** Bytes of stored SSE events kept per session (`MAX_STORED_BYTES`). */
   maxStoredBytes: number;
-  /** How long a 2026-07-28 `requestState` stays valid for the client's retry (`REQUEST_STATE_TTL_MS`). */
+  /** How long a 2026-07-28 `requestState` stays valid for the client's retry (`REQUEST_STATE_TTL_MS`, at most `MAX_TIMER_MS`). */
   requestStateTtlMs: number;
-  /** The `retry` hint, in ms, that 2025-11-25 clients get in the priming event of each stream (`SSE_RETRY_MS`). */
+  /**
+   * The `retry` hint, in ms, that 2025-11-25 clients get in the priming event of each stream
+   * (`SSE_RETRY_MS`, at most `MAX_TIMER_MS`: clients wait it out with a timer).
+   */
   sseRetryMs: number;
   /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
   allowedOrigins: readonly string[] | "*";
@@ -71,6 +91,18 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
   requestStateTtlMs: "REQUEST_STATE_TTL_MS",
 };
 
+/**
+ * The largest value each duration may take. Anything armed with `setTimeout` must fit
+ * `MAX_TIMER_MS`; see `MAX_SESSION_IDLE_TTL_MS` for why the idle TTL may exceed it.
+ */
+const MAX_DURATION_MS: Partial<Record<keyof typeof NUMERIC, number>> = {
+  keepaliveIntervalMs: MAX_TIMER_MS,
+  handlerTimeoutMs: MAX_TIMER_MS,
+  sessionIdleTtlMs: MAX_SESSION_IDLE_TTL_MS,
+  requestStateTtlMs: MAX_TIMER_MS,
+  sseRetryMs: MAX_TIMER_MS,
+};
+
 const cache = new WeakMap<object, Config>();
 
 /** @example readConfig({ MAX_QUEUE_MESSAGES: "50" }).maxQueueMessages // 50 */
@@ -85,6 +117,11 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
     const value = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : typeof raw === "number" ? raw : Number.NaN;
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new RangeError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+    }
+    const max = MAX_DURATION_MS[key];
+    if (max !== undefined && value > max) {
+      const why = max === MAX_TIMER_MS ? "the longest delay setTimeout can hold, about 24.8 days" : "365 days";
+      throw new RangeError(`${name} must be at most ${max} ms (${why}), got ${JSON.stringify(raw)}`);
     }
     config[key] = value;
   }

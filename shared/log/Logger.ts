@@ -1,12 +1,24 @@
 /**
  * Structured operator logs: one JSON object per line, `{"level","event",...fields}`, written
  * through `console` so Workers Logs, `wrangler tail`, Deno and Node all capture them. A child
- * logger carries fixed fields (the session id), so every line of a session can be grepped.
+ * logger carries fixed fields (the session's `logId` tag, never the id itself, which is a bearer
+ * secret), so every line of a session can be grepped.
+ *
+ * Field values may come from clients (a cancellation `reason`, a tool name), so every string, at
+ * any depth, is cut to `MAX_LOGGED_STRING` characters when a line is written: one request cannot
+ * turn into a multi-megabyte log line. Lines below the level cost nothing (`enabled()` allocates
+ * nothing). Not a redactor: secrets must not be passed as fields in the first place.
  *
  * Events are dotted names (`session.open`, `rpc.out`, `queue.full`); the README lists them.
  * Not the MCP `notifications/message` channel: that goes to clients, this goes to operators.
  */
 import { atLeast, type LogLevel } from "../protocol/logLevels.ts";
+
+/**
+ * Longest string field value written whole, in UTF-16 code units. A longer one keeps this many
+ * and ends with `…(+N chars)`, N being how many were cut.
+ */
+export const MAX_LOGGED_STRING = 256;
 
 export type LogFields = Record<string, unknown>;
 export type LogSink = (line: string, level: LogLevel) => void;
@@ -54,6 +66,17 @@ export class Logger {
 
   private write(level: LogLevel, event: string, fields?: LogFields): void {
     if (!atLeast(level, this.level)) return;
-    this.sink(JSON.stringify({ level, event, ...this.fields, ...fields }), level);
+    this.sink(JSON.stringify({ level, event, ...this.fields, ...fields }, clipStrings), level);
   }
+}
+
+/**
+ * `JSON.stringify` replacer: cuts every long string, at any depth, without copying the fields.
+ * The cut does not split a surrogate pair, so no lone surrogate (written as `\udXXX`) ends up in the line.
+ */
+function clipStrings(_key: string, value: unknown): unknown {
+  if (typeof value !== "string" || value.length <= MAX_LOGGED_STRING) return value;
+  const last = value.charCodeAt(MAX_LOGGED_STRING - 1);
+  const keep = last >= 0xd800 && last <= 0xdbff ? MAX_LOGGED_STRING - 1 : MAX_LOGGED_STRING;
+  return `${value.slice(0, keep)}…(+${value.length - keep} chars)`;
 }

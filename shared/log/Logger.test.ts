@@ -1,0 +1,62 @@
+import { describe, it, expect } from "vitest";
+import { Logger, MAX_LOGGED_STRING, type LogSink } from "./Logger.ts";
+import type { LogLevel } from "../protocol/logLevels.ts";
+
+function capture(level: LogLevel = "info", fields = {}): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const sink: LogSink = (line) => lines.push(line);
+  return { logger: new Logger(level, fields, sink), lines };
+}
+
+describe("Logger", () => {
+  it("writes one JSON object per line with level, event, fixed and call fields", () => {
+    const { logger, lines } = capture("info", { session: "abc" });
+    logger.info("session.open", { protocolVersion: "2025-11-25" });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([{ level: "info", event: "session.open", session: "abc", protocolVersion: "2025-11-25" }]);
+  });
+
+  it("writes nothing below its level", () => {
+    const { logger, lines } = capture("warning");
+    logger.info("rpc.in", { method: "ping" });
+    expect(logger.enabled("info")).toBe(false);
+    expect(logger.enabled("error")).toBe(true);
+    expect(lines).toEqual([]);
+  });
+
+  it("cuts a 4 MiB string field to a short line that says how much was cut", () => {
+    const { logger, lines } = capture();
+    const reason = "x".repeat(4 * 1024 * 1024);
+    logger.info("request.cancelled", { requestId: 7, reason });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.length).toBeLessThan(1_024);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry.requestId).toBe(7);
+    expect(entry.reason).toBe(`${"x".repeat(MAX_LOGGED_STRING)}…(+${reason.length - MAX_LOGGED_STRING} chars)`);
+  });
+
+  it("keeps a string of exactly MAX_LOGGED_STRING characters whole", () => {
+    const { logger, lines } = capture();
+    const text = "y".repeat(MAX_LOGGED_STRING);
+    logger.info("e", { text });
+    expect(JSON.parse(lines[0]!).text).toBe(text);
+  });
+
+  it("cuts long strings inside objects and arrays, and in a child logger's fixed fields", () => {
+    const { logger, lines } = capture();
+    const long = "z".repeat(10_000);
+    logger.child({ origin: long }).warn("e", { params: { reason: long, ok: "short" }, list: [long, 1] });
+    const line = lines[0]!;
+    expect(line.length).toBeLessThan(2_048);
+    const entry = JSON.parse(line);
+    const cut = `${"z".repeat(MAX_LOGGED_STRING)}…(+${10_000 - MAX_LOGGED_STRING} chars)`;
+    expect(entry).toEqual({ level: "warning", event: "e", origin: cut, params: { reason: cut, ok: "short" }, list: [cut, 1] });
+  });
+
+  it("does not split a surrogate pair at the cut", () => {
+    const { logger, lines } = capture();
+    logger.info("e", { text: `${"a".repeat(MAX_LOGGED_STRING - 1)}😀${"b".repeat(100)}` });
+    const text: string = JSON.parse(lines[0]!).text;
+    expect(text.startsWith(`${"a".repeat(MAX_LOGGED_STRING - 1)}…(+`)).toBe(true);
+    expect(lines[0]).not.toMatch(/\\ud8/i);
+  });
+});
