@@ -6,28 +6,32 @@
  * over RPC (the body already parsed), and gets the `Response` back.
  *
  * Persisted (SQLite-backed storage, key-value API):
- *   "session"             → SessionRecord: id, transport kind, createdAt, negotiated
- *                           protocolVersion, clientInfo, clientCapabilities, logLevel, resource
- *                           subscriptions, switched definitions. Written on create and by the
- *                           methods that change it (initialize, logging/setLevel,
- *                           resources/subscribe, ctx.session.setEnabled): never per request.
+ *   "session"             → SessionRecord: id, transport kind, createdAt, expiresAt (the stored
+ *                           deadline), negotiated protocolVersion, clientInfo, clientCapabilities,
+ *                           logLevel, resource subscriptions, switched definitions. Written on
+ *                           create, by the methods that change it, and when activity pushes the
+ *                           deadline (at most once per half TTL): never per request.
  *   "data:<key>"          → values tool handlers store through `ctx.storage` (e.g. the note pad).
  *   "ev:<stream>:<seq>"   → Streamable HTTP: each SSE event as sent, stored before it is written,
  *                           for `Last-Event-ID` resumption (bounded by MAX_STORED_EVENTS and
  *                           MAX_STORED_BYTES, oldest first). A POST answered with JSON stores nothing.
- *   alarm                 → the idle-expiry check, set whenever the last stream closes.
+ *   "stream:standalone"   → the standalone GET stream's id, so a reload continues that stream.
+ *   "post:<stream>"       → the request ids of a streamed POST still running; a reload answers the
+ *                           ones left without a reply with -32603 (`UnfinishedPosts`).
+ *   alarm                 → the stored deadline, armed when the session is created.
  * In memory only (a cache, rebuilt on demand): the open streams, the outbound queue, running
- * handlers, the time of last activity.
+ * handlers.
  *
- * Lifecycle. Created by `GET /sse` or by a Streamable HTTP `initialize`. While a legacy stream is
- * open the object is pinned in memory. When the last stream closes, an alarm is set for
- * SESSION_IDLE_TTL_MS: a legacy session can be reopened (`GET /sse?sessionId=`) and a Streamable
- * one resumed (`GET /mcp` with `Last-Event-ID`) until then, and the alarm then deletes every key
- * (the record, handler data, stored events) and the alarm itself. A legacy stream that drops
- * aborts its requests; a Streamable one does not (its events wait in storage). After eviction or
- * a deploy the next call constructs a fresh instance, which reloads the record (and the event
- * index) in `blockConcurrencyWhile` before serving anything; a load that fails is tried again by
- * the next call. An alarm that fires twice, or after the session ended, finds nothing to do.
+ * Lifecycle. Created by `GET /sse` or by a Streamable HTTP `initialize` (an initialize refused
+ * with an error ends its session at once). The alarm fires at the stored deadline: a session
+ * with a client connected or a request running is pushed on, otherwise it ends, and so does one
+ * whose object wakes on a request after its deadline (an alarm missed). Ending — expiry or
+ * `DELETE` — refuses further writes, then deletes every key and the alarm, so nothing is left.
+ * A legacy stream that drops aborts its requests; a Streamable one does not (its events wait in
+ * storage). After eviction or a deploy the next call constructs a fresh instance, which reloads
+ * the record (and the event index) in `blockConcurrencyWhile` before serving anything; a load
+ * that fails is tried again by the next call. An alarm that fires twice, or after the session
+ * ended, finds nothing to do.
  *
  * Cost model (Workers Paid, as published in 2026): a Durable Object is billed for wall-clock
  * duration while it is in memory, at 128 MB × duration ($12.50 per million GB-s beyond 400,000

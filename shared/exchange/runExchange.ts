@@ -12,7 +12,7 @@
  *   legacy that 2026-07-28 asks new implementations not to use, and a server error must not be
  *   mistakable for a local one (2026-07-28 basic, "Error codes"). HTTP status, where an era has
  *   one, is the HTTP layer's to choose.
- * - Exactly one reply, serialised once; a reply over `maxReplyBytes` is replaced by an error
+ * - Exactly one reply, serialised once; a reply over `maxReplyBytes` (UTF-8) is replaced by an error
  *   saying so. Notifications are refused once the request is answered or aborted (progress spec:
  *   they MUST stop).
  * - Errors are mapped once (`toMcpError`: an `McpError` as thrown, anything else logged and
@@ -20,6 +20,7 @@
  *
  * Never rejects: every failure becomes the reply, or a log line when even the reply fails.
  */
+import { utf8Length } from "../bytes/utf8Length.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
@@ -84,9 +85,11 @@ export async function runExchange(exchange: Exchange): Promise<void> {
   }
   try {
     let json = JSON.stringify(reply);
-    if (json.length > exchange.maxReplyBytes) {
-      log.error("rpc.reply-too-large", { id, bytes: json.length, limit: exchange.maxReplyBytes });
-      reply = errorReply(id, new McpError(500, ErrorCode.InternalError, `The response is ${json.length} bytes, over the session's limit of ${exchange.maxReplyBytes} bytes`));
+    // Bytes as the wire counts them (UTF-8), computed only when the text could be over.
+    const bytes = json.length * 3 <= exchange.maxReplyBytes ? 0 : utf8Length(json);
+    if (bytes > exchange.maxReplyBytes) {
+      log.error("rpc.reply-too-large", { id, bytes, limit: exchange.maxReplyBytes });
+      reply = errorReply(id, new McpError(500, ErrorCode.InternalError, `The response is ${bytes} bytes, over the session's limit of ${exchange.maxReplyBytes} bytes`));
       json = JSON.stringify(reply);
     }
     await outlet.reply(reply, json);

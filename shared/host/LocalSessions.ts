@@ -3,8 +3,9 @@
  * `Session` a Durable Object hosts on Workers. What the platform gives a Durable Object is done
  * here by hand: one host per session id, loaded from storage before its first use (so a
  * restarted process with persistent storage continues its sessions), and a timer per session
- * for its wakeups (the alarm). `restore()` reloads stored sessions at startup so that those no
- * client returns to still expire on time.
+ * for its wakeups (the alarm; re-armed for deadlines past a timer's 24.8-day reach).
+ * `restore()` reloads stored sessions at startup: those past their stored deadline are wiped
+ * then (a restart resurrects nothing), the others expire on time.
  *
  * Memory is bounded by live sessions: a host whose session ended, or that never had one (a
  * forged or expired id answered 404), is dropped after the operation. Storage comes from
@@ -12,8 +13,10 @@
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
+import { delayFor } from "../config/timerLimits.ts";
 import { toResponse } from "../http/Answer.ts";
 import type { Logger } from "../log/Logger.ts";
+import { logId } from "../log/logId.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
@@ -83,20 +86,24 @@ export class LocalSessions implements Sessions {
       broadcast,
       storage: storageFor?.(id) ?? this.#memoryFor(id),
       // A Durable Object alarm: one per session, a new one replaces the old.
-      scheduleWakeup: async (atMs) => {
-        clearTimeout(this.#timers.get(id));
-        const timer = setTimeout(() => {
-          this.#timers.delete(id);
-          void host!
-            .wakeup()
-            .catch((error) => logger.error("session.wakeup-failed", { session: id, message: String(error) }))
-            .then(() => this.#forgetIfEnded(id, host!));
-        }, Math.max(0, atMs - Date.now()));
-        this.#timers.set(id, timer);
-      },
+      scheduleWakeup: async (atMs) => this.#arm(id, host!, atMs),
     });
     this.#hosts.set(id, host);
     return host;
+  }
+
+  /** One timer per session; a deadline beyond one timer's reach is reached by re-arming (`delayFor`). */
+  #arm(id: string, host: SessionHost, atMs: number): void {
+    clearTimeout(this.#timers.get(id));
+    const timer = setTimeout(() => {
+      this.#timers.delete(id);
+      if (Date.now() < atMs) return this.#arm(id, host, atMs);
+      host
+        .wakeup()
+        .catch((error) => this.#options.logger.error("session.wakeup-failed", { session: logId(id), message: String(error) }))
+        .then(() => this.#forgetIfEnded(id, host));
+    }, delayFor(atMs));
+    this.#timers.set(id, timer);
   }
 
   #memoryFor(id: string): MemoryStorage {

@@ -11,9 +11,10 @@
  * next operation, rather than leaving the host broken until it is evicted.
  */
 import { type Checked, passed, refused } from "../errors/Checked.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { Answer } from "../http/Answer.ts";
+import type { Answer, TextAnswer } from "../http/Answer.ts";
 import { errorAnswer } from "../http/errorResponse.ts";
 import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
 import { Session, type SessionDeps } from "../session/Session.ts";
@@ -84,22 +85,29 @@ export class SessionHost {
         if (transport.value.connected) {
           return errorAnswer(new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another"));
         }
-        const body = transport.value.open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })));
+        const body = await transport.value.open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })));
         return new Response(body, { headers: SSE_HEADERS });
       }
       case "deliver": {
         const transport = this.#find(sessionId, "legacy");
         if (!transport.ok) return errorAnswer(transport.error);
-        const refused = await transport.value.deliver(operation.messages);
+        const refused = await transport.value.deliver(operation.messages, operation.size);
         return refused ? errorAnswer(refused.error, refused.id) : { status: 202 };
       }
       case "post": {
         if (operation.create) {
           const created = await this.#create(sessionId, StreamableHttpTransport.type);
-          return created.ok ? created.value.post(operation.messages, { "mcp-session-id": sessionId }) : errorAnswer(created.error);
+          if (!created.ok) return errorAnswer(created.error);
+          const answer = await created.value.post(operation.messages, operation.size, { "mcp-session-id": sessionId });
+          if (!isRefusedInitialize(answer)) return answer;
+          // The client never learns this id (an error carries none): end the session now, not at its deadline.
+          await this.#session?.end("initialize-refused");
+          this.#session = undefined;
+          const { "mcp-session-id": _unused, ...headers } = answer.headers ?? {};
+          return { ...answer, headers };
         }
         const transport = this.#find(sessionId, "streamable");
-        return transport.ok ? transport.value.post(operation.messages) : errorAnswer(transport.error);
+        return transport.ok ? transport.value.post(operation.messages, operation.size) : errorAnswer(transport.error);
       }
       case "stream": {
         const transport = this.#find(sessionId, "streamable");
@@ -138,6 +146,13 @@ export class SessionHost {
     if (kind === "legacy" ? transport instanceof SingleStreamTransport : transport instanceof StreamableHttpTransport) return passed(transport as HttpTransports[K]);
     return refused(McpError.invalidRequest(WRONG_ENDPOINTS[kind], 400));
   }
+}
+
+/** A JSON answer to the session's `initialize` that is an error: the session it was to start is of no use. */
+function isRefusedInitialize(answer: Answer): answer is TextAnswer {
+  if (answer instanceof Response || answer.body === undefined) return false;
+  const body: unknown = JSON.parse(answer.body);
+  return isObject(body) && "error" in body;
 }
 
 interface HttpTransports {

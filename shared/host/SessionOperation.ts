@@ -8,13 +8,15 @@
  */
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
+// `size` is the body's text length (`Parsed.size`): the session reserves it while its requests are in flight.
+
 export type SessionOperation =
   /** `GET /sse`: create a legacy session (or reopen one), answered with its stream; `endpoint` is the first event's URL. */
   | { kind: "open"; sessionId: string; create: boolean; endpoint: string }
   /** `POST /message`: one batch for a legacy session; 202, and replies on its stream. */
-  | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[] }
+  | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[]; size: number }
   /** `POST /mcp`: one batch for a Streamable HTTP session; `create` for `initialize`, which starts one. */
-  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; create: boolean }
+  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean }
   /** `GET /mcp`: the standalone stream, or a resumed one after `Last-Event-ID`. */
   | { kind: "stream"; sessionId: string; lastEventId: string | null }
   /** `DELETE /mcp`: the client ends the session. */

@@ -20,12 +20,12 @@ describe("parseMessages: valid bodies", () => {
     ["error response", { jsonrpc: "2.0", id: 4, error: { code: -32601, message: "nope" } }],
     ["error response with a null id", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "bad" } }],
   ])("accepts a %s as one message, unchanged", (_name, message) => {
-    expect(parseMessages(JSON.stringify(message))).toEqual({ ok: true, value: { messages: [message], batch: false } });
+    expect(parseMessages(JSON.stringify(message))).toEqual({ ok: true, value: { messages: [message], batch: false, size: JSON.stringify(message).length } });
   });
 
   it("accepts a batch and keeps its order", () => {
     const batch = [ping, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...ping, id: 2 }];
-    expect(parseMessages(JSON.stringify(batch))).toEqual({ ok: true, value: { messages: batch, batch: true } });
+    expect(parseMessages(JSON.stringify(batch))).toEqual({ ok: true, value: { messages: batch, batch: true, size: JSON.stringify(batch).length } });
   });
 
   it("accepts a batch of exactly MAX_BATCH_MESSAGES", () => {

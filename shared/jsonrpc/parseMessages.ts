@@ -21,6 +21,8 @@ export const MAX_BATCH_MESSAGES = 100;
 export interface Parsed {
   messages: JsonRpcMessage[];
   batch: boolean;
+  /** The text's length: what holding these messages costs, within a factor of two (a session reserves it at admission). */
+  size: number;
 }
 
 /** Scans for `[`/`{` depth outside strings; linear, allocation-free. */
@@ -62,9 +64,9 @@ export function parseMessages(text: string): Checked<Parsed> {
       const invalid = refusal(item, `batch item ${index}: `);
       if (invalid) return invalid;
     }
-    return passed({ messages: value as JsonRpcMessage[], batch: true });
+    return passed({ messages: value as JsonRpcMessage[], batch: true, size: text.length });
   }
-  return refusal(value, "") ?? passed({ messages: [value as JsonRpcMessage], batch: false });
+  return refusal(value, "") ?? passed({ messages: [value as JsonRpcMessage], batch: false, size: text.length });
 }
 
 /** The refusal of a value that is not a JSON-RPC message, naming where it stood; undefined for a message. */

@@ -70,3 +70,23 @@ describe("EventStore", () => {
     expect(texts(await second.after("t", 0))).toEqual(["abc"]);
   });
 });
+
+describe("EventStore: what a reloaded stream needs", () => {
+  it("knows each stream's last sequence number, also after a reload", async () => {
+    const storage = new MemoryStorage();
+    const first = new EventStore(storage, limits);
+    for (const seq of [1, 2, 12]) await first.append("s", seq, enc(`f${seq}`));
+    expect(first.lastSeq("s")).toBe(12);
+    expect(first.lastSeq("unknown")).toBe(0);
+    const second = new EventStore(storage, limits);
+    await second.load();
+    expect(second.lastSeq("s")).toBe(12);
+  });
+
+  it("replays a range: after one sequence number, up to another", async () => {
+    const store = new EventStore(new MemoryStorage(), { ...limits, maxEvents: 100 });
+    for (let seq = 1; seq <= 5; seq++) await store.append("s", seq, enc(`f${seq}`));
+    expect(texts(await store.after("s", 1, 3))).toEqual(["f2", "f3"]);
+    expect(texts(await store.after("s", 0, 0))).toEqual([]);
+  });
+});

@@ -37,6 +37,8 @@ export class EventStore {
   #head = 0;
   #bytes = 0;
   readonly #perStream = new Map<string, number>();
+  /** The highest sequence number stored per stream, even after its events were evicted: numbering goes on after a reload. */
+  readonly #lastSeq = new Map<string, number>();
 
   constructor(
     private readonly storage: KeyValueStore,
@@ -54,8 +56,9 @@ export class EventStore {
     this.#head = 0;
     this.#bytes = 0;
     this.#perStream.clear();
+    this.#lastSeq.clear();
     // Keys sort by stream, not by time; within a session, older streams were evicted first anyway.
-    for (const [key, frame] of stored) this.#track(key, streamOf(key), frame.byteLength);
+    for (const [key, frame] of stored) this.#track(key, streamOf(key), seqOf(key), frame.byteLength);
   }
 
   /** Stores one event; false (and nothing stored) when it is over `maxEventBytes`. */
@@ -64,7 +67,7 @@ export class EventStore {
     if (bytes > Math.min(this.limits.maxEventBytes, this.storage.maxValueBytes ?? Infinity)) return false;
     const key = eventKey(streamId, seq);
     await this.storage.put(key, frame);
-    this.#track(key, streamId, bytes);
+    this.#track(key, streamId, seq, bytes);
     await this.#evict();
     return true;
   }
@@ -74,20 +77,27 @@ export class EventStore {
     return (this.#perStream.get(streamId) ?? 0) > 0;
   }
 
-  /** The stored frames of `streamId` after `seq`, oldest first. */
-  async after(streamId: string, seq: number): Promise<Uint8Array[]> {
+  /** The highest sequence number stored for `streamId` since the index was loaded; 0 for none. */
+  lastSeq(streamId: string): number {
+    return this.#lastSeq.get(streamId) ?? 0;
+  }
+
+  /** The stored frames of `streamId` after `seq` (and up to `upTo`, when given), oldest first. */
+  async after(streamId: string, seq: number, upTo = Infinity): Promise<Uint8Array[]> {
     const from = eventKey(streamId, seq);
+    const to = Number.isFinite(upTo) ? eventKey(streamId, upTo) : undefined;
     const frames: Uint8Array[] = [];
     for (const [key, frame] of await this.storage.list<Uint8Array>(`${EVENT_PREFIX}${streamId}:`)) {
-      if (key > from) frames.push(frame);
+      if (key > from && (to === undefined || key <= to)) frames.push(frame);
     }
     return frames;
   }
 
-  #track(key: string, streamId: string, bytes: number): void {
+  #track(key: string, streamId: string, seq: number, bytes: number): void {
     this.#index.push({ key, streamId, bytes });
     this.#bytes += bytes;
     this.#perStream.set(streamId, (this.#perStream.get(streamId) ?? 0) + 1);
+    if (seq > this.lastSeq(streamId)) this.#lastSeq.set(streamId, seq);
   }
 
   async #evict(): Promise<void> {
@@ -110,4 +120,8 @@ export class EventStore {
 
 function streamOf(key: string): string {
   return key.slice(EVENT_PREFIX.length, key.lastIndexOf(":"));
+}
+
+function seqOf(key: string): number {
+  return Number(key.slice(key.lastIndexOf(":") + 1));
 }

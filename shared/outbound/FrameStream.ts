@@ -18,8 +18,12 @@ export type CloseReason = "client-disconnected" | "server-closed" | "stream-erro
 export interface FrameStreamOptions<T extends Frame> {
   /** A frame sent when idle this often; absent for none. */
   keepalive?: { intervalMs: number; frame: T };
-  /** Sent before anything queued, the moment the stream opens (e.g. the legacy `endpoint` event). */
-  first?: T;
+  /**
+   * Sent before anything queued, the moment the stream opens (e.g. the legacy `endpoint` event);
+   * or, as a promise, once it settles — a resumption's replay, read after the stream was attached,
+   * so that nothing sent meanwhile is missed. Nothing queued is read before it.
+   */
+  first?: T | Promise<T | undefined>;
   onClose(reason: CloseReason): void;
 }
 
@@ -29,6 +33,9 @@ export class FrameStream<T extends Frame = Uint8Array> {
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   #draining = false;
+  /** A `first` promise not settled yet: the stream may not end before it is sent. */
+  #awaitingFirst = false;
+  #firstSent: Promise<void> | undefined;
   #releasePull: (() => void) | undefined;
 
   constructor(
@@ -39,9 +46,29 @@ export class FrameStream<T extends Frame = Uint8Array> {
       {
         start: (controller) => {
           this.#controller = controller;
-          if (options.first !== undefined) controller.enqueue(options.first);
           const keepalive = options.keepalive;
           if (keepalive) this.#timer = setInterval(() => this.#tick(keepalive.frame), keepalive.intervalMs);
+          const first = options.first;
+          if (!(first instanceof Promise)) {
+            if (first !== undefined) controller.enqueue(first);
+            return;
+          }
+          // Nothing queued is read before the replay: `#pull` waits for this (workerd may call
+          // `pull` before a promise returned by `start` settles, so that promise is not enough).
+          this.#awaitingFirst = true;
+          this.#firstSent = first.then(
+            (frame) => {
+              this.#awaitingFirst = false;
+              if (this.#closed) return;
+              if (frame !== undefined) controller.enqueue(frame);
+              if (this.#draining && this.queue.empty) this.close();
+            },
+            (error: unknown) => {
+              this.#awaitingFirst = false;
+              this.#dispose("stream-error");
+              controller.error(error);
+            },
+          );
         },
         pull: (controller) => this.#pull(controller),
         cancel: () => this.#dispose("client-disconnected"),
@@ -57,7 +84,7 @@ export class FrameStream<T extends Frame = Uint8Array> {
   /** Ends the stream once everything queued has been read (a POST stream after its last reply). */
   closeWhenDrained(): void {
     this.#draining = true;
-    if (this.queue.empty) this.close();
+    if (this.queue.empty && !this.#awaitingFirst) this.close();
     else this.#releasePull?.();
   }
 
@@ -73,6 +100,11 @@ export class FrameStream<T extends Frame = Uint8Array> {
   }
 
   async #pull(controller: ReadableStreamDefaultController<T>): Promise<void> {
+    if (this.#firstSent) {
+      await this.#firstSent;
+      this.#firstSent = undefined;
+      if (this.#closed) return;
+    }
     let frame = this.queue.shift();
     while (frame === undefined && !this.#closed && !this.#draining) {
       await Promise.race([this.queue.whenData(), new Promise<void>((r) => (this.#releasePull = r))]);

@@ -39,6 +39,23 @@ describe("QueueBudget admission and reservations", () => {
     expect(queue.budget.canAdmit(1)).toBe(true);
   });
 
+  it("counts the bytes of admitted requests until they are answered, not only their number", () => {
+    const budget = new QueueBudget({ maxBytes: 100, maxMessages: 1_000 });
+    // An empty budget takes any one body, however large.
+    expect(budget.canAdmit(1, 5_000)).toBe(true);
+    const big = budget.reserve(60);
+    expect(budget.reservedBytes).toBe(60);
+    expect(budget.canAdmit(1, 30)).toBe(true);
+    expect(budget.canAdmit(1, 40)).toBe(false);
+    big.release();
+    expect(budget.reservedBytes).toBe(0);
+    expect(budget.canAdmit(1, 40)).toBe(true);
+    const answered = budget.reserve(60);
+    answered.commit();
+    answered.release(); // a second end frees nothing twice
+    expect(budget.reservedBytes).toBe(0);
+  });
+
   it("ends a reservation once, by commit or release, whichever comes first", () => {
     const budget = new QueueBudget({ maxBytes: 100, maxMessages: 2 });
     const a = budget.reserve();

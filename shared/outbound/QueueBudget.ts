@@ -5,7 +5,9 @@
  * requests. Admission, and the wait of handlers' notifications for room, are decided here, so a
  * session's memory is bounded however many streams it has.
  *
- * A reservation is taken when a request is admitted and travels with it to its outlet. Exactly
+ * A reservation is taken when a request is admitted and travels with it to its outlet: one
+ * message's place, and the request's own size (what holding it costs while it waits for a slot
+ * and runs), so that admitted work is bounded in bytes too, not only in count. Exactly
  * one of two things ends it: `commit()` in the step that queues the reply (the frame now holds
  * the place), or `release()` when no reply will be sent (cancelled, its client gone). Both are
  * idempotent, so a second end, on any path, cannot free a place twice.
@@ -19,6 +21,8 @@ export class QueueBudget {
   bytes = 0;
   messages = 0;
   reserved = 0;
+  /** The sizes the reservations hold (see the module header). */
+  reservedBytes = 0;
   #roomWaiters: Array<() => void> = [];
 
   constructor(readonly limits: QueueLimits) {}
@@ -29,11 +33,14 @@ export class QueueBudget {
   }
 
   /**
-   * Can `count` more requests be accepted? True while frames plus outstanding reservations stay
-   * within the message cap and queued bytes are under the byte cap.
+   * Can `count` more requests of `bytes` in all be accepted? True while frames plus reservations
+   * stay within the message cap, and queued plus reserved bytes stay under the byte cap with
+   * them; a budget holding no bytes takes any one body the routes let through (MAX_BODY_BYTES).
    */
-  canAdmit(count: number): boolean {
-    return this.messages + this.reserved + count <= this.limits.maxMessages && this.bytes < this.limits.maxBytes;
+  canAdmit(count: number, bytes = 0): boolean {
+    if (this.messages + this.reserved + count > this.limits.maxMessages) return false;
+    const held = this.bytes + this.reservedBytes;
+    return held === 0 || held + bytes < this.limits.maxBytes;
   }
 
   /** Does a notification of `bytes` fit now? An empty budget takes any frame, so none waits forever. */
@@ -42,10 +49,11 @@ export class QueueBudget {
     return this.messages + this.reserved + 1 <= this.limits.maxMessages && this.bytes + bytes <= this.limits.maxBytes;
   }
 
-  /** Holds one reply's place until it is committed or released. */
-  reserve(): Reservation {
+  /** Holds one reply's place, and `bytes` of its request, until it is committed or released. */
+  reserve(bytes = 0): Reservation {
     this.reserved++;
-    return new Reservation(this);
+    this.reservedBytes += bytes;
+    return new Reservation(this, bytes);
   }
 
   added(bytes: number): void {
@@ -82,9 +90,11 @@ export class QueueBudget {
 /** One reply's place in a budget (see the module header). */
 export class Reservation {
   #budget: QueueBudget | undefined;
+  readonly #bytes: number;
 
-  constructor(budget: QueueBudget) {
+  constructor(budget: QueueBudget, bytes = 0) {
     this.#budget = budget;
+    this.#bytes = bytes;
   }
 
   /** Still holding its place: neither committed nor released. */
@@ -98,6 +108,9 @@ export class Reservation {
     if (!budget) return;
     this.#budget = undefined;
     budget.reserved--;
+    budget.reservedBytes -= this.#bytes;
+    // The request's own bytes are free now: admission may have room again.
+    if (this.#bytes > 0) budget.wake();
   }
 
   /** No reply will be sent: the place is free for others. */
@@ -106,6 +119,7 @@ export class Reservation {
     if (!budget) return;
     this.#budget = undefined;
     budget.reserved--;
+    budget.reservedBytes -= this.#bytes;
     budget.wake();
   }
 }

@@ -7,6 +7,12 @@
  * A new connection is primed (SEP-1699, 2025-11-25 clients): its first event carries an id, no
  * data and the `retry` hint, so the client can resume even before the first message.
  *
+ * A resumption attaches its connection first and notes the last sequence number given out; it
+ * then replays the stored events up to that number (once every event numbered so far is
+ * stored), and anything numbered later goes to it live. So a message sent while the replay is
+ * read arrives exactly once (issue 11, defect g). After a reload the numbering continues from
+ * the last stored event (`lastSeq`), so event ids never repeat.
+ *
  * Not here: which stream a message belongs to, JSON-instead-of-SSE answers (`PostAnswer`).
  */
 import type { Logger } from "../log/Logger.ts";
@@ -24,6 +30,8 @@ export interface ResumableStreamOptions {
   keepaliveIntervalMs: number;
   /** The SEP-1699 `retry` hint; absent for clients older than 2025-11-25, which get no priming event. */
   primingRetryMs?: number;
+  /** The last sequence number this stream used before a reload; 0 for a new stream. */
+  lastSeq?: number;
   log: Logger;
   /** A connection of this stream closed, with the reason. */
   onDisconnect?(reason: CloseReason): void;
@@ -36,12 +44,17 @@ export class ResumableStream {
   readonly #options: ResumableStreamOptions;
   readonly #queue: OutboundQueue<Uint8Array>;
   #connection: FrameStream<Uint8Array> | undefined;
-  #seq = 0;
+  /** Events numbered after this go to the connection live; those up to it, by its replay. */
+  #liveAfter = 0;
+  #seq: number;
+  /** Appends under way: a replay waits for them, so it misses none numbered before it. */
+  readonly #storing = new Set<Promise<boolean>>();
   #finished = false;
 
   constructor(options: ResumableStreamOptions) {
     this.id = options.id;
     this.#options = options;
+    this.#seq = options.lastSeq ?? 0;
     this.#queue = new OutboundQueue<Uint8Array>(options.budget);
   }
 
@@ -55,17 +68,17 @@ export class ResumableStream {
     return this.#open(retry !== undefined && this.#seq === 0 ? encoder.encode(encodeSse({ id: `${this.id}.0`, retry, data: "" })) : undefined);
   }
 
-  /** Reconnects after `Last-Event-ID`: replays the stored events after `seq`, then continues live. */
-  async resume(seq: number): Promise<Response> {
-    const frames = await this.#options.events.after(this.id, seq);
-    return this.#open(frames.length > 0 ? concatBytes(frames) : undefined);
+  /** Reconnects after `Last-Event-ID`: replays the stored events after `seq`, then continues live (see the module header). */
+  resume(seq: number): Response {
+    const upTo = this.#seq;
+    return this.#open(this.#replay(seq, upTo), upTo);
   }
 
   /** Stores and queues a reply whose room was reserved, committing the reservation once it is queued. */
   async reply(json: string, reservation?: Reservation): Promise<void> {
     try {
-      const frame = await this.#store(json);
-      if (frame && this.#connection) this.#queue.push(frame);
+      const { seq, frame } = await this.#store(json);
+      if (this.#isLive(seq)) this.#queue.push(frame);
     } finally {
       reservation?.commit();
     }
@@ -74,8 +87,8 @@ export class ResumableStream {
   /** Stores a message, then queues it once the budget has room (if a connection reads it); gives up when `signal` aborts. */
   async notify(json: string, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    const frame = await this.#store(json);
-    if (!frame || !this.#connection) return;
+    const { seq, frame } = await this.#store(json);
+    if (!this.#isLive(seq)) return;
     if (signal) await this.#queue.pushWhenRoom(frame, signal);
     else this.#queue.push(frame);
   }
@@ -98,19 +111,38 @@ export class ResumableStream {
     this.#queue.clear();
   }
 
-  /** The frame to queue, stored first; undefined when the stream has no reader to queue it for. */
-  async #store(json: string): Promise<Uint8Array | undefined> {
-    const seq = ++this.#seq;
-    const frame = sseMessage(json, `${this.id}.${seq}`);
-    if (!(await this.#options.events.append(this.id, seq, frame))) {
-      this.#options.log.warn("event.not-stored", { stream: this.id, seq, bytes: frame.byteLength, reason: "over the stored-event size limit; delivered live only" });
-      if (!this.#connection) this.#options.log.error("event.lost", { stream: this.id, seq });
-    }
-    return frame;
+  /** Whether an event numbered `seq` goes to the connection now (rather than by its replay, or not at all). */
+  #isLive(seq: number): boolean {
+    return this.#connection !== undefined && seq > this.#liveAfter;
   }
 
-  #open(first: Uint8Array | undefined): Response {
+  /** Numbers a message and stores it as an event; the frame to queue. */
+  async #store(json: string): Promise<{ seq: number; frame: Uint8Array }> {
+    const seq = ++this.#seq;
+    const frame = sseMessage(json, `${this.id}.${seq}`);
+    const appending = this.#options.events.append(this.id, seq, frame);
+    this.#storing.add(appending);
+    try {
+      if (!(await appending)) {
+        this.#options.log.warn("event.not-stored", { stream: this.id, seq, bytes: frame.byteLength, reason: "over the stored-event size limit; delivered live only" });
+        if (!this.#connection) this.#options.log.error("event.lost", { stream: this.id, seq });
+      }
+    } finally {
+      this.#storing.delete(appending);
+    }
+    return { seq, frame };
+  }
+
+  /** The stored events after `after` and up to `upTo`, once every event numbered so far is stored. */
+  async #replay(after: number, upTo: number): Promise<Uint8Array | undefined> {
+    await Promise.allSettled([...this.#storing]);
+    const frames = await this.#options.events.after(this.id, after, upTo);
+    return frames.length > 0 ? concatBytes(frames) : undefined;
+  }
+
+  #open(first: Uint8Array | Promise<Uint8Array | undefined> | undefined, liveAfter = this.#seq): Response {
     this.#connection?.close();
+    this.#liveAfter = liveAfter;
     const stream: FrameStream<Uint8Array> = new FrameStream(this.#queue, {
       keepalive: { intervalMs: this.#options.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
       first,

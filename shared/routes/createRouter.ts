@@ -26,6 +26,7 @@ import type { Sessions } from "../host/SessionOperation.ts";
 import { Logger } from "../log/Logger.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import type { StatelessDeps } from "../stateless/statelessExchange.ts";
 import { describeServer } from "./describeServer.ts";
@@ -95,7 +96,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       if (definition.problem) logger.error("definition.invalid", { message: definition.problem.message });
       const broadcast = platform.broadcaster(env, config);
       const requestState = new RequestState(secret, config.requestStateTtlMs);
-      services = { config, logger, sessions: platform.sessions(env, { config, logger }), stateless: { server: definition, config, logger, env, requestState, broadcast } };
+      services = { config, logger, sessions: platform.sessions(env, { config, logger }), stateless: { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens() } };
       built.set(env, services);
     }
     return services;

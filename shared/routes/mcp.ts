@@ -28,7 +28,7 @@ export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes
   if (!accept.ok) return errorResponse(accept.error);
   const parsed = await readMessages(request, maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
-  const { messages, batch } = parsed.value;
+  const { messages, batch, size } = parsed.value;
   if (classifyEra(request.headers, messages, batch) === "stateless") return statelessPost(request, messages, batch, stateless);
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
@@ -42,11 +42,11 @@ export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes
     if (request.headers.has("mcp-session-id")) {
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
-    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, create: true });
+    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, size, create: true });
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "post", sessionId: session.value, messages, create: false });
+  return sessions.apply({ kind: "post", sessionId: session.value, messages, size, create: false });
 }
 
 export async function getMcp(request: Request, sessions: Sessions): Promise<Response> {

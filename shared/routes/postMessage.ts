@@ -15,5 +15,5 @@ export async function postMessage(request: Request, sessions: Sessions, maxBodyB
   if (!session.ok) return errorResponse(session.error);
   const parsed = await readMessages(request, maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
-  return sessions.apply({ kind: "deliver", sessionId: session.value, messages: parsed.value.messages });
+  return sessions.apply({ kind: "deliver", sessionId: session.value, messages: parsed.value.messages, size: parsed.value.size });
 }

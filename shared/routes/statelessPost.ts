@@ -44,9 +44,17 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
   const { meta, plan } = admitted.value;
   if (!plan) return answer(message, meta, deps);
+  // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
+  const { listens } = deps;
+  const slot = listens.acquire();
+  if (!slot.ok) {
+    deps.logger.warn("listen.limit", { open: listens.count, max: listens.max });
+    return errorResponse(slot.error, message.id);
+  }
   try {
-    return await listenOverSse(message, plan, deps);
+    return await listenOverSse(message, plan, deps, slot.value);
   } catch (error) {
+    slot.value();
     return errorResponse(forThisEra(toMcpError(error, deps.logger)), message.id);
   }
 }
@@ -80,8 +88,8 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
   return toResponse(await answered.response);
 }
 
-/** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. */
-async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps): Promise<Response> {
+/** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. `release` runs when it ends. */
+async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps, release: () => void): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
   const cancel = new AbortController();
   const stream = sseStream(budget, deps, () => cancel.abort(CLIENT_CLOSED));
@@ -97,7 +105,7 @@ async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: St
       stream.finish();
     },
   };
-  await listen(message, plan, deps.broadcast, outlet, cancel.signal, deps.logger);
+  await listen(message, plan, deps.broadcast, outlet, cancel.signal, deps.logger, release);
   return new Response(stream.connect(), { headers: SSE_HEADERS });
 }
 

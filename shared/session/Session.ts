@@ -13,7 +13,16 @@
  * - A client that is gone (the transport says `cancel`) ends its requests: handlers abort, the
  *   transport drops its queue. A Streamable HTTP disconnection is not a cancellation
  *   (transports spec): handlers go on and their events wait in storage for the client to resume.
- * - The record outlives its connections until the idle TTL passes; nothing in memory is authoritative.
+ * - Expiry is stored, not kept in memory: the record holds its deadline (`expiresAt`), armed as
+ *   the host's wakeup when the session is created. Activity pushes it to now + 1.5 × TTL once
+ *   less than one TTL is left, so a session ends between TTL and 1.5 × TTL after its last
+ *   activity, and a busy one rewrites its record at most once per half TTL. A wakeup (or a load)
+ *   after the deadline ends the session, unless a client is connected or a request is running,
+ *   which count as activity. An evicted or restarted host therefore expires on time.
+ * - Ending (expiry, DELETE) wipes the storage: every key, the stored events, the alarm; writes
+ *   are refused from then on (`SessionStorage`), so a handler still running leaves nothing.
+ * - The record is changed by one update at a time, stored first and then adopted, so a refused
+ *   write (a record over its size limit) leaves memory and storage alike.
  */
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
@@ -23,6 +32,7 @@ import type { Scope } from "../exchange/Exchange.ts";
 import { DISCONNECTED, Exchanges } from "../exchange/Exchanges.ts";
 import { isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest, notification, request } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
+import { logId } from "../log/logId.ts";
 import { QueueBudget } from "../outbound/QueueBudget.ts";
 import { describeMissing, requiredCapability } from "../protocol/requiredCapability.ts";
 import { DEFAULT_PROTOCOL_VERSION } from "../protocol/versions.ts";
@@ -31,13 +41,16 @@ import type { Method } from "../server/Method.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { type KeyValueStore, scoped } from "../storage/KeyValueStore.ts";
+import { SessionStorage } from "../storage/SessionStorage.ts";
 import { ClientRequests } from "./ClientRequests.ts";
 import { sessionMethods } from "./sessionMethods.ts";
-import { DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
+import { checkRecordSize, DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
 import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "./Transport.ts";
 
 /** Seconds a client told 429 should wait: about the time a reading client needs to drain a full queue. */
 export const RETRY_AFTER_SECONDS = 1;
+/** How far past one TTL a pushed deadline goes (see the module header): fewer writes, at most this much longer life. */
+const DEADLINE_SLACK = 0.5;
 
 export interface SessionDeps {
   server: ServerDefinition;
@@ -56,19 +69,22 @@ export class Session<T extends Transport = Transport> {
   /** The requests in flight: shared with 2026-07-28 requests on the same connection (`serveMessages`). */
   readonly exchanges: Exchanges;
   readonly #deps: SessionDeps;
+  readonly #storage: SessionStorage;
   readonly #log: Logger;
   readonly #budget: QueueBudget;
   readonly #clientRequests: ClientRequests;
   readonly #methods: Record<string, Method>;
   readonly #scope: Scope;
   #record: SessionRecord;
-  #lastActivity = Date.now();
+  /** The last record update, so the next applies its patch to the result (one at a time). */
+  #updating: Promise<unknown> = Promise.resolve();
   #ended = false;
 
   private constructor(record: SessionRecord, type: TransportType<T>, deps: SessionDeps) {
     this.#record = record;
     this.#deps = deps;
-    this.#log = deps.logger.child({ session: record.id });
+    this.#storage = new SessionStorage(deps.storage);
+    this.#log = deps.logger.child({ session: logId(record.id) });
     this.#budget = QueueBudget.fromConfig(deps.config);
     this.exchanges = new Exchanges(deps.config.maxConcurrentHandlers);
     this.#clientRequests = new ClientRequests(deps.config.handlerTimeoutMs);
@@ -89,7 +105,7 @@ export class Session<T extends Transport = Transport> {
    * The session stored under this host, or undefined if there is none (never created, or ended).
    * `types` are the transports this host serves; the stored kind picks one.
    */
-  static async load(deps: SessionDeps, types: readonly TransportType[]): Promise<Session | undefined> {
+  static async load(deps: SessionDeps, types: readonly TransportType[], now = Date.now()): Promise<Session | undefined> {
     const record = await deps.storage.get<SessionRecord>(SESSION_KEY);
     if (!record) return undefined;
     const type = types.find((t) => t.kind === record.transport);
@@ -98,12 +114,22 @@ export class Session<T extends Transport = Transport> {
     }
     const session = new Session(record, type, deps);
     await session.transport.restore?.();
+    if (record.expiresAt === undefined) {
+      // Stored before deadlines were: it gets one now, and its wakeup.
+      await session.#touch(now);
+      await deps.scheduleWakeup(session.expiresAt);
+    } else if (session.#idle(now)) {
+      // Its host missed the wakeup (evicted, restarted): it ends now, not on first use.
+      await session.end("idle-expired");
+      return undefined;
+    }
     return session;
   }
 
-  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps): Promise<Session<T>> {
-    const session = new Session({ id, transport: type.kind, createdAt: Date.now() }, type, deps);
-    await session.#persist();
+  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, now = Date.now()): Promise<Session<T>> {
+    const session = new Session({ id, transport: type.kind, createdAt: now, expiresAt: pushedDeadline(now, deps.config.sessionIdleTtlMs) }, type, deps);
+    await deps.storage.put(SESSION_KEY, session.#record);
+    await deps.scheduleWakeup(session.#record.expiresAt!);
     session.#log.info("session.open", { transport: type.kind });
     return session;
   }
@@ -128,25 +154,41 @@ export class Session<T extends Transport = Transport> {
 
   // ---- Lifetime ----
 
-  /** Host timer callback: ends the session once it has been idle, with no stream, past the TTL. */
-  async wakeup(now = Date.now()): Promise<"alive" | "ended"> {
-    if (this.transport.connected) return "alive";
-    const due = this.#lastActivity + this.#deps.config.sessionIdleTtlMs;
-    if (now < due) {
-      await this.#deps.scheduleWakeup(due);
-      return "alive";
-    }
-    await this.end("idle-expired");
-    return "ended";
+  /** The stored deadline; the session ends at the first wakeup after it with nothing connected or running. */
+  get expiresAt(): number {
+    return this.#record.expiresAt ?? 0;
   }
 
-  /** Ends the session for good: streams closed, handlers aborted, storage deleted. */
+  /**
+   * The host's wakeup (an alarm, a timer), or a load: ends the session if it is idle past its
+   * deadline; otherwise arms the next wakeup at the deadline (pushed first if a client is still
+   * connected or a request still running). Harmless to call twice, or after the session ended.
+   */
+  async wakeup(now = Date.now()): Promise<"alive" | "ended"> {
+    if (this.#ended) return "ended";
+    if (this.#idle(now)) {
+      await this.end("idle-expired");
+      return "ended";
+    }
+    // A client still connected, or a request still running, is activity.
+    if (this.transport.connected || this.exchanges.size > 0) await this.#touch(now);
+    await this.#deps.scheduleWakeup(this.expiresAt);
+    return "alive";
+  }
+
+  /** Past its deadline with no client connected and no request running. */
+  #idle(now: number): boolean {
+    return now >= this.expiresAt && !this.transport.connected && this.exchanges.size === 0;
+  }
+
+  /** Ends the session for good: streams closed, handlers aborted, every key and the wakeup deleted. Idempotent. */
   async end(reason: string): Promise<void> {
+    const first = !this.#ended;
     this.#ended = true;
     this.transport.close();
     this.exchanges.abortAll(DISCONNECTED);
-    await this.#deps.storage.deleteAll();
-    this.#log.info("session.end", { reason });
+    await this.#storage.wipe();
+    if (first) this.#log.info("session.end", { reason });
   }
 
   // ---- Internals ----
@@ -158,10 +200,10 @@ export class Session<T extends Transport = Transport> {
       config: this.#deps.config,
       log: this.#log,
       budget: this.#budget,
-      storage: this.#deps.storage,
+      storage: this.#storage,
       protocolVersion: () => this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-      admit: (messages) => this.admit(messages),
-      accept: (messages, replies) => this.#accept(messages, replies),
+      admit: (messages, size) => this.admit(messages, size),
+      accept: (messages, replies, size) => this.#accept(messages, replies, size),
       closed: (stream, reason, cancel) => this.#closed(stream, reason, cancel),
       touch: () => this.#touch(),
     };
@@ -179,7 +221,7 @@ export class Session<T extends Transport = Transport> {
       },
       session: {
         id: this.#record.id,
-        storage: scoped(deps.storage, DATA_PREFIX),
+        storage: scoped(this.#storage, DATA_PREFIX),
         isEnabled: (kind, id) => switchedState(kind, id, deps.server.declared(kind, id), this.#record.overrides ?? {}),
         setEnabled: (kind, id, enabled) => this.#setEnabled(kind, id, enabled),
       },
@@ -209,15 +251,15 @@ export class Session<T extends Transport = Transport> {
    * The 429 answer when a message's requests do not fit the budget, else undefined. Transports ask
    * through their link; a connection that also carries 2026-07-28 requests asks here (`serveMessages`).
    */
-  admit(messages: JsonRpcMessage[]): Refusal | undefined {
+  admit(messages: JsonRpcMessage[], size: number): Refusal | undefined {
     const requests = messages.filter(isRequest);
-    if (requests.length === 0 || this.#budget.canAdmit(requests.length)) return undefined;
-    const { bytes, messages: queued, reserved } = this.#budget;
-    this.#log.warn("queue.full", { bytes, messages: queued, reserved, refused: requests.length });
+    if (requests.length === 0 || this.#budget.canAdmit(requests.length, size)) return undefined;
+    const { bytes, messages: queued, reserved, reservedBytes } = this.#budget;
+    this.#log.warn("queue.full", { bytes, messages: queued, reserved, reservedBytes, refused: requests.length });
     const error = new McpError(
       429,
       ErrorCode.ServerBusy,
-      `Session queue is full (${queued} messages, ${bytes} bytes waiting for the client to read); retry after ${RETRY_AFTER_SECONDS}s`,
+      `Session queue is full (${queued} messages, ${bytes} bytes waiting for the client to read; ${reserved} requests, ${reservedBytes} bytes in flight); retry after ${RETRY_AFTER_SECONDS}s`,
       undefined,
       { "retry-after": String(RETRY_AFTER_SECONDS) },
     );
@@ -225,10 +267,12 @@ export class Session<T extends Transport = Transport> {
   }
 
   /** Starts requests (answered through `replies`), applies notifications, routes client responses. */
-  async #accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined): Promise<void> {
+  async #accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number): Promise<void> {
+    // Each request of a batch holds an equal share of its size until it is answered.
+    const share = Math.ceil(size / Math.max(1, messages.filter(isRequest).length));
     for (const message of messages) {
       if (isRequest(message)) {
-        const started = this.#start(message, replies!);
+        const started = this.#start(message, replies!, share);
         // What initialize negotiates applies to the rest of its batch (2024-11-05 clients may batch).
         if (message.method === "initialize") await started;
       } else if (isNotification(message)) {
@@ -239,7 +283,7 @@ export class Session<T extends Transport = Transport> {
     }
   }
 
-  #start(message: JsonRpcRequest, replies: ReplyChannel): Promise<void> {
+  #start(message: JsonRpcRequest, replies: ReplyChannel, size: number): Promise<void> {
     this.#log.debug("rpc.in", { id: message.id, method: message.method });
     const { config, server } = this.#deps;
     return this.exchanges.start({
@@ -250,7 +294,7 @@ export class Session<T extends Transport = Transport> {
         return method(message.params ?? {}, ctx);
       },
       scope: this.#scope,
-      outlet: replies.outlet(this.#budget.reserve()),
+      outlet: replies.outlet(this.#budget.reserve(size)),
       timeoutMs: config.handlerTimeoutMs,
       maxReplyBytes: config.maxQueueBytes,
       log: this.#log,
@@ -276,30 +320,35 @@ export class Session<T extends Transport = Transport> {
   }
 
   #closed(stream: string, reason: string, cancel: boolean): void {
-    this.#touch();
     this.#log.info("stream.closed", { stream, reason });
     if (this.#ended) return;
     // The client is gone: nobody will read what is running (the transport drops what is queued).
     if (cancel) this.exchanges.abortAll(DISCONNECTED);
-    if (!this.transport.connected) this.#scheduleExpiry();
+    // A stream open until now was activity: the deadline counts from here.
+    this.#touch().catch((error) => this.#log.error("session.touch-failed", { message: String(error) }));
   }
 
-  #scheduleExpiry(): void {
-    void this.#deps.scheduleWakeup(this.#lastActivity + this.#deps.config.sessionIdleTtlMs).catch((error) => {
-      this.#log.error("session.schedule-failed", { message: String(error) });
+  /** The client showed up: pushes the stored deadline when less than one TTL of it is left. */
+  async #touch(now = Date.now()): Promise<void> {
+    const ttl = this.#deps.config.sessionIdleTtlMs;
+    if (this.#ended || this.expiresAt - now >= ttl) return;
+    await this.#update({ expiresAt: pushedDeadline(now, ttl) });
+  }
+
+  /** Changes the record: stored first, then adopted, one update at a time (see the module header). */
+  #update(patch: Partial<SessionRecord>): Promise<void> {
+    const next = this.#updating.then(async () => {
+      const record = { ...this.#record, ...patch };
+      checkRecordSize(record);
+      await this.#storage.put(SESSION_KEY, record);
+      this.#record = record;
     });
+    this.#updating = next.catch(() => {});
+    return next;
   }
+}
 
-  #touch(): void {
-    this.#lastActivity = Date.now();
-  }
-
-  async #update(patch: Partial<SessionRecord>): Promise<void> {
-    this.#record = { ...this.#record, ...patch };
-    await this.#persist();
-  }
-
-  async #persist(): Promise<void> {
-    await this.#deps.storage.put(SESSION_KEY, this.#record);
-  }
+/** A deadline pushed by activity at `now` (see the module header). */
+function pushedDeadline(now: number, ttlMs: number): number {
+  return now + ttlMs + Math.floor(ttlMs * DEADLINE_SLACK);
 }

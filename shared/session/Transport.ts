@@ -59,17 +59,20 @@ export interface TransportLink {
   readonly storage: KeyValueStore;
   /** The negotiated revision, or the default before `initialize`. */
   protocolVersion(): string;
-  /** The refusal for a batch whose requests do not fit the budget; undefined when they do. Ask before `accept`. */
-  admit(messages: JsonRpcMessage[]): Refusal | undefined;
+  /**
+   * The refusal for a batch whose requests do not fit the budget; undefined when they do. Ask
+   * before `accept`. `size` is the batch's text length, reserved while its requests are in flight.
+   */
+  admit(messages: JsonRpcMessage[], size: number): Refusal | undefined;
   /** Takes admitted messages: requests start and are answered through `replies`; notifications and client responses apply. */
-  accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined): Promise<void>;
+  accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number): Promise<void>;
   /**
    * A connection ended. With `cancel`, the client is gone and so are its requests (HTTP+SSE,
    * stdio); without, requests go on and their messages wait for a resumption (Streamable HTTP).
    */
   closed(stream: string, reason: string, cancel: boolean): void;
-  /** The client showed up: the idle expiry counts from now. */
-  touch(): void;
+  /** The client showed up: the idle expiry counts from now (storing the deadline when it must move). */
+  touch(): Promise<void>;
 }
 
 export interface Transport {

@@ -7,6 +7,7 @@
  *
  * 2026-07-28 has none of them: it has no session (they answer -32601 there).
  */
+import { utf8Length } from "../bytes/utf8Length.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Logger } from "../log/Logger.ts";
 import { isLogLevel } from "../protocol/logLevels.ts";
@@ -15,8 +16,10 @@ import { requireUri } from "../server/resourceMethods.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { SessionRecord } from "./SessionRecord.ts";
 
-/** Resource subscriptions one session may hold: bounds the record's size. */
+/** Resource subscriptions one session may hold: bounds the record's size (with `MAX_RECORD_BYTES`). */
 export const MAX_SUBSCRIPTIONS = 1_000;
+/** The most a client's `clientInfo` and `capabilities` may take, as UTF-8 JSON: they are kept in the session record. */
+export const MAX_CLIENT_DESCRIPTION_BYTES = 16 * 1024;
 
 /** What the methods may read and change of their session. */
 export interface SessionState {
@@ -34,6 +37,10 @@ export function sessionMethods(state: SessionState): Record<string, Method> {
   };
   return {
     initialize: async (params) => {
+      const described = utf8Length(JSON.stringify([params.clientInfo ?? null, params.capabilities ?? null]));
+      if (described > MAX_CLIENT_DESCRIPTION_BYTES) {
+        throw McpError.invalidParams(`initialize's clientInfo and capabilities take ${described} bytes as JSON; at most ${MAX_CLIENT_DESCRIPTION_BYTES} are accepted`);
+      }
       const { result, negotiated } = state.server.initialize(params);
       await state.update(negotiated);
       state.log.info("session.initialized", { protocolVersion: negotiated.protocolVersion, client: negotiated.clientInfo?.name });

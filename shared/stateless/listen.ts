@@ -9,19 +9,37 @@
  * URI. The stream is bounded like every other: a listener that stops reading holds up only its
  * own channel, and the broadcaster ends a subscriber that falls too far behind, which ends this
  * stream with a final `SubscriptionsListenResult` (the client may listen again).
+ *
+ * What one listen may pin is bounded, since each topic is a subscription held open (on Workers,
+ * one Durable Object per topic): at most MAX_LISTEN_RESOURCES resources, each a URI the server
+ * can read (a listed resource or a template match, as for `resources/subscribe`), so junk URIs
+ * pin nothing; and at most MAX_OPEN_LISTENS listens per process (`OpenListens`), since this
+ * revision cannot tell one client from another. Not here: where a listen is started and its slot
+ * taken (`statelessPost`).
  */
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
-import { type Checked, passed, refused } from "../errors/Checked.ts";
+import { type Checked, PASSED, passed, refused } from "../errors/Checked.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import { followAbort } from "../exchange/followAbort.ts";
 import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, notification, resultReply } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
+import { MAX_URI_CHARS } from "../server/resourceMethods.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
 export const MAX_LISTEN_RESOURCES = 100;
+
+/** Characters of a refused URI shown in the error message. */
+const SHOWN_URI_CHARS = 200;
+
+/** Listen requests open at once in one process (one isolate on Workers), unless `OpenListens` is given another. */
+export const MAX_OPEN_LISTENS = 1_000;
+
+/** Seconds a listen refused for MAX_OPEN_LISTENS is told to wait: a slot frees only when another listener leaves. */
+export const LISTEN_RETRY_AFTER_SECONDS = 5;
 
 const LISTS = [
   ["toolsListChanged", "tools"],
@@ -56,18 +74,76 @@ export function planListen(message: JsonRpcRequest, server: ServerDefinition): C
     if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) return refused(McpError.invalidParams("resourceSubscriptions must be an array of URIs"));
     if (uris.length > MAX_LISTEN_RESOURCES) return refused(McpError.invalidParams(`A listen request may watch at most ${MAX_LISTEN_RESOURCES} resources`));
     if (uris.length > 0 && capabilities.resources?.subscribe) {
-      honored.resourceSubscriptions = [...new Set(uris)];
-      topics.push(...new Set(uris.map(resourceTopic)));
+      const unique = [...new Set(uris)];
+      for (const uri of unique) {
+        const watchable = checkWatchable(uri, server);
+        if (!watchable.ok) return watchable;
+      }
+      honored.resourceSubscriptions = unique;
+      topics.push(...unique.map(resourceTopic));
     }
   }
   return passed({ honored, topics });
 }
 
 /**
+ * Only a URI the server can read may be watched, the rule `resources/subscribe` keeps for sessions
+ * ("Servers MUST validate all resource URIs"); -32602 naming the URI otherwise.
+ */
+function checkWatchable(uri: string, server: ServerDefinition): Checked {
+  const shown = JSON.stringify(uri.length > SHOWN_URI_CHARS ? `${uri.slice(0, SHOWN_URI_CHARS)}…` : uri);
+  if (uri.length > MAX_URI_CHARS) {
+    return refused(McpError.invalidParams(`subscriptions/listen cannot watch ${shown}: the URI has ${uri.length} characters, more than the limit of ${MAX_URI_CHARS}`));
+  }
+  if (!server.resolvesResource(uri, {})) {
+    return refused(McpError.invalidParams(`subscriptions/listen cannot watch ${shown}: it is neither a resource this server lists nor a match for one of its resource templates`));
+  }
+  return PASSED;
+}
+
+/**
+ * Counts the listen requests open in one process, each holding its topics' subscriptions until
+ * its client leaves. 2026-07-28 has no session, so no count per client: the bound is per process,
+ * and past it a listen is refused with 429, Retry-After and -32000.
+ *
+ * @example
+ * const slot = listens.acquire();
+ * if (!slot.ok) return errorResponse(slot.error, message.id);
+ * await listen(message, plan, broadcast, outlet, cancel, logger, slot.value); // releases it when the listen ends
+ */
+export class OpenListens {
+  #count = 0;
+
+  /** @param max listens open at once; MAX_OPEN_LISTENS by default. */
+  constructor(readonly max = MAX_OPEN_LISTENS) {}
+
+  /** Listens open now. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** A slot, as its release (which frees it once, however often it is called), or the 429 refusal when all are taken. */
+  acquire(): Checked<() => void> {
+    if (this.#count >= this.max) {
+      const message = `This server holds at most ${this.max} listen requests open at once and all are taken; retry after ${LISTEN_RETRY_AFTER_SECONDS}s`;
+      return refused(new McpError(429, ErrorCode.ServerBusy, message, undefined, { "retry-after": String(LISTEN_RETRY_AFTER_SECONDS) }));
+    }
+    this.#count++;
+    let held = true;
+    return passed(() => {
+      if (!held) return;
+      held = false;
+      this.#count--;
+    });
+  }
+}
+
+/**
  * Subscribes, sends the acknowledgement, and resolves; the notifications then flow to `outlet`
  * until `cancel` aborts (the client closed the stream or cancelled the request: nothing more is
  * sent, and the outlet is dropped) or a subscriber is dropped (a final result is the reply).
- * Either way the outlet ends exactly once, and `done` runs after.
+ * Either way the outlet ends exactly once, and `done` runs after, also when subscribing fails
+ * (then this rejects) or ending the outlet throws.
  */
 export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcast: Broadcaster, outlet: Outlet, cancel: AbortSignal, logger: Logger, done?: () => void): Promise<void> {
   const controller = new AbortController();
@@ -75,11 +151,14 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcas
   const unlink = followAbort(cancel, controller);
   const tag = { [META.subscriptionId]: message.id };
   const send = (notice: JsonRpcNotification) => outlet.notify(notice, JSON.stringify(notice), controller.signal);
-  const end = (reply?: JsonRpcResponse) => {
+  const end = async (reply?: JsonRpcResponse) => {
     unlink();
-    if (reply) return Promise.resolve(outlet.reply(reply, JSON.stringify(reply))).finally(done);
-    outlet.drop();
-    done?.();
+    try {
+      if (reply) await outlet.reply(reply, JSON.stringify(reply));
+      else outlet.drop();
+    } finally {
+      done?.();
+    }
   };
   let streams: ReadableStream<Uint8Array>[];
   try {
@@ -87,7 +166,7 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcas
     await send(notification("notifications/subscriptions/acknowledged", { _meta: tag, notifications: plan.honored }));
   } catch (error) {
     stop();
-    end();
+    await end().catch((dropped) => logger.error("internal.error", { message: String(dropped) }));
     throw error;
   }
 

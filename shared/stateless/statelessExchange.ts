@@ -20,6 +20,7 @@ import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { decorateResult } from "./decorateResult.ts";
 import { InputRounds } from "./InputRounds.ts";
+import type { OpenListens } from "./listen.ts";
 import type { RequestMeta } from "./readRequestMeta.ts";
 import { paramsDigest, type RequestState } from "./RequestState.ts";
 
@@ -31,6 +32,8 @@ export interface StatelessDeps {
   env: ServerEnv;
   requestState: RequestState;
   broadcast: Broadcaster;
+  /** The listen requests open through these deps (MAX_OPEN_LISTENS): one count per isolate or process. */
+  listens: OpenListens;
 }
 
 /** The client requests of this revision (schema `ClientRequest`); the rest, `initialize` and `ping` included, are -32601. */

@@ -66,19 +66,20 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
   }
 
   /** Opens the stream; `first` (the legacy `endpoint` event) is its first frame. One stream at a time: the host checks `connected` first. */
-  open(first?: T): ReadableStream<T> {
+  async open(first?: T): Promise<ReadableStream<T>> {
     if (this.#stream.connected) throw new Error("SingleStreamTransport.open: the stream is already open");
-    this.#link.touch();
+    const body = this.#stream.connect(first);
     this.#link.log.info("stream.open", { stream: this.#id });
-    return this.#stream.connect(first);
+    await this.#link.touch();
+    return body;
   }
 
   /** Takes one batch of the client's messages; replies go out on the stream. The refusal if it did not fit. */
-  async deliver(messages: JsonRpcMessage[]): Promise<Refusal | undefined> {
-    this.#link.touch();
-    const refused = this.#link.admit(messages);
+  async deliver(messages: JsonRpcMessage[], size: number): Promise<Refusal | undefined> {
+    await this.#link.touch();
+    const refused = this.#link.admit(messages, size);
     if (refused) return refused;
-    await this.#link.accept(messages, this.replies);
+    await this.#link.accept(messages, this.replies, size);
     return undefined;
   }
 

@@ -10,6 +10,12 @@
  * connection is not a cancellation (transports spec): requests go on and their events wait in
  * storage. A POST's stream finishes once each of its requests has settled.
  *
+ * Across a reload (eviction, deploy, restart): the standalone stream's id is stored
+ * (`STANDALONE_KEY`), so a client resuming it continues the same live stream, numbered on from
+ * its last stored event; a POST stream cut short gets an error for each request left unanswered
+ * (`UnfinishedPosts`); and resuming a stream with nothing stored (from its priming id, say)
+ * answers an empty stream that ends, never the 404 that tells a client its session is gone.
+ *
  * Not here: session creation and deletion (`SessionHost`), the header checks (routes).
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
@@ -24,11 +30,14 @@ import type { Reservation } from "../outbound/QueueBudget.ts";
 import { ResumableStream } from "../outbound/ResumableStream.ts";
 import { randomHex } from "../session/newSessionId.ts";
 import type { Transport, TransportLink, TransportType } from "../session/Transport.ts";
+import { UnfinishedPosts } from "./UnfinishedPosts.ts";
 
 /** Largest single event kept for resumption; larger ones go out live only. Below storage's value limit. */
 export const MAX_STORED_EVENT_BYTES = 1_048_576;
 /** Protocol revisions whose clients understand the SEP-1699 priming event. */
 const PRIMING_SINCE = "2025-11-25";
+/** Where the standalone stream's id is kept, so a reload continues it. */
+export const STANDALONE_KEY = "stream:standalone";
 /** 48 random bits: unique among one session's streams, and short in every event id (12 hex digits). */
 const STREAM_ID_BYTES = 6;
 const EVENT_ID = /^([0-9a-f]{12})\.(\d{1,10})$/;
@@ -41,6 +50,7 @@ export class StreamableHttpTransport implements Transport {
 
   readonly #link: TransportLink;
   readonly #events: EventStore;
+  readonly #posts: UnfinishedPosts;
   /** Live streams by id: unfinished POST streams and the standalone stream. */
   readonly #streams = new Map<string, ResumableStream>();
   #standalone: ResumableStream | undefined;
@@ -53,6 +63,7 @@ export class StreamableHttpTransport implements Transport {
       maxBytes: config.maxStoredBytes,
       maxEventBytes: MAX_STORED_EVENT_BYTES,
     });
+    this.#posts = new UnfinishedPosts(storage, link.log);
   }
 
   get connected(): boolean {
@@ -60,8 +71,11 @@ export class StreamableHttpTransport implements Transport {
     return false;
   }
 
-  restore(): Promise<void> {
-    return this.#events.load();
+  async restore(): Promise<void> {
+    await this.#events.load();
+    const standalone = await this.#link.storage.get<string>(STANDALONE_KEY);
+    if (standalone !== undefined) this.#standalone = this.#newStream(standalone, true, this.#events.lastSeq(standalone));
+    await this.#posts.settle(this.#events, (id, lastSeq) => this.#newStream(id, false, lastSeq));
   }
 
   /**
@@ -69,17 +83,24 @@ export class StreamableHttpTransport implements Transport {
    * as one JSON object when the single request produces nothing but its reply, else as an SSE
    * stream carrying its notifications, server requests and replies. `headers` go on the answer.
    */
-  async post(messages: JsonRpcMessage[], headers: Record<string, string> = {}): Promise<Answer> {
-    this.#link.touch();
-    const refused = this.#link.admit(messages);
+  async post(messages: JsonRpcMessage[], size: number, headers: Record<string, string> = {}): Promise<Answer> {
+    await this.#link.touch();
+    const refused = this.#link.admit(messages, size);
     if (refused) return errorAnswer(refused.error, refused.id);
-    let owed = messages.filter(isRequest).length;
+    const ids = messages.filter(isRequest).map((m) => m.id);
+    let owed = ids.length;
     if (owed === 0) {
-      await this.#link.accept(messages, undefined);
+      await this.#link.accept(messages, undefined, size);
       return { status: 202 };
     }
     let stream: ResumableStream | undefined;
-    const streamOf = () => (stream ??= this.#newStream(randomHex(STREAM_ID_BYTES), true));
+    let unmark: (() => void) | undefined;
+    const streamOf = () => {
+      if (stream) return stream;
+      stream = this.#newStream(randomHex(STREAM_ID_BYTES), true);
+      unmark = this.#posts.mark(stream.id, ids);
+      return stream;
+    };
     const answer = new PostAnswer(
       () => withHeaders(streamOf().connect(), headers),
       owed === 1 && messages.length === 1 ? { ...JSON_HEADERS, ...headers } : undefined,
@@ -91,8 +112,9 @@ export class StreamableHttpTransport implements Transport {
       if (!stream) return;
       stream.finish();
       this.#streams.delete(stream.id);
+      unmark?.();
     };
-    await this.#link.accept(messages, { outlet: (reservation) => postOutlet(answer, streamOf, reservation, settled) });
+    await this.#link.accept(messages, { outlet: (reservation) => postOutlet(answer, streamOf, reservation, settled) }, size);
     return answer.response;
   }
 
@@ -102,7 +124,7 @@ export class StreamableHttpTransport implements Transport {
    * standalone stream for server-initiated messages (one at a time).
    */
   async openStream(lastEventId: string | null): Promise<Answer> {
-    this.#link.touch();
+    await this.#link.touch();
     if (lastEventId !== null) return this.#resume(lastEventId);
     const standalone = this.#standaloneStream();
     if (standalone.connected) {
@@ -112,16 +134,20 @@ export class StreamableHttpTransport implements Transport {
     return standalone.connect();
   }
 
-  notify(json: string, signal?: AbortSignal): Promise<void> {
-    return this.#standaloneStream().notify(json, signal);
+  async notify(json: string, signal?: AbortSignal): Promise<void> {
+    await this.#standaloneStream().notify(json, signal);
   }
 
   close(): void {
     for (const stream of this.#streams.values()) stream.close();
   }
 
+  /** The standalone stream, made (and its id stored, in the order storage applies writes) on first use. */
   #standaloneStream(): ResumableStream {
-    return (this.#standalone ??= this.#newStream(randomHex(STREAM_ID_BYTES), true));
+    if (this.#standalone) return this.#standalone;
+    const stream = (this.#standalone = this.#newStream(randomHex(STREAM_ID_BYTES), true));
+    this.#link.storage.put(STANDALONE_KEY, stream.id).catch((error: unknown) => this.#link.log.warn("stream.id-not-stored", { stream: stream.id, message: String(error) }));
+    return stream;
   }
 
   async #resume(lastEventId: string): Promise<Answer> {
@@ -129,20 +155,17 @@ export class StreamableHttpTransport implements Transport {
     if (!match) return errorAnswer(McpError.invalidRequest(`Malformed Last-Event-ID ${JSON.stringify(lastEventId)}: expected an event id this session sent`));
     const [, streamId, seq] = match as unknown as [string, string, string];
     let stream = this.#streams.get(streamId);
-    if (!stream && this.#events.has(streamId)) {
-      // A finished stream whose events are still stored: replay them, then end the response.
-      stream = this.#newStream(streamId, false);
-      stream.finish();
-    }
     if (!stream) {
-      return errorAnswer(new McpError(404, ErrorCode.InvalidRequest, `Last-Event-ID ${JSON.stringify(lastEventId)} belongs to no stream of this session (or its events have expired)`));
+      // A finished stream: replay what is stored (maybe nothing), then end the response.
+      stream = this.#newStream(streamId, false, this.#events.lastSeq(streamId));
+      stream.finish();
     }
     this.#link.log.info("stream.resume", { stream: streamId, after: Number(seq) });
     return stream.resume(Number(seq));
   }
 
   /** A live stream is kept for resumption until it finishes; a replayed finished one is not. */
-  #newStream(id: string, live: boolean): ResumableStream {
+  #newStream(id: string, live: boolean, lastSeq = 0): ResumableStream {
     const { config, log } = this.#link;
     const stream = new ResumableStream({
       id,
@@ -150,6 +173,7 @@ export class StreamableHttpTransport implements Transport {
       events: this.#events,
       keepaliveIntervalMs: config.keepaliveIntervalMs,
       primingRetryMs: this.#link.protocolVersion() >= PRIMING_SINCE ? config.sseRetryMs : undefined,
+      lastSeq,
       log,
       onDisconnect: (reason) => this.#link.closed(id, reason, false),
     });

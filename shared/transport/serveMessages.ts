@@ -40,13 +40,14 @@ import { idInUse } from "../exchange/Exchanges.ts";
 import { errorReply, isRequest, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "../jsonrpc/messages.ts";
 import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { Logger, stderrSink } from "../log/Logger.ts";
+import { logId } from "../log/logId.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { Session } from "../session/Session.ts";
 import { admitStateless } from "../stateless/admitStateless.ts";
 import { carriesVersionMeta } from "../stateless/classifyEra.ts";
-import { listen } from "../stateless/listen.ts";
+import { listen, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
@@ -101,8 +102,9 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     scheduleWakeup: async () => {},
   });
   const { transport } = session;
-  const log = logger.child({ session: session.record.id, transport: kind });
-  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast };
+  const log = logger.child({ session: logId(session.record.id), transport: kind });
+  // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
+  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens() };
 
   const reader = options.messages.readable.getReader();
   const writer = options.messages.writable.getWriter();
@@ -122,13 +124,13 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   };
 
   /** A 2026-07-28 request: answered without the session, on the same stream, counted in the same budget. */
-  const startStateless = (message: JsonRpcRequest): McpError | undefined => {
+  const startStateless = (message: JsonRpcRequest, size: number): McpError | undefined => {
     const admitted = admitStateless(message, undefined, server);
     if (!admitted.ok) return admitted.error;
     const { meta, plan } = admitted.value;
-    const full = session.admit([message]);
+    const full = session.admit([message], size);
     if (full) return full.error;
-    const outlet = transport.replies.outlet(session.budget.reserve());
+    const outlet = transport.replies.outlet(session.budget.reserve(size));
     if (!plan) {
       void session.exchanges.start(statelessExchange(message, meta, stateless, outlet));
       return undefined;
@@ -146,7 +148,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     return undefined;
   };
 
-  const pumping = pump(transport.open(), writer, onWriteFailed);
+  const pumping = pump(await transport.open(), writer, onWriteFailed);
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -164,21 +166,21 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
         await answerError(parsed.error, parsed.id ?? null);
         continue;
       }
-      const { messages, batch } = parsed.value;
+      const { messages, batch, size } = parsed.value;
       if (messages.some(isStateless)) {
         const [message] = messages;
         if (batch || !isStateless(message!)) {
           await answerError(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message at a time"), null);
         } else {
           const request = message as JsonRpcRequest;
-          const refused = startStateless(request);
+          const refused = startStateless(request, size);
           if (refused) await write(JSON.stringify(errorReply(request.id, refused)));
         }
         continue;
       }
       try {
         // Everything else is the session's (notifications/cancelled included: it reaches either era's requests).
-        const refused = await transport.deliver(messages);
+        const refused = await transport.deliver(messages, size);
         if (refused) await write(JSON.stringify(errorReply(refused.id, refused.error)));
       } catch (error) {
         await answerError(toMcpError(error, log), null);

@@ -2,7 +2,9 @@
  * Size budgets, as tests (STYLE habit 12): Workers measured the way `wrangler deploy` uploads
  * them (minified, gzip as wrangler reports it). The example with zod/mini must stay within
  * 50 KiB gzip, and a Worker whose one tool uses raw JSON Schema — the core alone, with its JSON
- * Schema validator — within 30 KiB.
+ * Schema validator — within 34 KiB. (30 until issue 11, whose durable expiry, resumption across
+ * restarts, bounded error reports and checked listens took the core from 29.0 to 31.4 KiB; the
+ * rest is room for the hibernation relay, not for drift.)
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
@@ -14,9 +16,9 @@ describe("bundle budgets", () => {
     expect(gzipKib).toBeLessThanOrEqual(50);
   });
 
-  it("ships a Worker whose tools use raw JSON Schema only in at most 30 KiB gzip", async () => {
+  it("ships a Worker whose tools use raw JSON Schema only in at most 34 KiB gzip", async () => {
     const { gzipKib } = await deploySize("test/bundle/rawSchemaWorker.ts");
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(30);
+    expect(gzipKib).toBeLessThanOrEqual(34);
   });
 });

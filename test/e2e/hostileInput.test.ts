@@ -301,7 +301,7 @@ describe("2025-11-25 sessions on /mcp", () => {
     expect(((await tool.json()) as any).error).toEqual({ code: -32602, message: "Unknown tool: nope" });
   });
 
-  it("a second standalone stream → 409; a Last-Event-ID malformed → 400, of another session → 404", async () => {
+  it("a second standalone stream → 409; a Last-Event-ID malformed → 400, of another session → an empty stream that ends (not 404)", async () => {
     const first = await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream" } });
     expect(first.status).toBe(200);
     await expectError(await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream" } }), 409, -32600);
@@ -312,7 +312,9 @@ describe("2025-11-25 sessions on /mcp", () => {
     expect(streamed.headers.get("content-type")).toContain("text/event-stream");
     const text = await streamed.text();
     const eventId = /^id: (\S+)$/m.exec(text)![1]!;
-    await expectError(await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream", "last-event-id": eventId } }), 404, -32600);
+    const foreign = await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream", "last-event-id": eventId } });
+    expect(foreign.status).toBe(200);
+    expect(await foreign.text()).toBe("");
     await expectError(await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream", "last-event-id": "nonsense" } }), 400, -32600);
   });
 

@@ -1,9 +1,9 @@
 /**
  * Sessions inside real workerd: one Durable Object per session, replies on their own stream,
- * state reloaded after eviction, teardown on disconnect, idle expiry by alarm, cancellation,
+ * state reloaded after eviction, teardown on disconnect (expiry: lifecycle.test.ts), cancellation,
  * handler deadline, concurrency cap, progress.
  */
-import { env, evictDurableObject, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { env, evictDurableObject, listDurableObjectIds, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BASE, call, eventually, initialize, openSession, post, sessionStub, sleep } from "./helpers.ts";
 import { SseReader } from "../support/SseReader.ts";
@@ -97,23 +97,6 @@ describe("legacy HTTP+SSE sessions", () => {
     expect(await statsOf(s.sessionId)).toMatchObject({ streamOpen: false, running: 0, messages: 0, reserved: 0, bytes: 0 });
     const alarm = await runInDurableObject(stubOf(s.sessionId), (_i, state) => state.storage.getAlarm());
     expect(alarm).toBeGreaterThan(Date.now());
-  });
-
-  it("deletes an idle session when its alarm fires after the TTL", async () => {
-    const s = await openSession();
-    await s.post(initialize());
-    await s.reader.nextMessage();
-    await s.reader.cancel();
-    await eventually(async () => (await statsOf(s.sessionId))?.streamOpen === false);
-    expect(await runDurableObjectAlarm(stubOf(s.sessionId))).toBe(true); // too early: re-armed
-    expect(await stored(s.sessionId, "session")).toBeDefined();
-    await sleep(3_100); // SESSION_IDLE_TTL_MS is 3000 in the test configuration
-    // The re-armed alarm may already have fired on its own; if not, fire it now.
-    await runDurableObjectAlarm(stubOf(s.sessionId));
-    expect(await stored(s.sessionId, "session")).toBeUndefined();
-    expect(await runInDurableObject(stubOf(s.sessionId), (_i, state) => state.storage.getAlarm())).toBeNull();
-    const late = await s.post({ jsonrpc: "2.0", id: 9, method: "ping" });
-    expect(late.status).toBe(404);
   });
 
   it("aborts a handler on notifications/cancelled and sends no response for it", async () => {

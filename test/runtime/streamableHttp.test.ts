@@ -2,7 +2,7 @@
  * Streamable HTTP on /mcp inside workerd: the raw wire (status codes, headers, JSON vs SSE),
  * resumption after a dropped stream with no lost reply, and state surviving eviction.
  */
-import { evictDurableObject, SELF } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SseReader } from "../support/SseReader.ts";
 import { BASE, call, initialize, sessionStub } from "./helpers.ts";
@@ -128,13 +128,88 @@ describe("resumability", () => {
     expect((await again.next()).id).toBe(reply.id);
   });
 
-  it("refuses a Last-Event-ID from another session, or malformed", async () => {
+  it("replays nothing of another session's stream, and refuses a malformed Last-Event-ID", async () => {
     const a = await open();
     const b = await open();
     const response = await a.post(call(1, "wait", { ms: 1 }, { progressToken: "t" }));
     const id = (await new SseReader(response.body!).next()).id!;
-    await expectError(await SELF.fetch(MCP, { headers: { ...b.headers, accept: "text/event-stream", "last-event-id": id } }), 404);
+    // Not a 404: that tells a client its own session is gone. A stream with nothing stored just ends.
+    const foreign = await SELF.fetch(MCP, { headers: { ...b.headers, accept: "text/event-stream", "last-event-id": id } });
+    expect(foreign.status).toBe(200);
+    expect(await foreign.text()).toBe("");
     await expectError(await SELF.fetch(MCP, { headers: { ...b.headers, accept: "text/event-stream", "last-event-id": "nonsense" } }), 400);
+  });
+
+  it("resumes a standalone stream that sent nothing yet from its priming id after an eviction: live, not 404", async () => {
+    const s = await open();
+    await s.post({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: "test://counter" } });
+    const listening = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } });
+    const first = new SseReader(listening.body!);
+    const priming = await first.next();
+    await first.cancel();
+    await evictDurableObject(sessionStub(s.sessionId));
+    const resumed = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream", "last-event-id": priming.id! } });
+    expect(resumed.status).toBe(200);
+    const events = new SseReader(resumed.body!);
+    await s.post(call(2, "touch", {}));
+    expect((await events.next()).id).toBe(priming.id!.replace(/\.0$/, ".1"));
+    await events.cancel();
+  });
+
+  it("continues the standalone stream after an eviction: same stream, numbered on, new messages live", async () => {
+    const s = await open();
+    expect((await (await s.post({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: "test://counter" } })).json<any>()).result).toEqual({});
+    const listening = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } });
+    const events = new SseReader(listening.body!);
+    const priming = await events.next();
+    await s.post(call(2, "touch", {}));
+    const first = await events.next();
+    expect(first.id).toBe(priming.id!.replace(/\.0$/, ".1"));
+    await events.cancel();
+    await evictDurableObject(sessionStub(s.sessionId));
+
+    const resumed = new SseReader((await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream", "last-event-id": first.id! } })).body!);
+    await s.post(call(3, "touch", {}));
+    const next = await resumed.next();
+    expect(next.id).toBe(priming.id!.replace(/\.0$/, ".2"));
+    expect(JSON.parse(next.data)).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://counter" } });
+    await resumed.cancel();
+  });
+
+  it("answers a request cut short by a restart with an error on its resumed stream, then ends it", async () => {
+    const s = await open();
+    // What a host killed mid-run leaves (evictDurableObject waits for running requests, so it is
+    // written here): a streamed POST marked unfinished, its progress event stored, no reply.
+    const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 0 } };
+    await runInDurableObject(sessionStub(s.sessionId), async (_i, state) => {
+      await state.storage.put("post:0123456789ab", [7]);
+      await state.storage.put("ev:0123456789ab:0000000001", new TextEncoder().encode(`event: message\nid: 0123456789ab.1\ndata: ${JSON.stringify(progress)}\n\n`));
+    });
+    await evictDurableObject(sessionStub(s.sessionId));
+    // The next use of the session reloads it, which settles the stream cut short.
+    expect((await s.post({ jsonrpc: "2.0", id: 2, method: "ping" })).status).toBe(200);
+    const replay = new SseReader((await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream", "last-event-id": "0123456789ab.1" } })).body!);
+    const event = await replay.next();
+    expect(event.id).toBe("0123456789ab.2");
+    const reply = JSON.parse(event.data);
+    expect(reply).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32603 } });
+    expect(reply.error.message).toContain("restarted while this request was running");
+    await expect(replay.next(1_000)).rejects.toThrow("SSE stream ended");
+    const keys = await runInDurableObject(sessionStub(s.sessionId), async (_i, state) => [...(await state.storage.list({ prefix: "post:" })).keys()]);
+    expect(keys).toEqual([]);
+  });
+
+  it("marks a streamed POST unfinished while it runs, and unmarks it when it finishes", async () => {
+    const s = await open();
+    const response = await s.post(call(1, "wait", { ms: 300 }, { progressToken: "t" }));
+    const reader = new SseReader(response.body!);
+    await reader.next();
+    await reader.next(); // progress: the stream exists
+    const marks = () => runInDurableObject(sessionStub(s.sessionId), async (_i, state) => (await state.storage.list({ prefix: "post:" })).size);
+    expect(await marks()).toBe(1);
+    await reader.next(); // the reply
+    await expect(reader.next(1_000)).rejects.toThrow("SSE stream ended");
+    expect(await marks()).toBe(0);
   });
 
   it("keeps a session, its negotiated state and its stored events across eviction", async () => {

@@ -79,9 +79,12 @@ export const testServer = defineServer({
     }),
     tool({
       name: "blob",
-      description: "Returns `bytes` characters of text",
-      input: z.strictObject({ bytes: z.number().int().min(0).max(8_000_000) }),
-      handler: async ({ bytes }) => "x".repeat(bytes),
+      description: "Returns `bytes` characters of text (`fill`, then one `last` character if given), after a progress notification when asked",
+      input: z.strictObject({ bytes: z.number().int().min(0).max(8_000_000), last: z.string().max(1).default(""), progress: z.boolean().default(false) }),
+      handler: async ({ bytes, last, progress }, ctx) => {
+        if (progress) await ctx.progress(0, 1, "writing");
+        return "x".repeat(bytes) + last;
+      },
     }),
   ],
   resources: [resource({ uri: "test://counter", name: "counter", description: "A resource tests subscribe to", mimeType: "text/plain", read: async () => "0" })],
