@@ -7,6 +7,8 @@
  * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
  * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
  * `listening on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
+ * A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead of ending
+ * the process (`logUnhandledRejections`, shared with `serveDenoStdio`).
  *
  * @example
  * // deno.ts — deno run --allow-net --allow-env --allow-read --allow-write --unstable-kv deno.ts --port 8787
@@ -22,6 +24,7 @@ import { createRouter, type RouterOptions } from "../shared/routes/createRouter.
 import type { ServerEnv } from "../shared/server/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { KvStorage } from "./KvStorage.ts";
+import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 
 export interface ServeDenoOptions extends RouterOptions<Record<string, string>> {
   /** 0 picks a free port. Default: `--port`, `PORT`, else 8787. */
@@ -52,6 +55,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   if (LOOPBACK.has(hostname)) env.ALLOWED_HOSTS ??= "localhost,127.0.0.1,[::1]";
   const config = readConfig(env);
   const logger = new Logger(config.logLevel);
+  logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const kv = kvPath === undefined ? undefined : await Deno.openKv(kvPath);

@@ -13,13 +13,20 @@
  * import server from "./server.ts";
  * await serveDenoStdio(server);
  */
+import { readConfig } from "../shared/config/readConfig.ts";
+import { Logger, stderrSink } from "../shared/log/Logger.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { serveStdio } from "../shared/stdio/serveStdio.ts";
+import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 
 export async function serveDenoStdio(definition: ServerDefinition): Promise<never> {
   console.log = console.info = console.debug = console.error;
   try {
-    await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env: Deno.env.toObject() });
+    const env = Deno.env.toObject();
+    // The logger serveStdio would make for itself (stderr, `LOG_LEVEL`), built here so unhandled rejections share it.
+    const logger = new Logger(readConfig(env).logLevel, {}, stderrSink);
+    logUnhandledRejections(logger);
+    await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env, logger });
   } catch (error) {
     console.error(JSON.stringify({ level: "error", event: "stdio.failed", message: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack }));
     Deno.exit(1);

@@ -1,9 +1,11 @@
 /**
  * The session Durable Object: one instance per session id (`idFromName(sessionId)`), hosting a
  * runtime-agnostic `SessionHost` (and through it a `Session`). It is the only place that knows
- * about Durable Objects; the protocol and the create/require rules live in `shared/`. Its one
- * entry is `apply(operation)`: the Worker sends every session request as a `SessionOperation`
- * over RPC (the body already parsed), and gets the `Response` back.
+ * about Durable Objects; the protocol and the create/require rules live in `shared/`. Its entry
+ * is `apply(operation)`: the Worker sends every session request as a `SessionOperation` over RPC
+ * (the body already parsed), and gets the answer back — except the long-lived streams (`open`,
+ * `stream`), which the Worker relays: it opens a WebSocket to `fetch`, the object accepts it for
+ * hibernation, and sends the stream's frames on it (`relayProtocol.ts`, `RelayedStream.ts`).
  *
  * Persisted (SQLite-backed storage, key-value API):
  *   "session"             → SessionRecord: id, transport kind, createdAt, expiresAt (the stored
@@ -19,6 +21,8 @@
  *   "post:<stream>"       → the request ids of a streamed POST still running; a reload answers the
  *                           ones left without a reply with -32603 (`UnfinishedPosts`).
  *   alarm                 → the stored deadline, armed when the session is created.
+ * With each relay socket (its attachment, kept by the runtime through hibernation): which
+ * stream it carries, and the bytes sent and acknowledged.
  * In memory only (a cache, rebuilt on demand): the open streams, the outbound queue, running
  * handlers.
  *
@@ -33,23 +37,36 @@
  * that fails is tried again by the next call. An alarm that fires twice, or after the session
  * ended, finds nothing to do.
  *
+ * Hibernation. A client waiting on its stream leaves nothing pending here: the Worker holds the
+ * stream and sends the keepalives, the socket is the runtime's, and a handler's deadline timer
+ * exists only while it runs. So the object hibernates; a request, an alarm or an acknowledgement
+ * wakes a new instance, which reloads the session, then reads each socket's stream again from
+ * its newest event (everything before it was sent before the object went idle). While frames
+ * wait for a slow client's credit, a timer keeps the object resident (hibernating would drop
+ * them). A deploy closes the sockets: legacy clients reopen, Streamable ones resume.
+ *
  * Cost model (Workers Paid, as published in 2026): a Durable Object is billed for wall-clock
- * duration while it is in memory, at 128 MB × duration ($12.50 per million GB-s beyond 400,000
- * GB-s included), plus $0.15 per million requests beyond one million. An open SSE stream keeps
- * the object in memory, so one idle connected client costs 0.125 GB × 86,400 s ≈ 10,800 GB-s a
- * day, about $0.135 a day or $4 a month per always-connected session. The keepalive comments are
- * writes on an existing stream, not requests. Storage is a few hundred bytes per session plus its
- * stored events, deleted at idle expiry.
+ * duration while it is in memory and not hibernated, at 128 MB × duration ($12.50 per million
+ * GB-s beyond 400,000 GB-s included), plus $0.15 per million requests beyond one million
+ * (incoming WebSocket messages count 20 to a request; outgoing ones are free). Before the relay
+ * an idle connected client cost ≈ $4 a month in duration; now it costs none, plus an alarm per
+ * TTL to push its deadline. Storage is a few hundred bytes per session plus its stored events,
+ * all deleted when the session ends. Figures: `npm run bench:cost`.
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";
-import type { Answer } from "../shared/http/Answer.ts";
+import { ErrorCode } from "../shared/errors/errorCodes.ts";
+import { McpError } from "../shared/errors/McpError.ts";
+import { type Answer, toResponse } from "../shared/http/Answer.ts";
+import { errorResponse } from "../shared/http/errorResponse.ts";
 import type { SessionOperation } from "../shared/host/SessionOperation.ts";
-import { SessionHost } from "../shared/host/SessionHost.ts";
+import { type Relayed, SessionHost } from "../shared/host/SessionHost.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { ServerEnv } from "../shared/server/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { durableStorage } from "./durableStorage.ts";
+import { RelayedStream, type RelayState } from "./RelayedStream.ts";
+import { OPERATION_HEADER, readAck } from "./relayProtocol.ts";
 import { durableBroadcaster, type WatchObject } from "./WatchObject.ts";
 
 /** What the session object reads from its environment. */
@@ -64,23 +81,90 @@ export type SessionObjectEnv = ServerEnv & {
  */
 export class SessionObject extends DurableObject<SessionObjectEnv> {
   readonly #host: SessionHost;
+  readonly #log: Logger;
+  /** The relayed streams this instance sends, by socket; rebuilt from the sockets' attachments after a wake. */
+  readonly #relays = new Map<WebSocket, RelayedStream>();
 
   constructor(ctx: DurableObjectState, env: SessionObjectEnv, definition: ServerDefinition) {
     super(ctx, env);
     const config = readConfig(env);
     const logger = new Logger(config.logLevel);
+    this.#log = logger;
     this.#host = new SessionHost({
       server: definition,
       storage: durableStorage(ctx.storage),
       config,
       logger,
       env,
-      broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH) : undefined,
+      broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
     });
-    // Nothing is served before the stored session is read back (after eviction or a deploy). A
-    // failure here is not thrown (that would reset the object): the next call tries again.
-    void ctx.blockConcurrencyWhile(() => this.#host.ready().catch((error: unknown) => logger.error("session.load-failed", { message: String(error) })));
+    // Nothing is served before the stored session is read back (after eviction, a deploy or a
+    // hibernation) and the relayed streams still connected are reading again. A failure here is
+    // not thrown (that would reset the object): the next call tries again.
+    void ctx.blockConcurrencyWhile(() =>
+      this.#host
+        .ready()
+        .then(() => this.#reattach())
+        .catch((error: unknown) => logger.error("session.load-failed", { message: String(error) })),
+    );
+  }
+
+  /**
+   * A relayed stream (`relayProtocol.ts`): the Worker's `GET /sse` or `GET /mcp`, upgraded to a
+   * WebSocket this object accepts for hibernation. Anything else is refused: only the Worker
+   * reaches this object, and it sends nothing else here.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const operation = relayedOperation(request);
+    if (!operation) return errorResponse(new McpError(400, ErrorCode.InvalidRequest, "A session object takes relayed streams only, as WebSocket upgrades carrying their operation"));
+    const answer = await this.#host.apply({ ...operation, relayed: true });
+    if (!(answer instanceof Response) || answer.status !== 200 || !answer.body) return toResponse(answer);
+    const relayed: Relayed = operation.kind === "open" ? { kind: "legacy" } : { kind: "stream", streamId: this.#host.streamOf(operation)! };
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server);
+    this.#relay(server, answer.body, { relayed, sent: 0, acked: 0 });
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const total = readAck(message);
+    if (total !== undefined) this.#relays.get(socket)?.ack(total);
+  }
+
+  override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
+    this.#drop(socket);
+    try {
+      socket.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  override async webSocketError(socket: WebSocket, error: unknown): Promise<void> {
+    this.#log.warn("relay.socket-error", { message: String(error) });
+    this.#drop(socket);
+  }
+
+  #relay(socket: WebSocket, body: ReadableStream<Uint8Array>, state: RelayState): void {
+    socket.serializeAttachment(state);
+    this.#relays.set(socket, new RelayedStream(socket, body, state, this.#log));
+  }
+
+  #drop(socket: WebSocket): void {
+    this.#relays.get(socket)?.clientLeft();
+    this.#relays.delete(socket);
+  }
+
+  /** After a wake: every socket still connected reads its stream again, or is closed if its session is gone. */
+  async #reattach(): Promise<void> {
+    for (const socket of this.ctx.getWebSockets()) {
+      if (this.#relays.has(socket)) continue;
+      const state = socket.deserializeAttachment() as RelayState | null;
+      const body = state ? await this.#host.reattach(state.relayed) : undefined;
+      if (state && body) this.#relay(socket, body, state);
+      else socket.close(1000, "session-ended");
+    }
   }
 
   /** The one entry: a session request, as the Worker's routes built it; a JSON answer comes back as plain data. */
@@ -95,5 +179,16 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
 
   override async alarm(): Promise<void> {
     await this.#host.wakeup();
+  }
+}
+
+/** The `open` or `stream` operation a relay upgrade carries; undefined for anything else. */
+function relayedOperation(request: Request): Extract<SessionOperation, { kind: "open" | "stream" }> | undefined {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return undefined;
+  try {
+    const operation = JSON.parse(decodeURIComponent(request.headers.get(OPERATION_HEADER) ?? "")) as SessionOperation;
+    return operation.kind === "open" || operation.kind === "stream" ? operation : undefined;
+  } catch {
+    return undefined;
   }
 }

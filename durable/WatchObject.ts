@@ -1,58 +1,99 @@
 /**
  * Fan-out of change notifications across Worker isolates: one Durable Object per topic (what is
  * watched: `tools`, `prompts`, `resources`, or `resource:<uri>`), found by `idFromName(topic)`, so
- * every isolate that publishes or listens on a topic reaches the same object. It holds the open
- * subscriber streams of that topic in a `MemoryBroadcaster` and nothing else: no storage, no
- * alarm. A subscriber is a byte stream returned over RPC to the Worker serving the
- * `subscriptions/listen` request; cancelling it there (the client went away) removes it here.
+ * every isolate that publishes or listens on a topic reaches the same object.
  *
- * Design and cost. Publishing is one RPC from the publishing isolate to the topic's object,
- * then one enqueue per subscriber. Listening holds one RPC stream per topic per listen request,
- * which keeps the topic's object in memory while anyone listens: billed as duration of one
- * object per watched topic (128 MB × time resident; see `SessionObject.ts` for the rates), not
- * per listener. A topic nobody listens to costs nothing until a publish wakes its object for a
- * moment. Each subscriber may fall at most MAX_QUEUE_BYTES behind; past that its stream ends,
- * which ends that listen request gracefully, so a stalled client never grows this object.
+ * A listener is a WebSocket the object accepts for hibernation, tagged with its topic: the
+ * Worker serving a `subscriptions/listen` request opens it (`fetch` with `Upgrade: websocket`
+ * and the topic in `TOPIC_HEADER`), and holds the listener's queue itself (`Subscriber`, bounded
+ * by MAX_QUEUE_BYTES per listener: one that falls behind is ended there). The object keeps no
+ * queue, no storage, no alarm and no timer: nothing in memory grows with its listeners, and with
+ * no publish under way it hibernates, however many listen.
+ *
+ * Cost. Publishing is one RPC from the publishing isolate to the topic's object (waking it if it
+ * hibernated), then one socket send per listener. An idle listener costs the object no duration.
  * Messages published while a listener is reconnecting are not replayed: 2026-07-28 listen
  * streams are not resumable, and a client re-fetches the list after it listens again.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Broadcaster } from "../shared/broadcast/Broadcaster.ts";
-import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
-import { readConfig } from "../shared/config/readConfig.ts";
+import { Subscriber } from "../shared/broadcast/Subscriber.ts";
+import { ErrorCode } from "../shared/errors/errorCodes.ts";
+import { McpError } from "../shared/errors/McpError.ts";
+import { errorResponse } from "../shared/http/errorResponse.ts";
 import type { ServerEnv } from "../shared/server/RequestContext.ts";
 
+/** The request header naming the topic a listener's socket watches. */
+const TOPIC_HEADER = "x-mcp-topic";
+const WATCH_URL = "https://watch.internal/listen";
+const LISTENER_LEFT = "listener-left";
+
 export class WatchObject extends DurableObject<ServerEnv> {
-  readonly #hub: MemoryBroadcaster;
-
-  constructor(ctx: DurableObjectState, env: ServerEnv) {
-    super(ctx, env);
-    this.#hub = new MemoryBroadcaster(readConfig(env).maxQueueBytes);
-  }
-
-  async subscribe(topic: string): Promise<ReadableStream<Uint8Array>> {
-    return this.#hub.subscribe(topic, new AbortController().signal);
+  /** A listener's socket: the Worker's upgrade, tagged with its topic. */
+  override async fetch(request: Request): Promise<Response> {
+    const topic = request.headers.get(TOPIC_HEADER);
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !topic) {
+      return errorResponse(new McpError(400, ErrorCode.InvalidRequest, "A watch object takes listeners only, as WebSocket upgrades naming their topic"));
+    }
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server, [topic]);
+    return new Response(null, { status: 101, webSocket: client });
   }
 
   async publish(topic: string, message: object): Promise<void> {
-    await this.#hub.publish(topic, message);
+    const line = `${JSON.stringify(message)}\n`;
+    for (const socket of this.ctx.getWebSockets(topic)) {
+      try {
+        socket.send(line);
+      } catch {
+        // closing: its listener is gone
+      }
+    }
   }
 
-  /** Subscribers of `topic` now; for tests and operators. */
+  /** Listeners of `topic` now; for tests and operators. */
   async subscribers(topic: string): Promise<number> {
-    return this.#hub.count(topic);
+    return this.ctx.getWebSockets(topic).length;
+  }
+
+  override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      socket.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
   }
 }
 
-/** The `Broadcaster` a Worker uses when `MCP_WATCH` is bound: every isolate reaches the same topic objects. */
-export function durableBroadcaster(namespace: DurableObjectNamespace<WatchObject>): Broadcaster {
+/**
+ * The `Broadcaster` a Worker uses when `MCP_WATCH` is bound: every isolate reaches the same topic
+ * objects. Each subscription is a socket to its topic's object, read into a `Subscriber` of at
+ * most `maxBytes` unread; ending either ends the other.
+ */
+export function durableBroadcaster(namespace: DurableObjectNamespace<WatchObject>, maxBytes: number): Broadcaster {
   const stub = (topic: string) => namespace.get(namespace.idFromName(topic));
   return {
     publish: (topic, message) => stub(topic).publish(topic, message),
     async subscribe(topic, signal) {
-      const stream = (await stub(topic).subscribe(topic)) as ReadableStream<Uint8Array>;
-      // Piping with the signal cancels the RPC stream when the listener goes, which removes the subscriber.
-      return stream.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { signal });
+      const upgraded = await stub(topic).fetch(WATCH_URL, { headers: { upgrade: "websocket", [TOPIC_HEADER]: topic } });
+      const socket = upgraded.webSocket;
+      if (!socket) throw new Error(`The watch object of ${JSON.stringify(topic)} refused a listener: HTTP ${upgraded.status}`);
+      const subscriber = new Subscriber(maxBytes, () => {
+        try {
+          socket.close(1000, LISTENER_LEFT);
+        } catch {
+          // the object closed it first
+        }
+      });
+      socket.accept();
+      socket.addEventListener("message", (event) => {
+        subscriber.push(typeof event.data === "string" ? encoder.encode(event.data) : new Uint8Array(event.data as ArrayBuffer));
+      });
+      socket.addEventListener("close", () => subscriber.end());
+      socket.addEventListener("error", () => subscriber.end());
+      return subscriber.follow(signal).stream;
     },
   };
 }
+
+const encoder = new TextEncoder();

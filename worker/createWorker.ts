@@ -19,6 +19,10 @@ import { type Answer, toResponse } from "../shared/http/Answer.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
+import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
+import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
+import { nativeBody } from "./nativeBody.ts";
+import { relayToClient } from "./relayToClient.ts";
 import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
@@ -46,8 +50,8 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
   const handle = createRouter<E>(
     definition,
     {
-      sessions: (env) => durableSessions(env.MCP_SESSION),
-      broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
+      sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
+      broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
     },
     options,
   );
@@ -56,12 +60,23 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       super(ctx, env, definition);
     }
   }
-  return { fetch: (request, env, ctx) => handle(request, env, ctx), McpSession, McpWatch: WatchObject };
+  return { fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx)), McpSession, McpWatch: WatchObject };
 }
 
-/** Sessions in Durable Objects: the same id always reaches the same object, worldwide. */
-function durableSessions(namespace: DurableObjectNamespace<SessionObject>): Sessions {
+/**
+ * Sessions in Durable Objects: the same id always reaches the same object, worldwide. A
+ * long-lived stream (`open`, `stream`) is relayed: the object answers a WebSocket upgrade and
+ * this Worker holds the client's response (`relayToClient`), so the object can hibernate while
+ * the client idles. Everything else is one RPC call whose answer comes back by value.
+ */
+function durableSessions(namespace: DurableObjectNamespace<SessionObject>, keepaliveMs: number): Sessions {
   return {
-    apply: async (operation: SessionOperation) => toResponse((await namespace.get(namespace.idFromName(operation.sessionId)).apply(operation)) as Answer),
+    apply: async (operation: SessionOperation) => {
+      const stub = namespace.get(namespace.idFromName(operation.sessionId));
+      if (operation.kind !== "open" && operation.kind !== "stream") return toResponse((await stub.apply(operation)) as Answer);
+      const upgraded = await stub.fetch(RELAY_URL, { headers: { upgrade: "websocket", [OPERATION_HEADER]: encodeURIComponent(JSON.stringify(operation)) } });
+      if (!upgraded.webSocket) return upgraded;
+      return new Response(relayToClient(upgraded.webSocket, keepaliveMs), { headers: SSE_HEADERS });
+    },
   };
 }

@@ -1,15 +1,14 @@
 /**
- * A `Broadcaster` inside one process. Each subscriber's stream queues at most `maxBytes` of
- * unread messages (a byte-length queuing strategy, so `desiredSize` is the room left); a publish
- * that finds a subscriber over its bound closes that subscriber's stream instead of growing it
- * (a close, not an error: the reader sees an ordinary end and finishes gracefully).
+ * A `Broadcaster` inside one process: each topic's subscribers, each bounded by `maxBytes` of
+ * unread messages (`Subscriber`: one that falls further behind is ended, not grown).
  */
 import type { Broadcaster } from "./Broadcaster.ts";
+import { Subscriber } from "./Subscriber.ts";
 
 const encoder = new TextEncoder();
 
 export class MemoryBroadcaster implements Broadcaster {
-  readonly #topics = new Map<string, Set<ReadableStreamDefaultController<Uint8Array>>>();
+  readonly #topics = new Map<string, Set<Subscriber>>();
   readonly #maxBytes: number;
 
   constructor(maxBytes: number) {
@@ -22,47 +21,20 @@ export class MemoryBroadcaster implements Broadcaster {
   }
 
   async publish(topic: string, message: object): Promise<void> {
+    const subscribers = this.#topics.get(topic);
+    if (!subscribers) return;
     const line = encoder.encode(`${JSON.stringify(message)}\n`);
-    for (const controller of this.#topics.get(topic) ?? []) {
-      const room = controller.desiredSize ?? 0;
-      // Past the bound only with something already unread: one message larger than the bound still goes to a reader that keeps up.
-      if (room < line.byteLength && room < this.#maxBytes) {
-        this.#drop(topic, controller);
-        controller.close();
-      } else controller.enqueue(line);
-    }
+    for (const subscriber of [...subscribers]) subscriber.push(line);
   }
 
   async subscribe(topic: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    let self!: ReadableStreamDefaultController<Uint8Array>;
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          self = controller;
-          const set = this.#topics.get(topic) ?? new Set();
-          set.add(controller);
-          this.#topics.set(topic, set);
-        },
-        cancel: () => this.#drop(topic, self),
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: this.#maxBytes }),
-    );
-    const end = () => {
-      this.#drop(topic, self);
-      try {
-        self.close();
-      } catch {
-        // already ended
-      }
-    };
-    if (signal.aborted) end();
-    else signal.addEventListener("abort", end, { once: true });
-    return stream;
-  }
-
-  #drop(topic: string, controller: ReadableStreamDefaultController<Uint8Array>): void {
-    const set = this.#topics.get(topic);
-    set?.delete(controller);
-    if (set?.size === 0) this.#topics.delete(topic);
+    const set = this.#topics.get(topic) ?? new Set();
+    this.#topics.set(topic, set);
+    const subscriber: Subscriber = new Subscriber(this.#maxBytes, () => {
+      set.delete(subscriber);
+      if (set.size === 0 && this.#topics.get(topic) === set) this.#topics.delete(topic);
+    });
+    set.add(subscriber);
+    return subscriber.follow(signal).stream;
   }
 }

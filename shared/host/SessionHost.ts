@@ -5,7 +5,8 @@
  * value) that never throws across the boundary — a failure is its JSON-RPC error, through the
  * HTTP error boundary.
  *
- * It owns the create-or-require rules: creating over a live session is 409; any use of an id
+ * It owns the create-or-require rules: creating over a live session is 409 (a stream opened on
+ * a session that has one replaces it); any use of an id
  * that never existed, ended, or is not this host's is 404; a legacy session used on /mcp (or the
  * reverse) is 400. A load that fails (storage unavailable for a moment) is tried again on the
  * next operation, rather than leaving the host broken until it is evicted.
@@ -76,16 +77,35 @@ export class SessionHost {
     if ((await this.#session.wakeup()) === "ended") this.#session = undefined;
   }
 
+  /**
+   * The stream a relayed `stream` operation reads: the one its Last-Event-ID names, else the
+   * standalone stream. Undefined when the session is not a Streamable HTTP one (the operation
+   * then fails anyway).
+   */
+  streamOf(operation: Extract<SessionOperation, { kind: "stream" }>): string | undefined {
+    if (operation.lastEventId !== null) return operation.lastEventId.split(".")[0];
+    const transport = this.#session?.transport;
+    return transport instanceof StreamableHttpTransport ? transport.standaloneId : undefined;
+  }
+
+  /**
+   * A relayed connection that outlived the host's memory (see `Relayed`): the body it reads
+   * from now on, or undefined when its session is gone (the relay then ends).
+   */
+  async reattach(relayed: Relayed): Promise<ReadableStream<Uint8Array> | undefined> {
+    await this.ready();
+    const transport = this.#session?.ended === false ? this.#session.transport : undefined;
+    if (relayed.kind === "legacy") return transport instanceof SingleStreamTransport ? (transport.open(undefined, true) as Promise<ReadableStream<Uint8Array>>) : undefined;
+    return transport instanceof StreamableHttpTransport ? (transport.reattach(relayed.streamId).body ?? undefined) : undefined;
+  }
+
   async #apply(operation: SessionOperation): Promise<Answer> {
     const { sessionId } = operation;
     switch (operation.kind) {
       case "open": {
         const transport = operation.create ? await this.#create(sessionId, SingleStreamTransport.sse) : this.#find(sessionId, "legacy");
         if (!transport.ok) return errorAnswer(transport.error);
-        if (transport.value.connected) {
-          return errorAnswer(new McpError(409, ErrorCode.InvalidRequest, "This session already has an open stream; close it before opening another"));
-        }
-        const body = await transport.value.open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })));
+        const body = await transport.value.open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })), operation.relayed);
         return new Response(body, { headers: SSE_HEADERS });
       }
       case "deliver": {
@@ -111,7 +131,7 @@ export class SessionHost {
       }
       case "stream": {
         const transport = this.#find(sessionId, "streamable");
-        return transport.ok ? transport.value.openStream(operation.lastEventId) : errorAnswer(transport.error);
+        return transport.ok ? transport.value.openStream(operation.lastEventId, operation.relayed) : errorAnswer(transport.error);
       }
       case "end": {
         const session = this.#require(sessionId);
@@ -154,6 +174,9 @@ function isRefusedInitialize(answer: Answer): answer is TextAnswer {
   const body: unknown = JSON.parse(answer.body);
   return isObject(body) && "error" in body;
 }
+
+/** What a relayed connection reads: a legacy session's stream, or one Streamable HTTP stream. */
+export type Relayed = { kind: "legacy" } | { kind: "stream"; streamId: string };
 
 interface HttpTransports {
   legacy: SingleStreamTransport<Uint8Array>;

@@ -9,16 +9,18 @@
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
 // `size` is the body's text length (`Parsed.size`): the session reserves it while its requests are in flight.
+// `relayed`: the stream is carried to its client by a relay that keeps it alive (the Worker, over
+// a hibernatable WebSocket), so the host sends no keepalives of its own and holds no timer for it.
 
 export type SessionOperation =
   /** `GET /sse`: create a legacy session (or reopen one), answered with its stream; `endpoint` is the first event's URL. */
-  | { kind: "open"; sessionId: string; create: boolean; endpoint: string }
+  | { kind: "open"; sessionId: string; create: boolean; endpoint: string; relayed?: boolean }
   /** `POST /message`: one batch for a legacy session; 202, and replies on its stream. */
   | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[]; size: number }
   /** `POST /mcp`: one batch for a Streamable HTTP session; `create` for `initialize`, which starts one. */
   | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean }
   /** `GET /mcp`: the standalone stream, or a resumed one after `Last-Event-ID`. */
-  | { kind: "stream"; sessionId: string; lastEventId: string | null }
+  | { kind: "stream"; sessionId: string; lastEventId: string | null; relayed?: boolean }
   /** `DELETE /mcp`: the client ends the session. */
   | { kind: "end"; sessionId: string };
 

@@ -39,11 +39,14 @@ export class LiveStream<T extends Frame = Uint8Array> {
     return this.#connection !== undefined;
   }
 
-  /** Opens a connection reading this stream, replacing any other; `first` goes before anything queued. */
-  connect(first?: T): ReadableStream<T> {
+  /**
+   * Opens a connection reading this stream, replacing any other; `first` goes before anything
+   * queued. A `relayed` connection gets no keepalives (its relay sends them).
+   */
+  connect(first?: T, relayed = false): ReadableStream<T> {
     this.#connection?.close();
     const stream: FrameStream<T> = new FrameStream(this.#queue, {
-      keepalive: this.#options.keepalive,
+      keepalive: relayed ? undefined : this.#options.keepalive,
       first,
       onClose: (reason) => {
         if (this.#connection !== stream) return;

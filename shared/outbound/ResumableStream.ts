@@ -62,16 +62,24 @@ export class ResumableStream {
     return this.#connection !== undefined;
   }
 
-  /** Opens a connection reading this stream live; a stream that sent nothing yet is primed. */
-  connect(): Response {
+  /** The last sequence number given out. */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Opens a connection reading this stream live; a stream that sent nothing yet is primed. A
+   * `relayed` connection gets no keepalives (its relay sends them).
+   */
+  connect(relayed = false): Response {
     const retry = this.#options.primingRetryMs;
-    return this.#open(retry !== undefined && this.#seq === 0 ? encoder.encode(encodeSse({ id: `${this.id}.0`, retry, data: "" })) : undefined);
+    return this.#open(retry !== undefined && this.#seq === 0 ? encoder.encode(encodeSse({ id: `${this.id}.0`, retry, data: "" })) : undefined, this.#seq, relayed);
   }
 
   /** Reconnects after `Last-Event-ID`: replays the stored events after `seq`, then continues live (see the module header). */
-  resume(seq: number): Response {
+  resume(seq: number, relayed = false): Response {
     const upTo = this.#seq;
-    return this.#open(this.#replay(seq, upTo), upTo);
+    return this.#open(this.#replay(seq, upTo), upTo, relayed);
   }
 
   /** Stores and queues a reply whose room was reserved, committing the reservation once it is queued. */
@@ -140,11 +148,11 @@ export class ResumableStream {
     return frames.length > 0 ? concatBytes(frames) : undefined;
   }
 
-  #open(first: Uint8Array | Promise<Uint8Array | undefined> | undefined, liveAfter = this.#seq): Response {
+  #open(first: Uint8Array | Promise<Uint8Array | undefined> | undefined, liveAfter: number, relayed: boolean): Response {
     this.#connection?.close();
     this.#liveAfter = liveAfter;
     const stream: FrameStream<Uint8Array> = new FrameStream(this.#queue, {
-      keepalive: { intervalMs: this.#options.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
+      keepalive: relayed ? undefined : { intervalMs: this.#options.keepaliveIntervalMs, frame: SSE_KEEPALIVE },
       first,
       onClose: (reason) => {
         if (this.#connection !== stream) return;

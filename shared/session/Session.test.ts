@@ -390,17 +390,19 @@ describe("Session: cancellation, timeouts and teardown", () => {
 });
 
 describe("Session: streams and lifetime", () => {
-  it("reports its stream as connected while open, so the host can refuse a second (409 in test/runtime)", async () => {
-    const { session } = await setup();
+  it("reports its stream as connected while open; a second open replaces the first, which ends, and aborts nothing", async () => {
+    const { session, signals } = await setup();
     expect(session.transport.connected).toBe(false);
     const stream = await open(session);
     expect(session.transport.connected).toBe(true);
-    await expect(session.transport.open()).rejects.toThrow(/already open/);
-    await stream.cancel();
-    // Once the first is gone the session can be reopened.
+    await deliver(session, [callTool(1, "hang")]);
+    await flush();
     const again = await open(session);
-    await deliver(session, [request(1, "ping")]);
-    expect((await again.next()).id).toBe(1);
+    await expect(stream.next()).rejects.toThrow("the SSE stream ended");
+    expect(session.transport.connected).toBe(true);
+    expect(signals[0]!.aborted).toBe(false);
+    await deliver(session, [request(2, "ping")]);
+    expect((await again.next()).id).toBe(2);
   });
 
   it("stores its deadline and arms the host's wakeup for it when created", async () => {

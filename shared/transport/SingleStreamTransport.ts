@@ -65,10 +65,14 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
     return this.#stream.connected;
   }
 
-  /** Opens the stream; `first` (the legacy `endpoint` event) is its first frame. One stream at a time: the host checks `connected` first. */
-  async open(first?: T): Promise<ReadableStream<T>> {
-    if (this.#stream.connected) throw new Error("SingleStreamTransport.open: the stream is already open");
-    const body = this.#stream.connect(first);
+  /**
+   * Opens the stream; `first` (the legacy `endpoint` event) is its first frame. A stream still
+   * open is replaced, not refused: a client reconnects when it thinks its stream is dead, which
+   * it may be without the server having been told (issue 11, defect a). The replaced connection
+   * ends without cancelling anything. `relayed`: see `SessionOperation`.
+   */
+  async open(first?: T, relayed = false): Promise<ReadableStream<T>> {
+    const body = this.#stream.connect(first, relayed);
     this.#link.log.info("stream.open", { stream: this.#id });
     await this.#link.touch();
     return body;

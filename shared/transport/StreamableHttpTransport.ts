@@ -18,7 +18,6 @@
  *
  * Not here: session creation and deletion (`SessionHost`), the header checks (routes).
  */
-import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import type { Answer } from "../http/Answer.ts";
@@ -123,15 +122,28 @@ export class StreamableHttpTransport implements Transport {
    * events after that id, then continues live if the stream is unfinished. Without, opens the
    * standalone stream for server-initiated messages (one at a time).
    */
-  async openStream(lastEventId: string | null): Promise<Answer> {
+  async openStream(lastEventId: string | null, relayed = false): Promise<Answer> {
     await this.#link.touch();
-    if (lastEventId !== null) return this.#resume(lastEventId);
+    if (lastEventId !== null) return this.#resume(lastEventId, relayed);
+    // A second GET replaces the first (as a legacy reopen does): the client may know its stream is dead before we do.
     const standalone = this.#standaloneStream();
-    if (standalone.connected) {
-      return errorAnswer(new McpError(409, ErrorCode.InvalidRequest, "This session already has an open GET stream; resume it with Last-Event-ID or close it first"));
-    }
     this.#link.log.info("stream.open", { stream: standalone.id, standalone: true });
-    return standalone.connect();
+    return standalone.connect(relayed);
+  }
+
+  /** The standalone stream's id (made on first use): what a relayed GET stream is attached to. */
+  get standaloneId(): string {
+    return this.#standaloneStream().id;
+  }
+
+  /**
+   * A relayed connection outlived this host's memory (a hibernated Durable Object woke up): it
+   * reads stream `streamId` again, live from the last event given out — everything before was
+   * sent before the host went idle.
+   */
+  reattach(streamId: string): Response {
+    const stream = this.#streams.get(streamId) ?? this.#finishedStream(streamId);
+    return stream.resume(stream.seq, true);
   }
 
   async notify(json: string, signal?: AbortSignal): Promise<void> {
@@ -150,18 +162,20 @@ export class StreamableHttpTransport implements Transport {
     return stream;
   }
 
-  async #resume(lastEventId: string): Promise<Answer> {
+  async #resume(lastEventId: string, relayed: boolean): Promise<Answer> {
     const match = EVENT_ID.exec(lastEventId);
     if (!match) return errorAnswer(McpError.invalidRequest(`Malformed Last-Event-ID ${JSON.stringify(lastEventId)}: expected an event id this session sent`));
     const [, streamId, seq] = match as unknown as [string, string, string];
-    let stream = this.#streams.get(streamId);
-    if (!stream) {
-      // A finished stream: replay what is stored (maybe nothing), then end the response.
-      stream = this.#newStream(streamId, false, this.#events.lastSeq(streamId));
-      stream.finish();
-    }
+    const stream = this.#streams.get(streamId) ?? this.#finishedStream(streamId);
     this.#link.log.info("stream.resume", { stream: streamId, after: Number(seq) });
-    return stream.resume(Number(seq));
+    return stream.resume(Number(seq), relayed);
+  }
+
+  /** A stream no longer live: it replays what is stored (maybe nothing), then ends. */
+  #finishedStream(streamId: string): ResumableStream {
+    const stream = this.#newStream(streamId, false, this.#events.lastSeq(streamId));
+    stream.finish();
+    return stream;
   }
 
   /** A live stream is kept for resumption until it finishes; a replayed finished one is not. */

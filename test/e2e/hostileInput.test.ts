@@ -15,6 +15,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
+import { SseReader } from "../support/SseReader.ts";
 import { BOTH, call, initialize, openLegacySession, openStreamableSession, postJson, type LegacySession, type StreamableSession } from "../support/httpSession.ts";
 
 /** Small limits, so the limits are reached quickly (strings, as wrangler `[vars]` are). */
@@ -207,10 +208,16 @@ describe("the legacy transport (GET /sse, POST /message)", () => {
     expect(body.error.message).toMatch(/Unknown session/);
   });
 
-  it("reopening a stream with a malformed, unknown or still-open session id → 400 / 404 / 409", async () => {
+  it("reopening a stream with a malformed or unknown session id → 400 / 404; a still-open one is replaced, the old stream ending", async () => {
     await expectError(await fetch(`${server.url}/sse?sessionId=xyz`, { headers: { accept: "text/event-stream" } }), 400, -32600);
     await expectError(await fetch(`${server.url}/sse?sessionId=${"b".repeat(32)}`, { headers: { accept: "text/event-stream" } }), 404, -32600);
-    await expectError(await fetch(`${server.url}/sse?sessionId=${legacy.sessionId}`, { headers: { accept: "text/event-stream" } }), 409, -32600);
+    const own = await openLegacySession(server.url);
+    const reopened = await fetch(`${server.url}/sse?sessionId=${own.sessionId}`, { headers: { accept: "text/event-stream" } });
+    expect(reopened.status).toBe(200);
+    const reader = new SseReader(reopened.body!);
+    expect((await reader.next()).event).toBe("endpoint");
+    await expect(own.reader.next(5_000)).rejects.toThrow("SSE stream ended");
+    await reader.cancel();
   });
 
   it("a Streamable HTTP session's id on /message, and a legacy session's on /mcp → 400", async () => {
@@ -301,11 +308,13 @@ describe("2025-11-25 sessions on /mcp", () => {
     expect(((await tool.json()) as any).error).toEqual({ code: -32602, message: "Unknown tool: nope" });
   });
 
-  it("a second standalone stream → 409; a Last-Event-ID malformed → 400, of another session → an empty stream that ends (not 404)", async () => {
+  it("a second standalone stream replaces the first; a Last-Event-ID malformed → 400, of another session → an empty stream that ends (not 404)", async () => {
     const first = await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream" } });
     expect(first.status).toBe(200);
-    await expectError(await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream" } }), 409, -32600);
-    await first.body!.cancel();
+    const second = await fetch(mcp(), { headers: { ...session.headers, accept: "text/event-stream" } });
+    expect(second.status).toBe(200);
+    expect(await first.text()).toMatch(/^id: [0-9a-f]{12}\.0\n/); // the priming event, then the end
+    await second.body!.cancel();
 
     const other = await openStreamableSession(server.url);
     const streamed = await other.post(call(1, "wait", { ms: 1 }, { progressToken: "p" }));

@@ -80,12 +80,19 @@ describe("legacy HTTP+SSE sessions", () => {
     await s.reader.cancel();
   });
 
-  it("refuses a second stream on a session with 409", async () => {
+  it("lets a reconnecting client replace a stream it thinks is dead: the old one ends, nothing running is aborted", async () => {
     const s = await openSession();
+    await s.post(call(1, "wait", { ms: 600, label: "kept" }));
+    await eventually(async () => (await statsOf(s.sessionId))?.running === 1);
     const second = await SELF.fetch(`${BASE}/sse?sessionId=${s.sessionId}`);
-    expect(second.status).toBe(409);
-    expect((await second.json<any>()).error.code).toBe(-32600);
-    await s.reader.cancel();
+    expect(second.status).toBe(200);
+    const reader = new SseReader(second.body!);
+    expect((await reader.next()).data).toBe(s.endpoint);
+    await expect(s.reader.nextMessage(3_000)).rejects.toThrow("SSE stream ended");
+    // The call made on the old stream is answered on the new one.
+    expect((await reader.nextMessage(3_000)).result.content[0].text).toBe("waited 600 ms");
+    expect(await stored(s.sessionId, "data:aborted:kept")).toBeUndefined();
+    await reader.cancel();
   });
 
   it("tears down on disconnect: handlers aborted, queue released, expiry alarm set", async () => {

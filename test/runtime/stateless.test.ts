@@ -1,9 +1,10 @@
 /**
  * The 2026-07-28 path inside workerd: answered by the Worker without any session Durable Object,
- * GET and DELETE refused at once, and `subscriptions/listen` streams held by the topic Durable
- * Objects — released when the client leaves, and ended (not buffered) when it stops reading.
+ * GET and DELETE refused at once, and `subscriptions/listen` streams fed by the topic Durable
+ * Objects over hibernatable sockets — released when the client leaves, kept across an eviction
+ * of the topic object, and ended (not buffered) when the client stops reading.
  */
-import { env, listDurableObjectIds, SELF } from "cloudflare:test";
+import { env, evictDurableObject, listDurableObjectIds, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SseReader } from "../support/SseReader.ts";
 import { BASE, eventually } from "./helpers.ts";
@@ -93,6 +94,19 @@ describe("subscriptions/listen", () => {
     await eventually(async () => (await watchers("tools")) === 0 && (await watchers("resource:test://counter")) === 0);
   });
 
+  it("keeps a listener's socket to its topic object across an eviction of that object", async () => {
+    const response = await post("subscriptions/listen", { notifications: { toolsListChanged: true } });
+    const reader = new SseReader(response.body!);
+    expect(JSON.parse((await reader.next()).data).method).toBe("notifications/subscriptions/acknowledged");
+    const topic = env.MCP_WATCH!.get(env.MCP_WATCH!.idFromName("tools"));
+    for (let round = 0; round < 2; round++) {
+      await evictDurableObject(topic);
+      await post("tools/call", { name: "announce", arguments: {} }, { "mcp-name": "announce" });
+      expect(JSON.parse((await reader.next()).data).method).toBe("notifications/tools/list_changed");
+    }
+    await reader.cancel();
+  });
+
   it("ends a listener that stops reading instead of queueing for it without limit", async () => {
     const response = await post("subscriptions/listen", { notifications: { toolsListChanged: true } });
     const reader = new SseReader(response.body!);
@@ -101,8 +115,9 @@ describe("subscriptions/listen", () => {
     // The client reads nothing more. Each message is ~60 bytes: 2,000 exceed the 64 KiB bound the
     // runtime tests configure (MAX_QUEUE_BYTES) even after the listen channel's 20 messages.
     for (let i = 0; i < 2_000; i++) await topic.publish("tools", { jsonrpc: "2.0", method: "notifications/tools/list_changed" });
-    expect(await topic.subscribers("tools")).toBe(0);
-    // Reading again: what was queued within the bounds (at most 64 KiB in the object plus the
+    // The Worker holding the listener ends it past the bound and closes its socket to the object.
+    await eventually(async () => (await topic.subscribers("tools")) === 0);
+    // Reading again: what was queued within the bounds (at most 64 KiB in the Worker plus the
     // channel's 20), then the graceful end of the subscription.
     let last: any;
     let delivered = 0;

@@ -95,13 +95,20 @@ describe("Streamable HTTP wire", () => {
     await expectError(await SELF.fetch(MCP, { method: "DELETE", headers: s.headers }), 404);
   });
 
-  it("opens one standalone GET stream at a time", async () => {
+  it("keeps one standalone GET stream: a second GET replaces the first, which ends", async () => {
     const s = await open();
     const first = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } });
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toContain("text/event-stream");
-    await expectError(await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } }), 409);
-    await first.body!.cancel();
+    const old = new SseReader(first.body!);
+    const priming = await old.next();
+    const second = await SELF.fetch(MCP, { headers: { ...s.headers, accept: "text/event-stream" } });
+    expect(second.status).toBe(200);
+    await expect(old.next(3_000)).rejects.toThrow("SSE stream ended");
+    // The same stream, continued: its id is the first one's.
+    const current = new SseReader(second.body!);
+    expect((await current.next()).id).toBe(priming.id);
+    await current.cancel();
   });
 });
 

@@ -1,0 +1,20 @@
+/**
+ * workerd tells a Worker that its client left only through a write that fails: a write into a
+ * native stream (`IdentityTransformStream`) that the runtime sends to the client. A JavaScript
+ * `ReadableStream` handed back as a response body is not told — measured in workerd, its source
+ * was never cancelled after the client went away, so a stream with a keepalive timer would run
+ * for ever and its session would never hear that its client left (issue 11, defect a).
+ *
+ * So every event stream the Worker answers with is piped into a native stream: when the client
+ * leaves, the next write (a message, or a keepalive) fails, and the pipe cancels the source —
+ * which is that stream's one teardown (`FrameStream`'s cancel, the relay's socket close).
+ */
+
+/** `response`, its body piped through a native stream when it is an event stream; anything else as it is. */
+export function nativeBody(response: Response): Response {
+  if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+  const { readable, writable } = new IdentityTransformStream();
+  // A failed pipe is the client leaving: the source has been cancelled by then.
+  response.body.pipeTo(writable).catch(() => {});
+  return new Response(readable, response);
+}
