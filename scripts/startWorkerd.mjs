@@ -11,7 +11,7 @@
  * await server.dispose();
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -33,11 +33,14 @@ const text = (value) => JSON.stringify(String(value));
  * @param {boolean} [options.minify]  as deployed (default); false keeps names readable in a CPU profile
  * @param {number} [options.inspectorPort]  opens workerd's inspector (Chrome DevTools protocol) on 127.0.0.1
  * @param {number} [options.cpu]  pins workerd to this CPU (`taskset`), away from the client's
+ * @param {boolean} [options.onDisk]  Durable Object storage in files (in the run's temporary directory) rather than in
+ *   memory, where an evicted object (workerd evicts one idle for 10 s) would lose it
  */
-export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort, cpu }) {
+export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort, cpu, onDisk = false }) {
   const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
   const dir = await mkdtemp(join(tmpdir(), "durable-mcp-workerd-"));
   await bundleWorker(join(ROOT, entry), join(dir, "worker.mjs"), { minify });
+  if (onDisk) await mkdir(join(dir, "objects"));
   const classes = { ...Object.fromEntries(config.durable_objects.bindings.map((b) => [b.name, b.class_name])), ...objects };
   const bindings = [
     ...Object.entries({ ...config.vars, ...vars }).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
@@ -48,7 +51,7 @@ export async function startWorkerd({ entry, vars = {}, objects = {}, minify = tr
     join(dir, "config.capnp"),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
+  services = [(name = "main", worker = .worker)${onDisk ? `, (name = "objects", disk = (path = ${text(join(dir, "objects"))}, writable = true))` : ""}],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
 );
 const worker :Workerd.Worker = (
@@ -57,7 +60,7 @@ const worker :Workerd.Worker = (
   compatibilityFlags = [${(config.compatibility_flags ?? []).map(text).join(", ")}],
   bindings = [${bindings.join(", ")}],
   durableObjectNamespaces = [${namespaces.join(", ")}],
-  durableObjectStorage = (inMemory = void),
+  durableObjectStorage = ${onDisk ? '(localDisk = "objects")' : "(inMemory = void)"},
 );
 `,
   );

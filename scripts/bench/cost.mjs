@@ -1,0 +1,177 @@
+/**
+ * `npm run bench:cost`: what a session costs, by client shape, counted the way Cloudflare bills a
+ * Durable Object. Runs the example server on bare workerd with its session object metered
+ * (`costWorker.ts`), drives four common shapes, and prints per session: object requests
+ * (incoming socket messages count 1/20), storage rows read and written, alarms set, whether the
+ * object stayed resident while its client idled (workerd evicts an object with nothing pending
+ * after 10 s: an object constructed again after the idle period had been evicted), whether the
+ * idle TTL ended the session (its storage wiped) and what is left in storage after it. Then the
+ * cost per million sessions at the published prices (requests, rows; duration is not metered).
+ *
+ * Shapes: (a) claude.ai-like: a new session for every call (initialize, initialized, tools/list,
+ * tools/call; the id never reused); (b) Cline-like legacy HTTP+SSE: 10 calls, then idle with the
+ * stream open; (c) an SDK client with its GET stream: 10 calls, then idle with the stream open;
+ * (d) 2026-07-28: 10 calls, no session.
+ *
+ * @example npm run bench:cost            # about a minute and a half
+ */
+import { startWorkerd } from "../startWorkerd.mjs";
+import { sseEvents } from "./sseEvents.mjs";
+
+/** Published Workers Paid prices, 2026 (beyond the included amounts), in dollars. */
+const PRICE = { perMillionRequests: 0.15, perMillionRowsRead: 0.001, perMillionRowsWritten: 1.0, perMillionGbSeconds: 12.5 };
+/** A Durable Object is billed as 128 MB while resident. */
+const OBJECT_GB = 0.125;
+const TTL_MS = 20_000;
+/** The Worker's keepalive: also how soon it notices a client that left. */
+const KEEPALIVE_MS = 5_000;
+/** Longer than workerd's 10 s inactivity eviction. */
+const IDLE_MS = 15_000;
+const CALLS = 10;
+const CLAUDE_CALLS = 5;
+
+const server = await startWorkerd({ entry: "scripts/bench/costWorker.ts", onDisk: true, vars: { LOG_LEVEL: "error", SESSION_IDLE_TTL_MS: String(TTL_MS), KEEPALIVE_INTERVAL_MS: String(KEEPALIVE_MS) } });
+const MCP = `${server.url}/mcp`;
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const initialize = (id, protocolVersion) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+const call = (id, input) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "toUpperCase", arguments: { input } } });
+const post = async (url, body, headers = {}) => {
+  const response = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
+  if (response.status >= 300) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return response;
+};
+const meter = async () => (await fetch(`${server.url}/__meter`)).json();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A fetch response's named SSE events, one at a time: `next()` → { event, data }; `cancel()` ends the read. */
+function events(response) {
+  const queued = [];
+  let wake;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const feed = sseEvents((event, data) => {
+    queued.push({ event, data });
+    wake?.();
+  });
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true }));
+      if (done) return;
+      feed(value);
+    }
+  })();
+  return {
+    async next() {
+      while (queued.length === 0) await new Promise((r) => (wake = r));
+      return queued.shift();
+    },
+    async nextMessage() {
+      return JSON.parse((await this.next()).data);
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
+/** The object ids a shape created: those the meter did not know before. */
+async function newObjects(before) {
+  const after = await meter();
+  return Object.keys(after).filter((id) => !(id in before));
+}
+
+async function streamableSession(version = "2025-11-25") {
+  const response = await post(MCP, initialize(0, version));
+  await response.text();
+  const headers = { "mcp-session-id": response.headers.get("mcp-session-id"), "mcp-protocol-version": version };
+  await (await post(MCP, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).text();
+  return headers;
+}
+
+const shapes = {};
+try {
+  // (a) claude.ai-like
+  let before = await meter();
+  for (let i = 0; i < CLAUDE_CALLS; i++) {
+    const headers = await streamableSession();
+    await (await post(MCP, { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers)).text();
+    await (await post(MCP, call(2, `claude ${i}`), headers)).text();
+  }
+  shapes.a = { objects: await newObjects(before), sessions: CLAUDE_CALLS, callsPerSession: 1 };
+
+  // (b) Cline-like legacy and (c) SDK with a GET stream: calls, then idle with the stream open.
+  before = await meter();
+  const legacy = await fetch(`${server.url}/sse`, { headers: { accept: "text/event-stream" } });
+  const legacyEvents = events(legacy);
+  const endpoint = new URL((await legacyEvents.next()).data, server.url).href;
+  await post(endpoint, initialize(0, "2024-11-05"));
+  await legacyEvents.nextMessage();
+  await post(endpoint, { jsonrpc: "2.0", method: "notifications/initialized" });
+  await post(endpoint, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+  await legacyEvents.nextMessage();
+  for (let id = 2; id < 2 + CALLS; id++) {
+    await post(endpoint, call(id, "cline"));
+    await legacyEvents.nextMessage();
+  }
+  const legacyObjects = await newObjects(before);
+
+  before = await meter();
+  const sdk = await streamableSession();
+  const standalone = await fetch(MCP, { headers: { ...sdk, accept: "text/event-stream" } });
+  const standaloneEvents = events(standalone);
+  await (await post(MCP, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sdk)).text();
+  for (let id = 2; id < 2 + CALLS; id++) await (await post(MCP, call(id, "sdk"), sdk)).text();
+  const sdkObjects = await newObjects(before);
+
+  const constructed = await meter();
+  await sleep(IDLE_MS);
+  // Wake both with one more call each: an object constructed again had been evicted while idle.
+  await post(endpoint, call(100, "wake"));
+  await legacyEvents.nextMessage();
+  await (await post(MCP, call(100, "wake"), sdk)).text();
+  const woken = await meter();
+  const evicted = (ids) => ids.every((id) => woken[id].constructed > constructed[id].constructed);
+  shapes.b = { objects: legacyObjects, sessions: 1, callsPerSession: CALLS + 1, hibernated: evicted(legacyObjects) };
+  shapes.c = { objects: sdkObjects, sessions: 1, callsPerSession: CALLS + 1, hibernated: evicted(sdkObjects) };
+  await legacyEvents.cancel();
+  await standaloneEvents.cancel();
+
+  // (d) 2026-07-28: no session, no object.
+  before = await meter();
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  for (let id = 1; id <= CALLS; id++) {
+    const body = { jsonrpc: "2.0", id, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "modern" }, _meta: meta } };
+    await (await post(MCP, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "toUpperCase" })).text();
+  }
+  shapes.d = { objects: await newObjects(before), sessions: 1, callsPerSession: CALLS };
+
+  // After the TTL (a deadline lies 1–1.5 TTL after the last activity): what is left?
+  await sleep(KEEPALIVE_MS + TTL_MS * 1.5 + 5_000);
+  const final = await meter();
+  const left = await (await fetch(`${server.url}/__meter/keys`)).json();
+
+  const rows = [];
+  for (const [name, shape] of Object.entries(shapes)) {
+    const sum = { requests: 0, socketMessages: 0, rowsRead: 0, rowsWritten: 0, alarms: 0 };
+    for (const id of shape.objects) for (const key of Object.keys(sum)) sum[key] += final[id][key];
+    const per = (value) => value / shape.sessions;
+    // An alarm that comes due is billed as a request.
+    const requests = per(sum.requests + sum.alarms + sum.socketMessages / 20);
+    const dollarsPerMillion = requests * PRICE.perMillionRequests + per(sum.rowsRead) * PRICE.perMillionRowsRead + per(sum.rowsWritten) * PRICE.perMillionRowsWritten;
+    const keysLeft = shape.objects.reduce((n, id) => n + (left[id]?.length ?? 0), 0);
+    rows.push({
+      shape: name,
+      "calls/session": shape.callsPerSession,
+      "requests/session": +requests.toFixed(2),
+      "rows read": +per(sum.rowsRead).toFixed(1),
+      "rows written": +per(sum.rowsWritten).toFixed(1),
+      alarms: +per(sum.alarms).toFixed(1),
+      "idle resident": shape.hibernated === undefined ? "—" : shape.hibernated ? "no" : "yes",
+      "ended by TTL": shape.objects.length === 0 ? "—" : shape.objects.every((id) => final[id].wiped) ? "yes" : "no",
+      "keys left": keysLeft,
+      "$ per million sessions": +dollarsPerMillion.toFixed(2),
+    });
+  }
+  console.table(rows);
+  const idleHour = OBJECT_GB * 3_600 * PRICE.perMillionGbSeconds;
+  console.log(`An object resident through one idle hour would add $${idleHour.toFixed(2)} per million session-hours (${OBJECT_GB} GB × 3,600 s at $${PRICE.perMillionGbSeconds} per million GB-s).`);
+} finally {
+  await server.dispose();
+}
