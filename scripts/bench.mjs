@@ -17,11 +17,9 @@
  * Bounded in count and time; binds 127.0.0.1 only.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { request } from "node:http";
 import { startDenoServer } from "./startDenoServer.mjs";
 import { closeConnections, hotPath, printHotPath } from "./bench/hotPath.mjs";
-import { sseEvents } from "./bench/sseEvents.mjs";
+import { openLegacyStream, workerdRssMiB } from "./bench/legacyStream.mjs";
 import { startServer } from "./startServer.mjs";
 import { startWorkerd } from "./startWorkerd.mjs";
 
@@ -31,64 +29,6 @@ const REPLY_KIB = 64;
 /** Calls per measured run of the hot path (each after a warm-up run). */
 const CALLS = Number(process.env.BENCH_CALLS ?? 8_000);
 const SESSIONS = [8, 32];
-
-/** RSS in MiB of the workerd processes this node process started. */
-function workerdRssMiB() {
-  const pids = execFileSync("pgrep", ["-P", String(process.pid)], { encoding: "utf8" }).split("\n").filter(Boolean);
-  let kib = 0;
-  for (const pid of pids) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd")) continue;
-      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
-    } catch {
-      // the process ended between listing and reading
-    }
-  }
-  return kib / 1024;
-}
-
-/** Opens /sse on a raw socket so reading can be paused and resumed at will. */
-function openLegacyStream(port) {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: "/sse", headers: { accept: "text/event-stream" } }, (res) => {
-      const messages = [];
-      let endpoint;
-      let waiter;
-      res.setEncoding("utf8");
-      const onEvent = sseEvents((event, data) => {
-        if (event === "endpoint") {
-          endpoint = data;
-          resolve(stream);
-        } else if (event === "message") messages.push(JSON.parse(data));
-      });
-      res.on("data", (chunk) => {
-        onEvent(chunk);
-        waiter?.();
-      });
-      const stream = {
-        get endpoint() {
-          return endpoint;
-        },
-        messages,
-        pause: () => res.pause(),
-        resume: () => res.resume(),
-        close: () => res.destroy(),
-        async until(predicate, timeoutMs) {
-          const deadline = Date.now() + timeoutMs;
-          while (!predicate()) {
-            if (Date.now() > deadline) throw new Error("timed out waiting for replies");
-            await new Promise((r) => {
-              waiter = r;
-              setTimeout(r, 100);
-            });
-          }
-        },
-      };
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 async function backpressure(label, vars) {
   const server = await startServer({ vars: { LOG_LEVEL: "error", ...vars } });

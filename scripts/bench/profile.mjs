@@ -7,6 +7,7 @@
  * Prints figures, asserts nothing; modes: 2026-07-28, "Streamable HTTP", "legacy HTTP+SSE";
  * `--sessions N` (default 8), `--floor` for the floor's profile.
  */
+import { openInspector } from "./inspector.mjs";
 import { execFileSync } from "node:child_process";
 import { closeConnections, runMode } from "./hotPath.mjs";
 import { startWorkerd } from "../startWorkerd.mjs";
@@ -23,23 +24,8 @@ execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "
 
 const server = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, minify: false, inspectorPort: INSPECTOR_PORT, cpu: 1 });
 try {
-  const socket = new WebSocket(`ws://127.0.0.1:${INSPECTOR_PORT}/main`);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-  });
-  let next = 0;
-  const pending = new Map();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    pending.get(message.id)?.(message.result);
-  });
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      const id = ++next;
-      pending.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
+  const inspector = await openInspector(INSPECTOR_PORT);
+  const { send } = inspector;
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 50 });
   // A warm-up run of the same shape, unprofiled, so the JIT's work is not in the figures.
@@ -47,7 +33,7 @@ try {
   await send("Profiler.start");
   const run = await runMode(server.url, mode, { sessions: SESSIONS, calls: CALLS, floor });
   const { profile } = await send("Profiler.stop");
-  socket.close();
+  inspector.close();
   report(profile, run);
 } finally {
   closeConnections();

@@ -27,6 +27,8 @@ const READY_TIMEOUT_MS = 60_000;
 /** How long SIGTERM has to end a server before its group is killed. */
 const STOP_GRACE_MS = 10_000;
 const POLL_MS = 100;
+/** One `/health` request; a server that is still booting may hold it. */
+const HEALTH_TIMEOUT_MS = 5_000;
 
 export interface PrintedLine {
   /** `Date.now()` when the line arrived. */
@@ -67,11 +69,14 @@ export async function startServerProcess({ command, env = {}, url }: ServerComma
     });
     stream.on("end", () => partial && lines.push({ at: Date.now(), text: partial }));
   }
+  let spawnError: Error | undefined;
+  child.once("error", (error) => (spawnError = error));
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  const running = () => child.exitCode === null && child.signalCode === null;
+  const running = () => spawnError === undefined && child.exitCode === null && child.signalCode === null;
   const printed = (since = 0) => lines.filter((line) => line.at >= since);
-  const pid = child.pid!;
+  const pid = child.pid ?? 0;
   const groupAlive = () => {
+    if (pid === 0) return false;
     try {
       process.kill(-pid, 0);
       return true;
@@ -106,10 +111,10 @@ export async function startServerProcess({ command, env = {}, url }: ServerComma
   const failure = (why: string) => new Error(`${command.join(" ")} ${why}; it printed:\n${lines.map((l) => l.text).join("\n")}`);
   try {
     for (;;) {
-      if (!running()) throw failure(`exited (${child.exitCode ?? child.signalCode}) before answering /health`);
+      if (!running()) throw failure(spawnError ? `could not start (${spawnError.message})` : `exited (${child.exitCode ?? child.signalCode}) before answering /health`);
       if (Date.now() >= deadline) throw failure(`did not answer /health within ${READY_TIMEOUT_MS} ms`);
       server.url ||= url ?? /listening on (http:\/\/\S+)/.exec(lines.map((l) => l.text).join("\n"))?.[1] ?? "";
-      const health = server.url ? await fetch(`${server.url}/health`).catch(() => undefined) : undefined;
+      const health = server.url ? await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).catch(() => undefined) : undefined;
       await health?.arrayBuffer();
       if (health?.status === 200) return server;
       await sleep(POLL_MS * 2);

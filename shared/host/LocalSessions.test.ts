@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { DEFAULT_CONFIG } from "../config/readConfig.ts";
+import { Logger } from "../log/Logger.ts";
+import { probeTools } from "../server/testKit.ts";
+import { defineServer } from "../server/defineServer.ts";
+import { LocalSessions } from "./LocalSessions.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const server = defineServer({ name: "local", version: "1", tools: probeTools([]) });
+const initialize = { jsonrpc: "2.0" as const, id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+
+function sessions(sessionIdleTtlMs: number) {
+  return new LocalSessions({ server, config: { ...DEFAULT_CONFIG, sessionIdleTtlMs }, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
+}
+
+async function open(local: LocalSessions, sessionId: string) {
+  const response = await local.apply({ kind: "post", sessionId, messages: [initialize], size: 100, create: true });
+  expect(response.status).toBe(200);
+}
+
+const ping = (sessionId: string) => ({ kind: "post" as const, sessionId, messages: [{ jsonrpc: "2.0" as const, id: 1, method: "ping" }], size: 40, create: false });
+
+afterEach(() => vi.useRealTimers());
+
+describe("LocalSessions: expiry in process", () => {
+  it("ends a session that only ever answered with JSON at its deadline, and forgets it", async () => {
+    const local = sessions(40);
+    await open(local, "a".repeat(32));
+    expect(local.size).toBe(1);
+    // The deadline lies 40–60 ms ahead; the timer ends the session then.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(local.size).toBe(0);
+    expect((await local.apply(ping("a".repeat(32)))).status).toBe(404);
+    local.close();
+  });
+
+  it("reaches a deadline beyond one timer's 24.8-day range by re-arming, not by firing at once", async () => {
+    vi.useFakeTimers();
+    const local = sessions(30 * DAY_MS);
+    await open(local, "b".repeat(32));
+    // A single timer for 45 days would overflow and fire at once.
+    await vi.advanceTimersByTimeAsync(25 * DAY_MS);
+    expect(local.size).toBe(1);
+    expect((await local.apply(ping("b".repeat(32)))).status).toBe(200);
+    await vi.advanceTimersByTimeAsync(46 * DAY_MS);
+    expect(local.size).toBe(0);
+    local.close();
+  });
+});
