@@ -42,6 +42,7 @@ import { freePort } from "../support/freePort.ts";
 import { call, initialize, openStreamableSession, postJson } from "../support/httpSession.ts";
 import { openRawSse } from "../support/openRawSse.ts";
 import { SseReader } from "../support/SseReader.ts";
+import { messagesOf } from "../support/messagesOf.ts";
 import { type ServerProcess, startServerProcess } from "../support/startServerProcess.ts";
 
 const ENTRY = "test/runtime/testWorker.ts";
@@ -102,27 +103,6 @@ const RUNTIMES: Runtime[] =
         },
       ];
 
-/** The JSON-RPC messages of a POST /mcp answer: a JSON body, or an SSE stream read to its end. */
-async function messagesOf(response: Response): Promise<any[]> {
-  const text = await response.text();
-  if (response.headers.get("content-type")?.includes("application/json")) return [JSON.parse(text)].flat();
-  return text.split(/\r?\n\r?\n/).flatMap((block) => {
-    const data = block
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(5).replace(/^ /, ""))
-      .join("\n");
-    return data ? [JSON.parse(data)] : [];
-  });
-}
-
-/** The next event that carries a message (a priming event carries none). */
-async function nextMessage(reader: SseReader): Promise<any> {
-  for (;;) {
-    const event = await reader.next();
-    if (event.data) return JSON.parse(event.data);
-  }
-}
 
 const noiseIn = (server: ServerProcess, since: number) => server.printed(since).map((line) => line.text).filter((text) => NOISE.test(text));
 
@@ -217,7 +197,7 @@ for (const runtime of RUNTIMES) {
       expect(subscribed).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
       const [touched] = await messagesOf(await session.post(call(2, "touch", {})));
       expect(touched).toMatchObject({ id: 2, result: { content: [{ text: "touched" }] } });
-      expect(await nextMessage(events)).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://counter" } });
+      expect(await events.nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://counter" } });
       await events.cancel();
       expect(noiseIn(server, since)).toEqual([]);
     });

@@ -24,6 +24,7 @@ import { startServer } from "../../scripts/startServer.mjs";
 import { denoKvKeys } from "../support/denoKvKeys.ts";
 import { call, openStreamableSession, postJson, type StreamableSession } from "../support/httpSession.ts";
 import { SseReader } from "../support/SseReader.ts";
+import { messagesOf } from "../support/messagesOf.ts";
 
 const ENTRY = "test/runtime/testWorker.ts";
 /** A short idle TTL, so a session's deadline passes while the server is down. */
@@ -61,27 +62,6 @@ async function answeredWithin(ms: number, response: Promise<Response>, what: str
   }
 }
 
-/** The JSON-RPC messages of a POST's answer, whether a JSON body or an SSE stream (read to its end). */
-async function messagesOf(response: Response): Promise<any[]> {
-  const text = await response.text();
-  if (response.headers.get("content-type")?.includes("application/json")) return [JSON.parse(text)].flat();
-  return text.split(/\r\n\r\n|\n\n/).flatMap((block) => {
-    const data = block
-      .split(/\r\n|\n/)
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(5).replace(/^ /, ""))
-      .join("\n");
-    return data ? [JSON.parse(data)] : [];
-  });
-}
-
-/** The next SSE event that carries a message (a priming event carries none). */
-async function nextMessage(reader: SseReader): Promise<any> {
-  for (;;) {
-    const event = await reader.next();
-    if (event.data) return JSON.parse(event.data);
-  }
-}
 
 it("a restart does not resurrect an expired session", { timeout: 120_000 }, async () => {
   const dir = await persistDir();
@@ -173,8 +153,8 @@ describe("on a running server with persistent storage", () => {
     expect(blob.status).toBe(200);
     expect(blob.headers.get("content-type")).toContain("text/event-stream");
     const stream = new SseReader(blob.body!);
-    expect(await nextMessage(stream)).toMatchObject({ method: "notifications/progress", params: { progressToken: "large", progress: 0 } });
-    const reply = await nextMessage(stream);
+    expect(await stream.nextMessage()).toMatchObject({ method: "notifications/progress", params: { progressToken: "large", progress: 0 } });
+    const reply = await stream.nextMessage();
     expect(reply.id).toBe(3);
     const text: string = reply.result.content[0].text;
     expect(text.length).toBe(40_001);

@@ -38,11 +38,11 @@ export class SseReader {
     }
   }
 
-  /** The next `message` event's data, parsed as JSON. */
+  /** The next `message` event's data, parsed as JSON; events without data (a priming event) are skipped. */
   async nextMessage<T = any>(timeoutMs?: number): Promise<T> {
     for (;;) {
       const event = await this.next(timeoutMs);
-      if (event.event === "message") return JSON.parse(event.data) as T;
+      if (event.event === "message" && event.data !== "") return JSON.parse(event.data) as T;
     }
   }
 

@@ -3,8 +3,8 @@
  * loopback port, and waits until it answers `/health`. The whole process group (npm, node,
  * wrangler, workerd or Deno) is stopped by `stop()`.
  */
+import { freePort } from "./freePort.ts";
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 
 export interface NpmScript {
   base: string;
@@ -41,13 +41,3 @@ export async function npmScript(script: string[], args: string[] = [], timeoutMs
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-      .once("error", reject)
-      .listen(0, "127.0.0.1", () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-  });
-}
