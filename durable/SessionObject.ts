@@ -98,6 +98,8 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
+      // Checked while loading, before the sockets are reattached: a hibernated client is still connected.
+      relaying: () => ctx.getWebSockets().length > 0,
     });
     // Nothing is served before the stored session is read back (after eviction, a deploy or a
     // hibernation) and the relayed streams still connected are reading again. A failure here is

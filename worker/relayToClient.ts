@@ -72,7 +72,11 @@ export function relayToClient(socket: WebSocket, keepaliveMs: number): ReadableS
         read += frame.byteLength;
         if (read - acked >= RELAY_ACK_BYTES && !closed) {
           acked = read;
-          socket.send(ackMessage(read));
+          try {
+            socket.send(ackMessage(read));
+          } catch {
+            // the object closed the socket and its close event is still on its way: no credit needed
+          }
         }
       },
       cancel() {

@@ -5,18 +5,19 @@
  * value) that never throws across the boundary — a failure is its JSON-RPC error, through the
  * HTTP error boundary.
  *
- * It owns the create-or-require rules: creating over a live session is 409 (a stream opened on
- * a session that has one replaces it); any use of an id
+ * It owns the create-or-require rules: creating over a live session is 409; any use of an id
  * that never existed, ended, or is not this host's is 404; a legacy session used on /mcp (or the
- * reverse) is 400. A load that fails (storage unavailable for a moment) is tried again on the
- * next operation, rather than leaving the host broken until it is evicted.
+ * reverse) is 400; a stream opened where one is open replaces it. A load that fails (storage
+ * unavailable for a moment) is tried again on the next operation, rather than leaving the host
+ * broken until it is evicted. A relayed stream (a Durable Object's socket) that outlived the
+ * host's memory is read again through `reattach`.
  */
 import { type Checked, passed, refused } from "../errors/Checked.ts";
-import { isObject } from "../jsonrpc/isObject.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Answer, TextAnswer } from "../http/Answer.ts";
 import { errorAnswer } from "../http/errorResponse.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
 import { Session, type SessionDeps } from "../session/Session.ts";
 import type { Transport, TransportType } from "../session/Transport.ts";

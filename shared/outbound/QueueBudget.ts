@@ -104,22 +104,22 @@ export class Reservation {
 
   /** The reply is queued (or needed no queue) in this same step: the place passes to its frame. */
   commit(): void {
-    const budget = this.#budget;
-    if (!budget) return;
-    this.#budget = undefined;
-    budget.reserved--;
-    budget.reservedBytes -= this.#bytes;
     // The request's own bytes are free now: admission may have room again.
-    if (this.#bytes > 0) budget.wake();
+    this.#end(this.#bytes > 0);
   }
 
   /** No reply will be sent: the place is free for others. */
   release(): void {
+    this.#end(true);
+  }
+
+  /** Ends the reservation once, whichever way; `wake` tells waiting notifications there may be room. */
+  #end(wake: boolean): void {
     const budget = this.#budget;
     if (!budget) return;
     this.#budget = undefined;
     budget.reserved--;
     budget.reservedBytes -= this.#bytes;
-    budget.wake();
+    if (wake) budget.wake();
   }
 }

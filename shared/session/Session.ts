@@ -62,6 +62,12 @@ export interface SessionDeps {
   broadcast?: Broadcaster;
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
   scheduleWakeup(atMs: number): Promise<void>;
+  /**
+   * Whether a relay still carries one of this session's streams to its client, though no
+   * transport connection is in memory yet (a hibernated Durable Object's sockets, before they are
+   * reattached): a client connected that way keeps the session alive like any other.
+   */
+  relaying?(): boolean;
 }
 
 export class Session<T extends Transport = Transport> {
@@ -128,7 +134,7 @@ export class Session<T extends Transport = Transport> {
 
   static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, now = Date.now()): Promise<Session<T>> {
     const session = new Session({ id, transport: type.kind, createdAt: now, expiresAt: pushedDeadline(now, deps.config.sessionIdleTtlMs) }, type, deps);
-    await deps.storage.put(SESSION_KEY, session.#record);
+    await session.#storage.put(SESSION_KEY, session.#record);
     await deps.scheduleWakeup(session.#record.expiresAt!);
     session.#log.info("session.open", { transport: type.kind });
     return session;
@@ -171,14 +177,18 @@ export class Session<T extends Transport = Transport> {
       return "ended";
     }
     // A client still connected, or a request still running, is activity.
-    if (this.transport.connected || this.exchanges.size > 0) await this.#touch(now);
+    if (this.#connected() || this.exchanges.size > 0) await this.#touch(now);
     await this.#deps.scheduleWakeup(this.expiresAt);
     return "alive";
   }
 
   /** Past its deadline with no client connected and no request running. */
   #idle(now: number): boolean {
-    return now >= this.expiresAt && !this.transport.connected && this.exchanges.size === 0;
+    return now >= this.expiresAt && !this.#connected() && this.exchanges.size === 0;
+  }
+
+  #connected(): boolean {
+    return this.transport.connected || this.#deps.relaying?.() === true;
   }
 
   /** Ends the session for good: streams closed, handlers aborted, every key and the wakeup deleted. Idempotent. */

@@ -5,7 +5,7 @@
  * object's instance; the socket stays attached to the runtime, and the new instance finds it.
  * Messages produced after each eviction must reach the same open stream, once and in order.
  */
-import { evictDurableObject, SELF } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SseReader } from "../support/SseReader.ts";
 import { BASE, call, initialize, openSession, sessionStub } from "./helpers.ts";
@@ -88,5 +88,24 @@ describe("a client's stream across evictions of its session object", () => {
       if (Date.now() > deadline) throw new Error("the object never heard that its client left");
       await new Promise((r) => setTimeout(r, 50));
     }
+  });
+});
+
+describe("expiry while a client waits on a relayed stream", () => {
+  it("keeps a session whose client is still connected when its alarm wakes the evicted object past the deadline", async () => {
+    const s = await openSession();
+    await s.post(initialize(0, "2024-11-05"));
+    await s.reader.nextMessage();
+    // As if the client had idled past the TTL while the object hibernated: the deadline is behind.
+    await runInDurableObject(sessionStub(s.sessionId), async (_i, state) => {
+      const record = await state.storage.get<Record<string, unknown>>("session");
+      await state.storage.put("session", { ...record, expiresAt: Date.now() - 1 });
+    });
+    await evict(s.sessionId);
+    await runDurableObjectAlarm(sessionStub(s.sessionId));
+    // Still there, and still connected: a call is answered on the same stream.
+    expect((await s.post(call(1, "toUpperCase", { input: "alive" }))).status).toBe(202);
+    expect(await s.reader.nextMessage()).toMatchObject({ id: 1, result: { content: [{ text: "ALIVE" }] } });
+    await s.reader.cancel();
   });
 });
