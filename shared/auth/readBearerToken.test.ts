@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { readBearerToken } from "./readBearerToken.ts";
+
+const request = (headers: Record<string, string> = {}, url = "https://mcp.example.com/mcp") => new Request(url, { method: "POST", headers });
+
+describe("readBearerToken", () => {
+  it("reads a bearer token, whatever the scheme's case", () => {
+    expect(readBearerToken(request({ authorization: "Bearer abc.DEF-123_~+/=" }))).toEqual({ ok: true, value: "abc.DEF-123_~+/=" });
+    expect(readBearerToken(request({ authorization: "bearer xyz" }))).toEqual({ ok: true, value: "xyz" });
+  });
+
+  it("is undefined when the request carries no token", () => {
+    expect(readBearerToken(request())).toEqual({ ok: true, value: undefined });
+  });
+
+  it("refuses a token in the URL, even beside a header", () => {
+    const read = readBearerToken(request({ authorization: "Bearer abc" }, "https://mcp.example.com/mcp?access_token=abc"));
+    expect(read.ok).toBe(false);
+    if (!read.ok) {
+      expect(read.error.status).toBe(400);
+      expect(read.error.message).toMatch(/never in the URL/);
+    }
+  });
+
+  it("refuses other schemes and malformed credentials with 400", () => {
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer two words", 'Bearer "quoted"', `Bearer ${"a".repeat(9_000)}`]) {
+      const read = readBearerToken(request({ authorization }));
+      expect(read.ok, authorization.slice(0, 20)).toBe(false);
+      if (!read.ok) expect(read.error.status).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The access token of a request, read the one way MCP allows (2025-11-25 authorization, "Token
+ * Requirements"): `Authorization: Bearer <token>`, on every request. A token in the query
+ * string (`access_token`, RFC 6750 §2.3) is refused outright — URLs end up in logs and
+ * histories — and so is a header that is not a well-formed bearer credential.
+ *
+ * Returns the token, `undefined` when the request carries none (the caller answers 401 with a
+ * challenge and no error code), or a refusal: 400 `invalid_request` (RFC 6750 §3.1).
+ *
+ * Not here: whether the token is any good (the verifier).
+ */
+import { type Checked, passed, refused } from "../errors/Checked.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+
+/** RFC 6750 §2.1 b64token, bounded: longer than any real access token, short enough to log nothing big. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,8192}=*) *$/i;
+
+export function readBearerToken(request: Request): Checked<string | undefined> {
+  if (new URL(request.url).searchParams.has("access_token")) {
+    return refused(invalidRequest("Access tokens are accepted only in the Authorization header, never in the URL"));
+  }
+  const header = request.headers.get("authorization");
+  if (header === null) return passed(undefined);
+  const match = BEARER.exec(header);
+  if (!match) return refused(invalidRequest('The Authorization header must be "Bearer <access token>"'));
+  return passed(match[1]!);
+}
+
+function invalidRequest(message: string): McpError {
+  return new McpError(400, ErrorCode.InvalidRequest, message);
+}
