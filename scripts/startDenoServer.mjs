@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { unstable_readConfig } from "wrangler";
+import { wranglerConfig } from "./wranglerConfig.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 const denoPackage = dirname(createRequire(import.meta.url).resolve("deno/package.json"));
@@ -33,7 +33,7 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
  * @param {number} [options.cpu]  pins the server to this CPU (`taskset`), as the benchmark does
  */
 export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath, cpu } = {}) {
-  const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+  const config = wranglerConfig();
   const entry = definition ? ["test/support/denoServer.ts", "--server", definition] : [main ?? "example/deno.ts"];
   const args = [deno, ...DENO_FLAGS, ...entry, "--port", String(port)];
   if (kvPath) args.push("--kv", kvPath);

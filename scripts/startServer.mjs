@@ -13,14 +13,15 @@
  * await fetch(`${server.url}/health`);
  * await server.dispose();
  */
+import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
-import { unstable_readConfig } from "wrangler";
 import { bundleWorker } from "./bundleWorker.mjs";
 import { startDenoServer } from "./startDenoServer.mjs";
+import { wranglerConfig } from "./wranglerConfig.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 
@@ -49,7 +50,7 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir } = {
     if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
     return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
   }
-  const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+  const config = wranglerConfig();
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
   const scriptPath = join(outdir, "worker.mjs");
   await bundleWorker(entry ? join(ROOT, entry) : config.main, scriptPath);
@@ -71,6 +72,9 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir } = {
     log: new Log(LogLevel.WARN),
   });
   const url = (await mf.ready).origin;
+  // A signal handler of wrangler's or miniflare's may exit before `dispose` runs: the bundle goes anyway.
+  const removeBundle = () => rmSync(outdir, { recursive: true, force: true });
+  process.once("exit", removeBundle);
   return {
     url,
     port: Number(new URL(url).port),
@@ -78,6 +82,7 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir } = {
     mf,
     async dispose() {
       await mf.dispose();
+      process.removeListener("exit", removeBundle);
       await rm(outdir, { recursive: true, force: true });
     },
   };

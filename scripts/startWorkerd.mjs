@@ -11,13 +11,14 @@
  * await server.dispose();
  */
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { unstable_readConfig } from "wrangler";
 import { bundleWorker } from "./bundleWorker.mjs";
+import { wranglerConfig } from "./wranglerConfig.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 const WORKERD = join(createRequire(import.meta.url).resolve("workerd/package.json"), "../bin/workerd");
@@ -37,7 +38,7 @@ const text = (value) => JSON.stringify(String(value));
  *   memory, where an evicted object (workerd evicts one idle for 10 s) would lose it
  */
 export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort, cpu, onDisk = false }) {
-  const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+  const config = wranglerConfig();
   const dir = await mkdtemp(join(tmpdir(), "durable-mcp-workerd-"));
   await bundleWorker(join(ROOT, entry), join(dir, "worker.mjs"), { minify });
   if (onDisk) await mkdir(join(dir, "objects"));
@@ -80,6 +81,12 @@ const worker :Workerd.Worker = (
     });
     child.on("exit", (code) => reject(new Error(`workerd exited with ${code} before listening`)));
   });
+  // A signal handler of wrangler's may exit before `dispose` runs: workerd and the bundle go anyway.
+  const cleanUp = () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", cleanUp);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -94,6 +101,7 @@ const worker :Workerd.Worker = (
         await exited;
         clearTimeout(killer);
       }
+      process.removeListener("exit", cleanUp);
       await rm(dir, { recursive: true, force: true });
     },
   };
