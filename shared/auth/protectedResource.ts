@@ -52,10 +52,12 @@ export function metadataPaths(resource: string): string[] {
 /**
  * RFC 8707 §2 canonical form: absolute, https (or http for loopback development), no fragment,
  * no query, scheme and host lower case (URL does that), no trailing slash but for the root.
+ * `configured: false` is for a resource derived from a request's own URL, which is taken as the
+ * client addressed it (plain http included: TLS may end at a proxy in front).
  *
  * @throws TypeError naming the value, at startup, for anything else.
  */
-export function canonicalResource(resource: string): string {
+export function canonicalResource(resource: string, configured = true): string {
   let url: URL;
   try {
     url = new URL(resource);
@@ -63,7 +65,7 @@ export function canonicalResource(resource: string): string {
     throw new TypeError(`The protected resource must be an absolute URL such as https://mcp.example.com/mcp, got ${JSON.stringify(resource)}`);
   }
   const loopback = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && (loopback || !configured))) {
     throw new TypeError(`The protected resource must use https (http only on a loopback host), got ${JSON.stringify(resource)}`);
   }
   if (url.hash || url.search) throw new TypeError(`The protected resource may carry no query or fragment, got ${JSON.stringify(resource)}`);

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import type { Principal, TokenVerifier } from "./Principal.ts";
+import { ResourceServer } from "./ResourceServer.ts";
+
+const ALICE: Principal = { issuer: "https://auth.example.com", subject: "alice", scopes: ["tools"], claims: {} };
+/** A verifier of the user's own kind: one good token, for this resource only. */
+const verify: TokenVerifier = async (token, resource) =>
+  token === "good" && resource === "https://mcp.example.com/mcp" ? { ok: true, principal: ALICE } : { ok: false, reason: "The access token is not one this server issued" };
+
+const server = (options: Partial<ConstructorParameters<typeof ResourceServer>[0]> = {}) =>
+  new ResourceServer({ authorizationServers: ["https://auth.example.com"], scopesSupported: ["tools", "admin"], verify, ...options });
+const request = (path = "/mcp", headers: Record<string, string> = {}, method = "POST") => new Request(`https://mcp.example.com${path}`, { method, headers });
+const METADATA = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp";
+
+describe("ResourceServer: metadata", () => {
+  it("serves the document at the path-inserted and the root well-known URLs, nowhere else", async () => {
+    for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
+      const response = server().metadata(request(path, {}, "GET"));
+      expect(await response?.json()).toEqual({
+        resource: "https://mcp.example.com/mcp",
+        authorization_servers: ["https://auth.example.com"],
+        bearer_methods_supported: ["header"],
+        scopes_supported: ["tools", "admin"],
+      });
+    }
+    expect(server().metadata(request("/.well-known/oauth-protected-resource/other", {}, "GET"))).toBeUndefined();
+    expect(server().metadata(request("/mcp", {}, "GET"))).toBeUndefined();
+  });
+
+  it("names the configured resource for a custom domain, whatever host the request reached", async () => {
+    const custom = server({ resource: "https://tools.example.org/mcp" });
+    const response = custom.metadata(new Request("https://worker.example.workers.dev/.well-known/oauth-protected-resource/mcp"));
+    expect(((await response?.json()) as { resource: string }).resource).toBe("https://tools.example.org/mcp");
+  });
+});
+
+describe("ResourceServer: authenticate", () => {
+  it("admits a good token and gives its principal", async () => {
+    expect(await server().authenticate(request("/mcp", { authorization: "Bearer good" }))).toEqual({ ok: true, value: ALICE });
+  });
+
+  it("answers no token with 401 and a challenge naming the absolute metadata URL and the scopes, no error code", async () => {
+    const checked = await server({ requiredScopes: ["tools"] }).authenticate(request());
+    expect(checked.ok).toBe(false);
+    if (checked.ok) return;
+    expect(checked.error.status).toBe(401);
+    expect(checked.error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}", scope="tools"`);
+  });
+
+  it("answers a refused token with 401 invalid_token, saying why", async () => {
+    const checked = await server().authenticate(request("/mcp", { authorization: "Bearer forged" }));
+    expect(checked.ok).toBe(false);
+    if (checked.ok) return;
+    expect(checked.error.status).toBe(401);
+    expect(checked.error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}", error="invalid_token", error_description="The access token is not one this server issued"`);
+  });
+
+  it("answers a token issued for another resource with 401 (the verifier is asked for this resource)", async () => {
+    const elsewhere = server({ resource: "https://other.example.com/mcp" });
+    const checked = await elsewhere.authenticate(request("/mcp", { authorization: "Bearer good" }));
+    expect(checked.ok || checked.error.status).toBe(401);
+  });
+
+  it("answers a token without a needed scope with 403 insufficient_scope naming every scope needed", async () => {
+    const checked = await server().authenticate(request("/mcp", { authorization: "Bearer good" }), ["tools", "admin"]);
+    expect(checked.ok).toBe(false);
+    if (checked.ok) return;
+    expect(checked.error.status).toBe(403);
+    expect(checked.error.headers?.["www-authenticate"]).toContain('scope="tools admin", error="insufficient_scope"');
+    expect(checked.error.message).toBe("The access token lacks the scope admin");
+  });
+
+  it("refuses a token in the URL with 400 invalid_request", async () => {
+    const checked = await server().authenticate(request("/mcp?access_token=good", { authorization: "Bearer good" }));
+    expect(checked.ok || [checked.error.status, checked.error.headers?.["www-authenticate"]?.includes('error="invalid_request"')]).toEqual([400, true]);
+  });
+
+  it("derives the resource from a plain-http request too (TLS may end at a proxy), and refuses a configured http one off loopback", () => {
+    expect(server().resourceOf(new Request("http://durable-mcp.test/mcp"))).toBe("http://durable-mcp.test/mcp");
+    expect(() => server({ resource: "http://mcp.example.com/mcp" })).toThrow(/https/);
+    expect(() => server({ authorizationServers: [] })).toThrow(/at least one authorization server/);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The OAuth 2.1 resource server in front of the MCP endpoints (MCP 2025-11-25 and 2026-07-28
+ * "Authorization"): it serves the protected-resource metadata, and authenticates every other
+ * request from its own bearer token — before any session, object or handler is reached.
+ *
+ * - No token: 401 with a challenge naming the metadata's absolute URL and the scopes needed, and
+ *   no error code (RFC 6750 §3.1).
+ * - A token refused by the verifier (forged, expired, another resource's): 401 `invalid_token`.
+ * - A token lacking a needed scope: 403 `insufficient_scope`, naming every scope needed (step-up).
+ * - A malformed credential, or a token in the URL: 400 `invalid_request`.
+ *
+ * The resource is the canonical URL of the MCP endpoint: given (a custom domain, a proxy), or
+ * the request's own origin with `/mcp`. The principal is established per request, never kept.
+ *
+ * Not here: which routes it guards (the router), what the principal may do in a session (the
+ * session binds to it), rate limits.
+ */
+import { type Checked, passed, refused } from "../errors/Checked.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { type BearerError, bearerChallenge } from "./bearerChallenge.ts";
+import type { Principal, TokenVerifier } from "./Principal.ts";
+import { canonicalResource, metadataPaths, protectedResourceMetadata } from "./protectedResource.ts";
+import { readBearerToken } from "./readBearerToken.ts";
+
+/** The MCP endpoint's path when the resource is derived from the request. */
+const MCP_PATH = "/mcp";
+
+export interface AuthorizationOptions {
+  /** Issuer URLs of the authorization servers whose tokens are accepted; at least one. */
+  authorizationServers: readonly string[];
+  /** Checks a token: `jwtVerifier(...)`, the Worker's own authorization provider, or yours. */
+  verify: TokenVerifier;
+  /** The canonical URL of the MCP endpoint. Default: the request's origin + `/mcp`. */
+  resource?: string;
+  /** The scopes a client may ask for (`scopes_supported`). */
+  scopesSupported?: readonly string[];
+  /** The scopes every MCP request needs. Default: none beyond a valid token. */
+  requiredScopes?: readonly string[];
+  /** A name for consent screens (`resource_name`). */
+  resourceName?: string;
+}
+
+export class ResourceServer {
+  readonly #options: AuthorizationOptions;
+  readonly #fixedResource: string | undefined;
+
+  /** @throws TypeError at startup for a malformed resource, or no authorization server. */
+  constructor(options: AuthorizationOptions) {
+    if (options.authorizationServers.length === 0) throw new TypeError("Authorization needs at least one authorization server (authorizationServers)");
+    this.#options = options;
+    this.#fixedResource = options.resource === undefined ? undefined : canonicalResource(options.resource);
+  }
+
+  /** The protected-resource metadata, if `request` asks for it at one of its well-known URLs; else undefined. */
+  metadata(request: Request): Response | undefined {
+    if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+    const resource = this.resourceOf(request);
+    if (!metadataPaths(resource).includes(new URL(request.url).pathname)) return undefined;
+    const { authorizationServers, scopesSupported, resourceName } = this.#options;
+    return Response.json(protectedResourceMetadata({ resource, authorizationServers, scopesSupported, resourceName }), {
+      headers: { "cache-control": "public, max-age=300" },
+    });
+  }
+
+  /** The request's principal, or the refusal (401, 403 or 400, with its `WWW-Authenticate`). */
+  async authenticate(request: Request, needed: readonly string[] = this.#options.requiredScopes ?? []): Promise<Checked<Principal>> {
+    const resource = this.resourceOf(request);
+    const token = readBearerToken(request);
+    if (!token.ok) return refused(this.#refusal(request, 400, "invalid_request", token.error.message, needed));
+    if (token.value === undefined) return refused(this.#refusal(request, 401, undefined, "This server needs an access token: see its protected-resource metadata", needed));
+    const verified = await this.#options.verify(token.value, resource);
+    if (!verified.ok) return refused(this.#refusal(request, 401, "invalid_token", verified.reason, needed));
+    const missing = needed.filter((scope) => !verified.principal.scopes.includes(scope));
+    if (missing.length > 0) {
+      return refused(this.#refusal(request, 403, "insufficient_scope", `The access token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")}`, needed));
+    }
+    return passed(verified.principal);
+  }
+
+  /** The canonical resource a request is addressed to (see the module header). */
+  resourceOf(request: Request): string {
+    return this.#fixedResource ?? canonicalResource(new URL(MCP_PATH, request.url).href, false);
+  }
+
+  #refusal(request: Request, status: number, error: BearerError | undefined, message: string, scopes: readonly string[]): McpError {
+    const resource = this.resourceOf(request);
+    const metadataUrl = new URL(metadataPaths(resource)[0]!, resource).href;
+    const challenge = bearerChallenge({ resourceMetadata: metadataUrl, scopes, error, description: error ? message : undefined });
+    return new McpError(status, ErrorCode.InvalidRequest, message, undefined, { "www-authenticate": challenge });
+  }
+}
