@@ -18,6 +18,7 @@ export interface Principal {
  * Checks one access token for this resource: the principal, or why the token is refused (a
  * sentence for the developer; the client gets 401 `invalid_token` with it). It must check the
  * audience: a token issued for another resource is refused (RFC 8707, MCP "Token Audience
- * Binding and Validation").
+ * Binding and Validation"). `env` is the request's environment, for a verifier that needs its
+ * bindings (an authorization provider in the same Worker keeps its grants in a KV namespace).
  */
-export type TokenVerifier = (token: string, resource: string) => Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }>;
+export type TokenVerifier = (token: string, resource: string, env: Readonly<Record<string, unknown>>) => Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }>;

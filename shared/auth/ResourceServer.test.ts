@@ -36,11 +36,11 @@ describe("ResourceServer: metadata", () => {
 
 describe("ResourceServer: authenticate", () => {
   it("admits a good token and gives its principal", async () => {
-    expect(await server().authenticate(request("/mcp", { authorization: "Bearer good" }))).toEqual({ ok: true, value: ALICE });
+    expect(await server().authenticate(request("/mcp", { authorization: "Bearer good" }), {})).toEqual({ ok: true, value: ALICE });
   });
 
   it("answers no token with 401 and a challenge naming the absolute metadata URL and the scopes, no error code", async () => {
-    const checked = await server({ requiredScopes: ["tools"] }).authenticate(request());
+    const checked = await server({ requiredScopes: ["tools"] }).authenticate(request(), {});
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.error.status).toBe(401);
@@ -48,7 +48,7 @@ describe("ResourceServer: authenticate", () => {
   });
 
   it("answers a refused token with 401 invalid_token, saying why", async () => {
-    const checked = await server().authenticate(request("/mcp", { authorization: "Bearer forged" }));
+    const checked = await server().authenticate(request("/mcp", { authorization: "Bearer forged" }), {});
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.error.status).toBe(401);
@@ -57,12 +57,12 @@ describe("ResourceServer: authenticate", () => {
 
   it("answers a token issued for another resource with 401 (the verifier is asked for this resource)", async () => {
     const elsewhere = server({ resource: "https://other.example.com/mcp" });
-    const checked = await elsewhere.authenticate(request("/mcp", { authorization: "Bearer good" }));
+    const checked = await elsewhere.authenticate(request("/mcp", { authorization: "Bearer good" }), {});
     expect(checked.ok || checked.error.status).toBe(401);
   });
 
   it("answers a token without a needed scope with 403 insufficient_scope naming every scope needed", async () => {
-    const checked = await server().authenticate(request("/mcp", { authorization: "Bearer good" }), ["tools", "admin"]);
+    const checked = await server().authenticate(request("/mcp", { authorization: "Bearer good" }), {}, ["tools", "admin"]);
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.error.status).toBe(403);
@@ -71,7 +71,7 @@ describe("ResourceServer: authenticate", () => {
   });
 
   it("refuses a token in the URL with 400 invalid_request", async () => {
-    const checked = await server().authenticate(request("/mcp?access_token=good", { authorization: "Bearer good" }));
+    const checked = await server().authenticate(request("/mcp?access_token=good", { authorization: "Bearer good" }), {});
     expect(checked.ok || [checked.error.status, checked.error.headers?.["www-authenticate"]?.includes('error="invalid_request"')]).toEqual([400, true]);
   });
 

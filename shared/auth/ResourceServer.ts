@@ -64,12 +64,12 @@ export class ResourceServer {
   }
 
   /** The request's principal, or the refusal (401, 403 or 400, with its `WWW-Authenticate`). */
-  async authenticate(request: Request, needed: readonly string[] = this.#options.requiredScopes ?? []): Promise<Checked<Principal>> {
+  async authenticate(request: Request, env: Readonly<Record<string, unknown>>, needed: readonly string[] = this.#options.requiredScopes ?? []): Promise<Checked<Principal>> {
     const resource = this.resourceOf(request);
     const token = readBearerToken(request);
     if (!token.ok) return refused(this.#refusal(request, 400, "invalid_request", token.error.message, needed));
     if (token.value === undefined) return refused(this.#refusal(request, 401, undefined, "This server needs an access token: see its protected-resource metadata", needed));
-    const verified = await this.#options.verify(token.value, resource);
+    const verified = await this.#options.verify(token.value, resource, env);
     if (!verified.ok) return refused(this.#refusal(request, 401, "invalid_token", verified.reason, needed));
     const missing = needed.filter((scope) => !verified.principal.scopes.includes(scope));
     if (missing.length > 0) {
