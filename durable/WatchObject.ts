@@ -27,6 +27,7 @@ import type { ServerEnv } from "../shared/server/RequestContext.ts";
 const TOPIC_HEADER = "x-mcp-topic";
 const WATCH_URL = "https://watch.internal/listen";
 const LISTENER_LEFT = "listener-left";
+const encoder = new TextEncoder();
 
 export class WatchObject extends DurableObject<ServerEnv> {
   /** A listener's socket: the Worker's upgrade, tagged with its topic. */
@@ -95,5 +96,3 @@ export function durableBroadcaster(namespace: DurableObjectNamespace<WatchObject
     },
   };
 }
-
-const encoder = new TextEncoder();

@@ -19,7 +19,8 @@
 import { execFileSync } from "node:child_process";
 import { startDenoServer } from "./startDenoServer.mjs";
 import { closeConnections, hotPath, printHotPath } from "./bench/hotPath.mjs";
-import { openLegacyStream, workerdRssMiB } from "./bench/legacyStream.mjs";
+import { openLegacyStream } from "./bench/legacyStream.mjs";
+import { workerdRssMiB } from "./bench/workerdProcesses.mjs";
 import { startServer } from "./startServer.mjs";
 import { startWorkerd } from "./startWorkerd.mjs";
 

@@ -12,7 +12,8 @@
  * @example npm run bench:flood        # about a minute
  */
 import { openInspector } from "./inspector.mjs";
-import { openLegacyStream, workerdRssMiB } from "./legacyStream.mjs";
+import { openLegacyStream } from "./legacyStream.mjs";
+import { workerdRssMiB } from "./workerdProcesses.mjs";
 import { startWorkerd } from "../startWorkerd.mjs";
 
 const ROUNDS = Number(process.env.FLOOD_ROUNDS ?? 12);

@@ -11,28 +11,13 @@
  * server alternate in batches (`rounds` of each), so that the drift of a shared 2-core machine,
  * tens of percent between runs, falls on both alike and leaves their ratio steady.
  */
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { sseEvents } from "./sseEvents.mjs";
+import { workerdCpuNs } from "./workerdProcesses.mjs";
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
-/** Nanoseconds on CPU, all threads of the workerd processes started by this process. */
-export function workerdCpuNs() {
-  const pids = execFileSync("pgrep", ["-P", String(process.pid)], { encoding: "utf8" }).split("\n").filter(Boolean);
-  let ns = 0;
-  for (const pid of pids) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd")) continue;
-      for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // the process or thread ended between listing and reading
-    }
-  }
-  return ns;
-}
 
 /** One POST on a keep-alive connection; resolves with status and body text. */
 function post(url, headers, body) {

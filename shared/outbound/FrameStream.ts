@@ -33,8 +33,7 @@ export class FrameStream<T extends Frame = Uint8Array> {
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   #draining = false;
-  /** A `first` promise not settled yet: the stream may not end before it is sent. */
-  #awaitingFirst = false;
+  /** A `first` promise not settled yet: nothing is read, and the stream does not end, before it is sent. */
   #firstSent: Promise<void> | undefined;
   #releasePull: (() => void) | undefined;
 
@@ -55,16 +54,15 @@ export class FrameStream<T extends Frame = Uint8Array> {
           }
           // Nothing queued is read before the replay: `#pull` waits for this (workerd may call
           // `pull` before a promise returned by `start` settles, so that promise is not enough).
-          this.#awaitingFirst = true;
           this.#firstSent = first.then(
             (frame) => {
-              this.#awaitingFirst = false;
+              this.#firstSent = undefined;
               if (this.#closed) return;
               if (frame !== undefined) controller.enqueue(frame);
               if (this.#draining && this.queue.empty) this.close();
             },
             (error: unknown) => {
-              this.#awaitingFirst = false;
+              this.#firstSent = undefined;
               this.#dispose("stream-error");
               controller.error(error);
             },
@@ -84,7 +82,7 @@ export class FrameStream<T extends Frame = Uint8Array> {
   /** Ends the stream once everything queued has been read (a POST stream after its last reply). */
   closeWhenDrained(): void {
     this.#draining = true;
-    if (this.queue.empty && !this.#awaitingFirst) this.close();
+    if (this.queue.empty && !this.#firstSent) this.close();
     else this.#releasePull?.();
   }
 
@@ -102,7 +100,6 @@ export class FrameStream<T extends Frame = Uint8Array> {
   async #pull(controller: ReadableStreamDefaultController<T>): Promise<void> {
     if (this.#firstSent) {
       await this.#firstSent;
-      this.#firstSent = undefined;
       if (this.#closed) return;
     }
     let frame = this.queue.shift();

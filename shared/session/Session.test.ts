@@ -22,6 +22,16 @@ const request = (id: RequestId, method: string, params?: Record<string, unknown>
 const callTool = (id: RequestId, name: string, extra: Record<string, unknown> = {}) => request(id, "tools/call", { name, arguments: {}, ...extra });
 const cancelled = (requestId: RequestId): JsonRpcMessage => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "user" } });
 
+/** A handler that never settles by itself: once aborted it runs `late` (what a careless handler does next), then rejects with the reason. */
+const afterAbort = (signal: AbortSignal, late: () => Promise<void>) =>
+  new Promise<never>((_resolve, reject) => {
+    signal.addEventListener("abort", async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      await late();
+      reject(signal.reason);
+    });
+  });
+
 /** Delivers a batch as a route would, with its text's size. */
 const deliver = (session: Session<SingleStreamTransport<Uint8Array>>, messages: JsonRpcMessage[]) => session.transport.deliver(messages, JSON.stringify(messages).length);
 
@@ -45,13 +55,9 @@ async function setup(overrides: Partial<Config> = {}) {
         description: "Waits for its abort, then still tries to report progress and log",
         input: z.object({}),
         handler: (_args, ctx) =>
-          new Promise<never>((_resolve, reject) => {
-            ctx.signal.addEventListener("abort", async () => {
-              await new Promise((r) => setTimeout(r, 5));
-              lateAttempts.push(await ctx.progress(1).then(() => "sent", (e) => `refused: ${String(e)}`));
-              lateAttempts.push(await ctx.log("error", "late").then(() => "sent", (e) => `refused: ${String(e)}`));
-              reject(ctx.signal.reason);
-            });
+          afterAbort(ctx.signal, async () => {
+            lateAttempts.push(await ctx.progress(1).then(() => "sent", (e) => `refused: ${String(e)}`));
+            lateAttempts.push(await ctx.log("error", "late").then(() => "sent", (e) => `refused: ${String(e)}`));
           }),
       }),
       tool({
@@ -59,12 +65,8 @@ async function setup(overrides: Partial<Config> = {}) {
         description: "Waits for its abort, then still tries to store something",
         input: z.object({}),
         handler: (_args, ctx) =>
-          new Promise<never>((_resolve, reject) => {
-            ctx.signal.addEventListener("abort", async () => {
-              await new Promise((r) => setTimeout(r, 5));
-              lateAttempts.push(await ctx.storage!.put("late", 1).then(() => "stored", (e) => `refused: ${(e as Error).message}`));
-              reject(ctx.signal.reason);
-            });
+          afterAbort(ctx.signal, async () => {
+            lateAttempts.push(await ctx.storage!.put("late", 1).then(() => "stored", (e) => `refused: ${(e as Error).message}`));
           }),
       }),
       tool({

@@ -146,8 +146,8 @@ export class StreamableHttpTransport implements Transport {
     return stream.resume(stream.seq, true);
   }
 
-  async notify(json: string, signal?: AbortSignal): Promise<void> {
-    await this.#standaloneStream().notify(json, signal);
+  notify(json: string, signal?: AbortSignal): Promise<void> {
+    return this.#standaloneStream().notify(json, signal);
   }
 
   close(): void {
