@@ -61,7 +61,11 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const kv = kvPath === undefined ? undefined : await Deno.openKv(kvPath);
   const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
-  const handle = createRouter<Record<string, string>>(definition, { sessions: () => sessions, broadcaster: () => broadcast }, options);
+  const handle = createRouter<Record<string, string>>(
+    definition,
+    { sessions: () => sessions, broadcaster: () => broadcast, clientAddress: (_request, info) => (info as Deno.ServeHandlerInfo | undefined)?.remoteAddr.hostname },
+    options,
+  );
   let listening!: (url: string) => void;
   const url = new Promise<string>((resolve) => (listening = resolve));
   const http = Deno.serve({ hostname, port, onListen: (address) => listening(`http://${address.hostname}:${address.port}`) }, (request, info) => handle(request, env, info));

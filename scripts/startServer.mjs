@@ -34,6 +34,7 @@ const DENO_TWIN_OF = {
   "test/conformance/fixtureWorker.ts": { definition: "test/conformance/fixtureServer.ts" },
   "test/runtime/testWorker.ts": { definition: "test/runtime/testServer.ts" },
   "example/webSocketWorker.ts": { main: "example/webSocketDeno.ts" },
+  "test/fixtures/auth/authWorker.ts": { main: "test/fixtures/auth/authDeno.ts" },
 };
 
 /**

@@ -30,7 +30,7 @@ export type { AnyToolDefinition, HandlerReturn, JsonSchemaObject, JsonSchemaTool
 // Resources
 export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./server/ResourceDefinition.ts";
 export { UriTemplate } from "./server/UriTemplate.ts";
-export { toBase64 } from "./server/toBase64.ts";
+export { toBase64 } from "./bytes/toBase64.ts";
 
 // Prompts and completion
 export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage } from "./server/PromptDefinition.ts";
@@ -56,6 +56,13 @@ export type {
 export type { HandlerStorage, KeyValueStore } from "./storage/KeyValueStore.ts";
 export type { ListFeature, ListKind } from "./server/ListKind.ts";
 export type * from "./server/types.ts";
+
+// Authorization (the router's `authorization` and `rateLimits` options)
+export type { AuthorizationOptions } from "./auth/ResourceServer.ts";
+export type { Principal, TokenVerifier } from "./auth/Principal.ts";
+export { jwtVerifier, type JwtVerifierOptions } from "./auth/jwtVerifier.ts";
+export { DEFAULT_RATE_LIMITS, type RateLimits } from "./auth/Gatekeeper.ts";
+export type { RateLimit } from "./auth/RateLimiter.ts";
 
 // Errors
 export { McpError } from "./errors/McpError.ts";

@@ -23,6 +23,7 @@ import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
 import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
+import { BindingLimiter, RATE_LIMIT_BINDINGS, type RateLimitBinding } from "./bindingLimiter.ts";
 import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
@@ -52,6 +53,12 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
     {
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
       broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
+      // Set by Cloudflare's edge, which a client cannot forge; absent under a local runtime.
+      clientAddress: (request) => request.headers.get("cf-connecting-ip") ?? undefined,
+      rateLimiter: (env, name, rate) => {
+        const binding = env[RATE_LIMIT_BINDINGS[name]] as RateLimitBinding | undefined;
+        return binding ? new BindingLimiter(binding, rate) : undefined;
+      },
     },
     options,
   );

@@ -14,3 +14,4 @@ export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts"
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
 export { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
 export { WatchObject } from "../durable/WatchObject.ts";
+export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "./providerVerifier.ts";

@@ -12,6 +12,8 @@ export interface Principal {
   readonly subject: string;
   readonly scopes: readonly string[];
   readonly claims: Readonly<Record<string, unknown>>;
+  /** What the authorization provider stored with the grant (its consent page's `props`); absent for other tokens. */
+  readonly props?: unknown;
 }
 
 /**

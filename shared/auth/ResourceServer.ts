@@ -10,7 +10,11 @@
  * - A malformed credential, or a token in the URL: 400 `invalid_request`.
  *
  * The resource is the canonical URL of the MCP endpoint: given (a custom domain, a proxy), or
- * the request's own origin with `/mcp`. The principal is established per request, never kept.
+ * the request's own origin with `/mcp`. The legacy endpoints (`/sse`, `/message`) are a resource
+ * of their own, `/sse` beside it, with its own metadata: a legacy client (the SDK's SSE transport)
+ * accepts only metadata whose resource is its URL or a prefix of it, so `/mcp` would be refused.
+ * A token is for one of the two (its audience). The principal is established per request, never
+ * kept.
  *
  * Not here: which routes it guards (the router), what the principal may do in a session (the
  * session binds to it), rate limits.
@@ -25,10 +29,16 @@ import { readBearerToken } from "./readBearerToken.ts";
 
 /** The MCP endpoint's path when the resource is derived from the request. */
 const MCP_PATH = "/mcp";
+/** The legacy endpoints' resource, beside the MCP endpoint's, and the paths it covers. */
+const LEGACY_PATH = "/sse";
+const LEGACY_PATHS: ReadonlySet<string> = new Set([LEGACY_PATH, "/message"]);
 
 export interface AuthorizationOptions {
-  /** Issuer URLs of the authorization servers whose tokens are accepted; at least one. */
-  authorizationServers: readonly string[];
+  /**
+   * Issuer URLs of the authorization servers whose tokens are accepted. Default: this server's own
+   * origin — an authorization server in the same Worker (`@cloudflare/workers-oauth-provider`).
+   */
+  authorizationServers?: readonly string[];
   /** Checks a token: `jwtVerifier(...)`, the Worker's own authorization provider, or yours. */
   verify: TokenVerifier;
   /** The canonical URL of the MCP endpoint. Default: the request's origin + `/mcp`. */
@@ -45,9 +55,10 @@ export class ResourceServer {
   readonly #options: AuthorizationOptions;
   readonly #fixedResource: string | undefined;
 
-  /** @throws TypeError at startup for a malformed resource, or no authorization server. */
+  /** @throws TypeError at startup for a malformed resource, or an empty list of authorization servers. */
   constructor(options: AuthorizationOptions) {
-    if (options.authorizationServers.length === 0) throw new TypeError("Authorization needs at least one authorization server (authorizationServers)");
+    if (options.authorizationServers?.length === 0) throw new TypeError("Authorization needs at least one authorization server: leave authorizationServers out for this server's own origin");
+    if (typeof options.verify !== "function") throw new TypeError("Authorization needs a verify function: jwtVerifier(…), providerVerifier(…) or your own");
     this.#options = options;
     this.#fixedResource = options.resource === undefined ? undefined : canonicalResource(options.resource);
   }
@@ -55,9 +66,13 @@ export class ResourceServer {
   /** The protected-resource metadata, if `request` asks for it at one of its well-known URLs; else undefined. */
   metadata(request: Request): Response | undefined {
     if (request.method !== "GET" && request.method !== "HEAD") return undefined;
-    const resource = this.resourceOf(request);
-    if (!metadataPaths(resource).includes(new URL(request.url).pathname)) return undefined;
-    const { authorizationServers, scopesSupported, resourceName } = this.#options;
+    const path = new URL(request.url).pathname;
+    const mcp = this.#mcpResource(request);
+    // The MCP endpoint's first: the root document describes it.
+    const resource = [mcp, legacyResource(mcp)].find((r) => metadataPaths(r).includes(path));
+    if (resource === undefined) return undefined;
+    const { scopesSupported, resourceName } = this.#options;
+    const authorizationServers = this.#options.authorizationServers ?? [new URL(resource).origin];
     return Response.json(protectedResourceMetadata({ resource, authorizationServers, scopesSupported, resourceName }), {
       headers: { "cache-control": "public, max-age=300" },
     });
@@ -78,8 +93,24 @@ export class ResourceServer {
     return passed(verified.principal);
   }
 
+  /**
+   * The 403 for a request whose token lacks `needed` (scopes a definition declares). The challenge
+   * names them with the scopes already `granted`, so a client that asks for exactly these keeps
+   * what it had (MCP "Scope Challenge Handling").
+   */
+  insufficientScope(request: Request, needed: readonly string[], granted: readonly string[]): McpError {
+    const missing = needed.filter((scope) => !granted.includes(scope));
+    const message = `The access token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")} this request needs`;
+    return this.#refusal(request, 403, "insufficient_scope", message, [...new Set([...needed, ...granted])]);
+  }
+
   /** The canonical resource a request is addressed to (see the module header). */
   resourceOf(request: Request): string {
+    const mcp = this.#mcpResource(request);
+    return LEGACY_PATHS.has(new URL(request.url).pathname) ? legacyResource(mcp) : mcp;
+  }
+
+  #mcpResource(request: Request): string {
     return this.#fixedResource ?? canonicalResource(new URL(MCP_PATH, request.url).href, false);
   }
 
@@ -89,4 +120,9 @@ export class ResourceServer {
     const challenge = bearerChallenge({ resourceMetadata: metadataUrl, scopes, error, description: error ? message : undefined });
     return new McpError(status, ErrorCode.InvalidRequest, message, undefined, { "www-authenticate": challenge });
   }
+}
+
+/** The legacy endpoints' resource for an MCP endpoint's: `/sse` on its origin. */
+export function legacyResource(mcpResource: string): string {
+  return canonicalResource(new URL(LEGACY_PATH, mcpResource).href, false);
 }

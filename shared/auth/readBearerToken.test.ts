@@ -9,6 +9,10 @@ describe("readBearerToken", () => {
     expect(readBearerToken(request({ authorization: "bearer xyz" }))).toEqual({ ok: true, value: "xyz" });
   });
 
+  it("reads the user:grant:secret tokens of @cloudflare/workers-oauth-provider", () => {
+    expect(readBearerToken(request({ authorization: "Bearer alice:py0mmU7-vYTF:noJNbYClr5S9" }))).toEqual({ ok: true, value: "alice:py0mmU7-vYTF:noJNbYClr5S9" });
+  });
+
   it("is undefined when the request carries no token", () => {
     expect(readBearerToken(request())).toEqual({ ok: true, value: undefined });
   });

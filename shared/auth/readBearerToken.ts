@@ -13,8 +13,13 @@ import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 
-/** RFC 6750 §2.1 b64token, bounded: longer than any real access token, short enough to log nothing big. */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,8192}=*) *$/i;
+/**
+ * RFC 6750 §2.1 b64token plus `:`, bounded: longer than any real access token, short enough to
+ * log nothing big. The colon is outside b64token, but `@cloudflare/workers-oauth-provider` — the
+ * authorization server most Workers MCP servers use — issues `user:grant:secret` tokens, so a
+ * strict reading would refuse every one of them.
+ */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/:]{1,8192}=*) *$/i;
 
 export function readBearerToken(request: Request): Checked<string | undefined> {
   if (new URL(request.url).searchParams.has("access_token")) {

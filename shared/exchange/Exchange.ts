@@ -13,6 +13,7 @@
  * Nothing here ties an exchange to the HTTP request that started it: a handler can run detached,
  * its outlet writing elsewhere, which is what the tasks extension will do.
  */
+import type { Principal } from "../auth/Principal.ts";
 import type { McpError } from "../errors/McpError.ts";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -77,6 +78,8 @@ export interface Scope {
 
 export interface Exchange {
   request: JsonRpcRequest;
+  /** The principal this request's own token established (`ctx.auth`); undefined without authorization. */
+  auth?: Principal;
   /** Runs the method the request names (its lookup may throw -32601). */
   run(ctx: RequestContext): Promise<Result>;
   scope: Scope;

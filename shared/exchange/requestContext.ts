@@ -4,6 +4,7 @@
  * everywhere live here: progress only when the request carried a `progressToken`, logs only at or
  * above the client's threshold, a list change heard on the request's own stream in a session.
  */
+import type { Principal } from "../auth/Principal.ts";
 import { notification, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { atLeast } from "../protocol/logLevels.ts";
 import { FEATURE_OF, LIST_CHANGED_METHOD } from "../server/ListKind.ts";
@@ -13,7 +14,7 @@ import type { Outlet, Scope } from "./Exchange.ts";
 /**
  * @param notify sends one message about this request (refused once it is answered or aborted)
  */
-export function requestContext(request: JsonRpcRequest, scope: Scope, signal: AbortSignal, notify: (message: JsonRpcMessage) => Promise<void>, outlet: Outlet): RequestContext {
+export function requestContext(request: JsonRpcRequest, scope: Scope, signal: AbortSignal, notify: (message: JsonRpcMessage) => Promise<void>, outlet: Outlet, auth?: Principal): RequestContext {
   const progressToken = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
   const ask = (method: string, params: object, key: string | undefined) => scope.ask(method, params as Record<string, unknown>, key, signal, notify);
   const session = scope.session;
@@ -22,6 +23,7 @@ export function requestContext(request: JsonRpcRequest, scope: Scope, signal: Ab
     requestId: request.id,
     client: scope.client,
     env: scope.env,
+    auth,
     progress: async (progress: number, total?: number, message?: string) => {
       if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
       const params: Record<string, unknown> = { progressToken, progress };

@@ -62,7 +62,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
 
   let reply: JsonRpcResponse | undefined;
   try {
-    const result = await untilAborted(exchange.run(requestContext(request, scope, signal, notify, outlet)), signal);
+    const result = await untilAborted(exchange.run(requestContext(request, scope, signal, notify, outlet, exchange.auth)), signal);
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {
     const reason = signal.aborted ? signal.reason : thrown;

@@ -6,7 +6,8 @@
  * HTTP error boundary.
  *
  * It owns the create-or-require rules: creating over a live session is 409; any use of an id
- * that never existed, ended, or is not this host's is 404; a legacy session used on /mcp (or the
+ * that never existed, ended, or is not this host's is 404, and so is any use by a principal other
+ * than the one that created it (the same answer: a session's existence is not revealed); a legacy session used on /mcp (or the
  * reverse) is 400; a stream opened where one is open replaces it. A load that fails (storage
  * unavailable for a moment) is tried again on the next operation, rather than leaving the host
  * broken until it is evicted. A relayed stream (a Durable Object's socket) that outlived the
@@ -104,22 +105,22 @@ export class SessionHost {
     const { sessionId } = operation;
     switch (operation.kind) {
       case "open": {
-        const transport = operation.create ? await this.#create(sessionId, SingleStreamTransport.sse) : this.#find(sessionId, "legacy");
+        const transport = operation.create ? await this.#create(sessionId, SingleStreamTransport.sse, operation.owner) : this.#find(sessionId, "legacy", operation.owner);
         if (!transport.ok) return errorAnswer(transport.error);
         const body = await transport.value.open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })), operation.relayed);
         return new Response(body, { headers: SSE_HEADERS });
       }
       case "deliver": {
-        const transport = this.#find(sessionId, "legacy");
+        const transport = this.#find(sessionId, "legacy", operation.owner);
         if (!transport.ok) return errorAnswer(transport.error);
-        const refused = await transport.value.deliver(operation.messages, operation.size);
+        const refused = await transport.value.deliver(operation.messages, operation.size, operation.auth);
         return refused ? errorAnswer(refused.error, refused.id) : { status: 202 };
       }
       case "post": {
         if (operation.create) {
-          const created = await this.#create(sessionId, StreamableHttpTransport.type);
+          const created = await this.#create(sessionId, StreamableHttpTransport.type, operation.owner);
           if (!created.ok) return errorAnswer(created.error);
-          const answer = await created.value.post(operation.messages, operation.size, { "mcp-session-id": sessionId });
+          const answer = await created.value.post(operation.messages, operation.size, { headers: { "mcp-session-id": sessionId }, auth: operation.auth });
           if (!isRefusedInitialize(answer)) return answer;
           // The client never learns this id (an error carries none): end the session now, not at its deadline.
           await this.#session?.end("initialize-refused");
@@ -127,15 +128,15 @@ export class SessionHost {
           const { "mcp-session-id": _unused, ...headers } = answer.headers ?? {};
           return { ...answer, headers };
         }
-        const transport = this.#find(sessionId, "streamable");
-        return transport.ok ? transport.value.post(operation.messages, operation.size) : errorAnswer(transport.error);
+        const transport = this.#find(sessionId, "streamable", operation.owner);
+        return transport.ok ? transport.value.post(operation.messages, operation.size, { auth: operation.auth }) : errorAnswer(transport.error);
       }
       case "stream": {
-        const transport = this.#find(sessionId, "streamable");
+        const transport = this.#find(sessionId, "streamable", operation.owner);
         return transport.ok ? transport.value.openStream(operation.lastEventId, operation.relayed) : errorAnswer(transport.error);
       }
       case "end": {
-        const session = this.#require(sessionId);
+        const session = this.#require(sessionId, operation.owner);
         if (!session.ok) return errorAnswer(session.error);
         await session.value.end("client-deleted");
         this.#session = undefined;
@@ -144,24 +145,25 @@ export class SessionHost {
     }
   }
 
-  async #create<T extends Transport>(sessionId: string, type: TransportType<T>): Promise<Checked<T>> {
+  async #create<T extends Transport>(sessionId: string, type: TransportType<T>, owner: string | undefined): Promise<Checked<T>> {
     if (this.#session) return refused(new McpError(409, ErrorCode.InvalidRequest, "Session already exists"));
-    const session = await Session.create(sessionId, type, this.#deps);
+    const session = await Session.create(sessionId, type, this.#deps, owner);
     this.#session = session;
     return passed(session.transport);
   }
 
-  #require(sessionId: string): Checked<Session> {
+  /** The live session of this id, used by its own principal (`owner`: both undefined where tokens are not checked). */
+  #require(sessionId: string, owner: string | undefined): Checked<Session> {
     const session = this.#session;
-    if (!session || session.ended || session.record.id !== sessionId) {
+    if (!session || session.ended || session.record.id !== sessionId || session.record.owner !== owner) {
       return refused(new McpError(404, ErrorCode.InvalidRequest, "Unknown session: it never existed, or it ended; start a new one"));
     }
     return passed(session);
   }
 
   /** The session's transport, when it is of the kind the endpoint serves; using one on the other's endpoints is a 400. */
-  #find<K extends keyof HttpTransports>(sessionId: string, kind: K): Checked<HttpTransports[K]> {
-    const session = this.#require(sessionId);
+  #find<K extends keyof HttpTransports>(sessionId: string, kind: K, owner: string | undefined): Checked<HttpTransports[K]> {
+    const session = this.#require(sessionId, owner);
     if (!session.ok) return session;
     const { transport } = session.value;
     if (kind === "legacy" ? transport instanceof SingleStreamTransport : transport instanceof StreamableHttpTransport) return passed(transport as HttpTransports[K]);

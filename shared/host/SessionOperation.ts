@@ -6,23 +6,28 @@
  *
  * Plain data, so it crosses any boundary as it is.
  */
+import type { Principal } from "../auth/Principal.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
+// `owner` is the digest of the request's principal (`ownerOf`) where the server checks tokens: a
+// session is created for it and answers no other (404, as if it did not exist). `auth` is the
+// principal itself, for the handlers the operation starts (`ctx.auth`); streams start none, so
+// their operations (which travel in a header to the object) carry only the digest.
 // `size` is the body's text length (`Parsed.size`): the session reserves it while its requests are in flight.
 // `relayed`: the stream is carried to its client by a relay that keeps it alive (the Worker, over
 // a hibernatable WebSocket), so the host sends no keepalives of its own and holds no timer for it.
 
 export type SessionOperation =
   /** `GET /sse`: create a legacy session (or reopen one), answered with its stream; `endpoint` is the first event's URL. */
-  | { kind: "open"; sessionId: string; create: boolean; endpoint: string; relayed?: boolean }
+  | { kind: "open"; sessionId: string; create: boolean; endpoint: string; relayed?: boolean; owner?: string }
   /** `POST /message`: one batch for a legacy session; 202, and replies on its stream. */
-  | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[]; size: number }
+  | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[]; size: number; owner?: string; auth?: Principal }
   /** `POST /mcp`: one batch for a Streamable HTTP session; `create` for `initialize`, which starts one. */
-  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean }
+  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean; owner?: string; auth?: Principal }
   /** `GET /mcp`: the standalone stream, or a resumed one after `Last-Event-ID`. */
-  | { kind: "stream"; sessionId: string; lastEventId: string | null; relayed?: boolean }
+  | { kind: "stream"; sessionId: string; lastEventId: string | null; relayed?: boolean; owner?: string }
   /** `DELETE /mcp`: the client ends the session. */
-  | { kind: "end"; sessionId: string };
+  | { kind: "end"; sessionId: string; owner?: string };
 
 /** Where sessions live, as the routes see them: the same id always reaches the same session. */
 export interface Sessions {

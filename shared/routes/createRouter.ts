@@ -1,9 +1,11 @@
 /**
  * HTTP routing for one server definition, the same on every runtime. Routes are exact paths in a
  * table (`MCP_ROUTES`, plus the caller's own, tried first) that `GET /` describes; one request
- * goes through one pipeline: the Host, CORS preflight and Origin checks, then the caller's
- * `before` stages, then its route (or 404/405), all inside the one `catch` that maps anything
- * thrown to a JSON-RPC error (`errorResponse`); then CORS headers and one debug log line.
+ * goes through one pipeline: the Host, CORS preflight and Origin checks, the protected-resource
+ * metadata (open to all), the caller's `before` stages, then its route (or 404/405) once the
+ * `Gatekeeper` admits it (token, rate limits; only where configured), all inside the one `catch`
+ * that maps anything thrown to a JSON-RPC error (`errorResponse`); then CORS headers and one debug
+ * log line.
  *
  * Why not itty-router, which routed here before: on the hot path its per-request work (a
  * parsed URL and query object, properties added to the runtime's Request, a regular expression
@@ -14,6 +16,10 @@
  * Not here: where sessions live (a `Platform`: Durable Objects on Workers, this process on
  * Deno), protocol logic (`session/`, `stateless/`, `exchange/`).
  */
+import type { Caller } from "../auth/Caller.ts";
+import { DEFAULT_RATE_LIMITS, Gatekeeper, type RateLimits } from "../auth/Gatekeeper.ts";
+import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "../auth/RateLimiter.ts";
+import { type AuthorizationOptions, ResourceServer } from "../auth/ResourceServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import { type Config, readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
@@ -28,9 +34,9 @@ import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
-import type { StatelessDeps } from "../stateless/statelessExchange.ts";
 import { describeServer } from "./describeServer.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
+import type { Handler, Services } from "./Services.ts";
 import { openSse } from "./openSse.ts";
 import { postMessage } from "./postMessage.ts";
 
@@ -40,6 +46,10 @@ type Env = ServerEnv;
 export interface Platform<E extends Env> {
   sessions(env: E, services: { config: Config; logger: Logger }): Sessions;
   broadcaster(env: E, config: Config): Broadcaster;
+  /** The client's network address, where the runtime knows it (rate limits per address). */
+  clientAddress?(request: Request, context: unknown): string | undefined;
+  /** The platform's own limiter for a rate limit (a Workers binding), or undefined for one in this process. */
+  rateLimiter?(env: E, name: keyof RateLimits, rate: RateLimit): RateLimiter | undefined;
 }
 
 /** A check of yours: a `Response` answers the request (e.g. a 401), nothing lets it go on. */
@@ -52,32 +62,40 @@ export interface Route<E extends Env> {
   /** An exact path, e.g. "/ws". */
   path: string;
   description?: string;
-  handle(request: Request, env: E, context: unknown): Response | Promise<Response>;
+  /** `auth`: the request's principal where the server checks tokens. */
+  handle(request: Request, env: E, context: unknown, auth?: Caller["auth"]): Response | Promise<Response>;
+  /** Served without a token even where the server checks them (your own login page, a webhook). Default false. */
+  public?: boolean;
 }
 
 export interface RouterOptions<E extends Env> {
   /** Run after the Host and Origin checks, before any route, in order. */
   before?: readonly BeforeStage<E>[];
   routes?: readonly Route<E>[];
+  /**
+   * Makes the server an OAuth 2.1 resource server: every endpoint but the protected-resource
+   * metadata needs a valid access token for it (see `ResourceServer`), sessions are bound to the
+   * user that started them, and definitions' `scopes` apply. A function reads it from the
+   * environment (Workers bindings and variables arrive with the first request).
+   */
+  authorization?: AuthorizationOptions | ((env: E) => AuthorizationOptions);
+  /**
+   * Rate limits (see `Gatekeeper`). Default: `DEFAULT_RATE_LIMITS` with authorization, none without.
+   * On Workers, a `[[ratelimits]]` binding named `MCP_RATE_LIMIT_ADDRESS` or
+   * `MCP_RATE_LIMIT_PRINCIPAL` counts for its limit across the location's isolates.
+   */
+  rateLimits?: RateLimits | ((env: E) => RateLimits);
 }
 
-/** What one environment's requests share (per isolate on Workers, once per process elsewhere). */
-interface Services {
-  config: Config;
-  logger: Logger;
-  sessions: Sessions;
-  stateless: StatelessDeps;
-}
 
-type Handler = (request: Request, services: Services) => Response | Promise<Response>;
 
 /** The MCP endpoints, as `GET /` describes them. */
 const MCP_ROUTES: readonly { method: string; path: string; description: string; handle: Handler }[] = [
-  { method: "GET", path: "/mcp", description: "Streamable HTTP (2025): the session's standalone stream, or a resumed one (Last-Event-ID)", handle: (r, s) => getMcp(r, s.sessions) },
-  { method: "POST", path: "/mcp", description: "Streamable HTTP: one JSON-RPC message (2026-07-28: no session; 2025: initialize starts one)", handle: (r, s) => postMcp(r, s.sessions, s.config.maxBodyBytes, s.stateless) },
-  { method: "DELETE", path: "/mcp", description: "Streamable HTTP (2025): ends the session", handle: (r, s) => deleteMcp(r, s.sessions) },
-  { method: "GET", path: "/sse", description: "HTTP+SSE (2024-11-05): opens a session; the first event names the POST endpoint", handle: (r, s) => openSse(r, s.sessions) },
-  { method: "POST", path: "/message", description: "HTTP+SSE: one JSON-RPC message or batch for ?sessionId=…; 202, replies on the stream", handle: (r, s) => postMessage(r, s.sessions, s.config.maxBodyBytes) },
+  { method: "GET", path: "/mcp", description: "Streamable HTTP (2025): the session's standalone stream, or a resumed one (Last-Event-ID)", handle: getMcp },
+  { method: "POST", path: "/mcp", description: "Streamable HTTP: one JSON-RPC message (2026-07-28: no session; 2025: initialize starts one)", handle: postMcp },
+  { method: "DELETE", path: "/mcp", description: "Streamable HTTP (2025): ends the session", handle: deleteMcp },
+  { method: "GET", path: "/sse", description: "HTTP+SSE (2024-11-05): opens a session; the first event names the POST endpoint", handle: openSse },
+  { method: "POST", path: "/message", description: "HTTP+SSE: one JSON-RPC message or batch for ?sessionId=…; 202, replies on the stream", handle: postMessage },
   { method: "GET", path: "/health", description: "liveness for load balancers and monitors", handle: () => Response.json({ status: "ok" }) },
 ];
 
@@ -96,7 +114,8 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       if (definition.problem) logger.error("definition.invalid", { message: definition.problem.message });
       const broadcast = platform.broadcaster(env, config);
       const requestState = new RequestState(secret, config.requestStateTtlMs);
-      services = { config, logger, sessions: platform.sessions(env, { config, logger }), stateless: { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens() } };
+      const gate = gatekeeper(env, platform, options);
+      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger }), stateless: { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens() } };
       built.set(env, services);
     }
     return services;
@@ -122,17 +141,27 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     if (preflighted) return preflighted;
     const origin = checkOrigin(request, policy);
     if (!origin.ok) return errorResponse(origin.error);
+    const { gate } = services;
+    const metadata = gate?.metadata(request);
+    if (metadata) return metadata;
     for (const stage of stages) {
       const answer = await stage(request, env);
       if (answer) return answer;
     }
+    // The route is found before the token is checked: an unknown path is 404 for everyone.
     const path = pathOf(request.url);
-    for (const route of userRoutes) if (route.path === path && (route.method === "ALL" || route.method === request.method)) return route.handle(request, env, context);
-    const methods = table.get(path);
-    if (!methods) return errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${request.method} ${path}`));
-    const handle = methods.get(request.method);
-    if (!handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods.keys()].join(", ")}`, undefined, { allow: [...methods.keys()].join(", ") }));
-    return handle(request, services);
+    const route = userRoutes.find((r) => r.path === path && (r.method === "ALL" || r.method === request.method));
+    const methods = route ? undefined : table.get(path);
+    if (!route && !methods) return errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${request.method} ${path}`));
+    const handle = methods?.get(request.method);
+    if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
+    let caller: Caller | undefined;
+    if (gate && !route?.public) {
+      const admitted = await gate.admit(request, env, platform.clientAddress?.(request, context));
+      if (!admitted.ok) return errorResponse(admitted.error);
+      caller = admitted.value;
+    }
+    return route ? route.handle(request, env, context, caller?.auth) : handle!(request, services, caller);
   };
 
   return async (request, env, context) => {
@@ -150,6 +179,22 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     if (logger.enabled("debug")) logger.debug("http", { method: request.method, path: pathOf(request.url), status: response.status, ms: Date.now() - started });
     return withCors(response, request, { allowed: services.config.allowedOrigins });
   };
+}
+
+/** The token and rate checks the options configure, for one environment; undefined for none. */
+function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>): Gatekeeper | undefined {
+  const authorization = typeof options.authorization === "function" ? options.authorization(env) : options.authorization;
+  const limits = (typeof options.rateLimits === "function" ? options.rateLimits(env) : options.rateLimits) ?? (authorization ? DEFAULT_RATE_LIMITS : {});
+  const limiter = (name: keyof RateLimits): RateLimiter | undefined => {
+    const rate = limits[name];
+    if (!rate) return undefined;
+    checkRate(`rateLimits.${name}`, rate);
+    return platform.rateLimiter?.(env, name, rate) ?? new WindowLimiter(rate);
+  };
+  const perAddress = limiter("perAddress");
+  const perPrincipal = authorization ? limiter("perPrincipal") : undefined;
+  if (!authorization && !perAddress) return undefined;
+  return new Gatekeeper(authorization && new ResourceServer(authorization), { perAddress, perPrincipal });
 }
 
 /** The path of an absolute URL, cut from its text (runtimes hand handlers normalized URLs). */

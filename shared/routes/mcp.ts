@@ -6,30 +6,36 @@
  *   which that revision does not have, get 405;
  * - 2025-03-26 … 2025-11-25: protocol version header (400), session header (400 missing, 404 not
  *   ours); `initialize` mints the session id; everything else goes to that session as one
- *   `SessionOperation`.
+ *   `SessionOperation`, with the caller's digest (the session answers only its own user) and, for
+ *   handlers, its principal.
+ *
+ * Where tokens are checked, a message naming a definition whose scopes the token lacks is refused
+ * with 403 once the body is read, in either era.
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { requireAccept, requireMcpSessionId, requireProtocolVersion } from "../http/guards.ts";
 import { readMessages } from "../http/readMessages.ts";
-import type { Sessions } from "../host/SessionOperation.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
-import type { StatelessDeps } from "../stateless/statelessExchange.ts";
+import { type Handler, refuseScopes } from "./Services.ts";
 import { statelessPost } from "./statelessPost.ts";
 
 const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
 
-export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes: number, stateless: StatelessDeps): Promise<Response> {
+export const postMcp: Handler = async (request, services, caller) => {
+  const { sessions } = services;
   const accept = requireAccept(request, POST_ACCEPTS);
   if (!accept.ok) return errorResponse(accept.error);
-  const parsed = await readMessages(request, maxBodyBytes);
+  const parsed = await readMessages(request, services.config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
   const { messages, batch, size } = parsed.value;
-  if (classifyEra(request.headers, messages, batch) === "stateless") return statelessPost(request, messages, batch, stateless);
+  const denied = refuseScopes(request, messages, services, caller);
+  if (denied) return denied;
+  if (classifyEra(request.headers, messages, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller);
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
 
@@ -42,14 +48,14 @@ export async function postMcp(request: Request, sessions: Sessions, maxBodyBytes
     if (request.headers.has("mcp-session-id")) {
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
-    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, size, create: true });
+    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, size, create: true, owner: caller?.owner, auth: caller?.auth });
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "post", sessionId: session.value, messages, size, create: false });
-}
+  return sessions.apply({ kind: "post", sessionId: session.value, messages, size, create: false, owner: caller?.owner, auth: caller?.auth });
+};
 
-export async function getMcp(request: Request, sessions: Sessions): Promise<Response> {
+export const getMcp: Handler = async (request, { sessions }, caller) => {
   if (classifyBodiless(request.headers) === "stateless") return noStreamsHere("GET");
   const accept = requireAccept(request, GET_ACCEPTS);
   if (!accept.ok) return errorResponse(accept.error);
@@ -57,17 +63,17 @@ export async function getMcp(request: Request, sessions: Sessions): Promise<Resp
   if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "stream", sessionId: session.value, lastEventId: request.headers.get("last-event-id") });
-}
+  return sessions.apply({ kind: "stream", sessionId: session.value, lastEventId: request.headers.get("last-event-id"), owner: caller?.owner });
+};
 
-export async function deleteMcp(request: Request, sessions: Sessions): Promise<Response> {
+export const deleteMcp: Handler = async (request, { sessions }, caller) => {
   if (classifyBodiless(request.headers) === "stateless") return noStreamsHere("DELETE");
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "end", sessionId: session.value });
-}
+  return sessions.apply({ kind: "end", sessionId: session.value, owner: caller?.owner });
+};
 
 /** 2026-07-28 has no GET stream and no sessions to delete (transports spec: 405); clients probe this, so it is answered at once. */
 function noStreamsHere(method: string): Response {

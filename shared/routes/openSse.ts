@@ -6,12 +6,12 @@
  */
 import { errorResponse } from "../http/errorResponse.ts";
 import { requireSessionId } from "../http/guards.ts";
-import type { Sessions } from "../host/SessionOperation.ts";
 import { newSessionId } from "../session/newSessionId.ts";
+import type { Handler } from "./Services.ts";
 
 export const MESSAGE_PATH = "/message";
 
-export async function openSse(request: Request, sessions: Sessions): Promise<Response> {
+export const openSse: Handler = async (request, { sessions }, caller) => {
   const url = new URL(request.url);
   const reopen = url.searchParams.has("sessionId");
   let sessionId: string;
@@ -22,5 +22,5 @@ export async function openSse(request: Request, sessions: Sessions): Promise<Res
   } else {
     sessionId = newSessionId();
   }
-  return sessions.apply({ kind: "open", sessionId, create: !reopen, endpoint: `${MESSAGE_PATH}?sessionId=${sessionId}` });
-}
+  return sessions.apply({ kind: "open", sessionId, create: !reopen, endpoint: `${MESSAGE_PATH}?sessionId=${sessionId}`, owner: caller?.owner });
+};

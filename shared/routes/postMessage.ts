@@ -3,17 +3,22 @@
  * that needs no session state runs here, in the Worker, before the Durable Object hop, in this
  * order: session id (400), content type (415), body size while reading (413), UTF-8 and JSON
  * (400, -32700), nesting and JSON-RPC shape (400, -32600). The session then answers 202
- * (replies follow on the stream), 404 (unknown session) or 429 (queue full).
+ * (replies follow on the stream), 404 (unknown session, or another user's) or 429 (queue full).
+ * Where tokens are checked, a batch naming a definition whose scopes the token lacks is 403 here,
+ * over HTTP, rather than an error on the stream: that is where a client looks for a step-up.
  */
 import { errorResponse } from "../http/errorResponse.ts";
 import { requireSessionId } from "../http/guards.ts";
 import { readMessages } from "../http/readMessages.ts";
-import type { Sessions } from "../host/SessionOperation.ts";
+import { type Handler, refuseScopes } from "./Services.ts";
 
-export async function postMessage(request: Request, sessions: Sessions, maxBodyBytes: number): Promise<Response> {
+export const postMessage: Handler = async (request, services, caller) => {
   const session = requireSessionId(new URL(request.url));
   if (!session.ok) return errorResponse(session.error);
-  const parsed = await readMessages(request, maxBodyBytes);
+  const parsed = await readMessages(request, services.config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
-  return sessions.apply({ kind: "deliver", sessionId: session.value, messages: parsed.value.messages, size: parsed.value.size });
-}
+  const { messages, size } = parsed.value;
+  const denied = refuseScopes(request, messages, services, caller);
+  if (denied) return denied;
+  return services.sessions.apply({ kind: "deliver", sessionId: session.value, messages, size, owner: caller?.owner, auth: caller?.auth });
+};

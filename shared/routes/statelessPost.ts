@@ -11,6 +11,7 @@
  *
  * Not here: the same revision on stdio and other message streams (`serveMessages`).
  */
+import type { Caller } from "../auth/Caller.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
@@ -32,7 +33,8 @@ import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/
 /** Why a request's handler was aborted when the client closed its response stream. */
 const CLIENT_CLOSED = Symbol("the client closed the response stream");
 
-export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps): Promise<Response> {
+/** `caller`: who sent it, where tokens are checked (its handlers' `ctx.auth`; a `requestState` is sealed to it). */
+export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps, caller?: Caller): Promise<Response> {
   const message = messages[0];
   if (batch || !message) return errorResponse(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message per POST"));
   if (!("method" in message)) {
@@ -40,10 +42,10 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   }
   // The revision defines no client notifications over HTTP (closing a stream cancels): accepted, ignored.
   if (!isRequest(message)) return new Response(null, { status: 202 });
-  const admitted = admitStateless(message, request.headers, deps.server);
+  const admitted = admitStateless(message, request.headers, deps.server, caller?.auth);
   if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
   const { meta, plan } = admitted.value;
-  if (!plan) return answer(message, meta, deps);
+  if (!plan) return answer(message, meta, deps, caller);
   // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
   const { listens } = deps;
   const slot = listens.acquire();
@@ -60,7 +62,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
 }
 
 /** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */
-async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps): Promise<Response> {
+async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
   const controller = new AbortController();
   let stream: LiveStream<Uint8Array> | undefined;
@@ -84,7 +86,7 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
       stream?.finish();
     },
   };
-  void runExchange(statelessExchange(message, meta, deps, outlet, controller));
+  void runExchange(statelessExchange(message, meta, deps, outlet, controller, caller));
   return toResponse(await answered.response);
 }
 

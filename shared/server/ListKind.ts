@@ -10,6 +10,7 @@
  * A definition without `enabled` is always on and cannot be switched; a feature with no
  * switchable definition advertises `listChanged: false` and never sends the notification.
  */
+import { grants } from "../auth/grants.ts";
 
 /** What `ctx.setEnabled` switches. Tools and prompts go by name, resources by URI, templates by `uriTemplate`. */
 export type ListKind = "tool" | "prompt" | "resource" | "resourceTemplate";
@@ -34,17 +35,30 @@ export function toggleKey(kind: ListKind, id: string): string {
   return `${kind}:${id}`;
 }
 
-/**
- * Whether a definition is on for this request: always, unless it declared `enabled`; then as its
- * session switched it, or as declared where there is no session (2026-07-28: the same for all).
- */
-/** What deciding whether a definition is on needs of a request: its session's switches, if it has a session. */
+/** What deciding whether a definition is offered needs of a request: its session's switches (if it has a session) and the scopes its token grants (if the server checks tokens). */
 export interface SwitchView {
   readonly session?: { isEnabled(kind: ListKind, id: string): boolean };
+  readonly auth?: { readonly scopes: readonly string[] };
 }
 
-export function isEnabled(kind: ListKind, id: string, declared: boolean | undefined, ctx: SwitchView): boolean {
-  return declared === undefined || (ctx.session ? ctx.session.isEnabled(kind, id) : declared);
+/** What a definition declares about when it is offered. */
+export interface Gated {
+  /** Switchable per session, starting in this state (see the module header). */
+  enabled?: boolean;
+  /** The OAuth scopes a request's token must grant for it to be listed or used. */
+  scopes?: readonly string[];
+}
+
+/**
+ * Whether a definition is offered to this request: listed, and usable. It must be on — always,
+ * unless it declared `enabled`; then as its session switched it, or as declared where there is
+ * no session (2026-07-28: the same for all) — and the request's token must grant every scope it
+ * declares. A definition that declares scopes is never offered without a token (stdio, or a
+ * server without authorization): an unchecked request cannot hold a scope.
+ */
+export function isOffered(kind: ListKind, id: string, definition: Gated, ctx: SwitchView): boolean {
+  if (!grants(ctx.auth, definition.scopes)) return false;
+  return definition.enabled === undefined || (ctx.session ? ctx.session.isEnabled(kind, id) : definition.enabled);
 }
 
 /** A definition's state in a session that switched some (`overrides`), given its declared state. */

@@ -52,6 +52,12 @@ export interface PromptDefinition<Args extends PromptArguments | undefined = Pro
    * for a definition that is always on (see `ListKind.ts`).
    */
   enabled?: boolean;
+  /**
+   * OAuth scopes a request's token must grant for this to be listed and used; a call without them
+   * gets 403 `insufficient_scope` naming them (step-up). Never offered where requests carry no
+   * token (stdio, a server without `authorization`).
+   */
+  scopes?: readonly string[];
   /** A message list, or a full result (e.g. with its own `description`). Without `arguments`, `args` is `{}`. */
   get(args: Args extends PromptArguments ? InferOutput<Args> : Record<string, never>, ctx: RequestContext): Promise<PromptMessage[] | GetPromptResult>;
   /** Completers for `completion/complete` with `ref: { type: "ref/prompt", name }`. */

@@ -4,6 +4,7 @@
  * session, so `ctx.session` and `ctx.storage` are undefined there, never a stand-in that drops
  * what it is given.
  */
+import type { Principal } from "../auth/Principal.ts";
 import type { RequestId } from "../jsonrpc/messages.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { HandlerStorage } from "../storage/KeyValueStore.ts";
@@ -108,6 +109,14 @@ interface ContextBase {
   requestId: RequestId;
   client: ClientView;
   env: ServerEnv;
+  /**
+   * Who this request acts for, from its own access token, checked on this request (never kept
+   * from an earlier one): issuer and subject, the scopes granted, the token's claims or the
+   * authorization provider's props. Undefined where the server checks no tokens (no
+   * `authorization` option, stdio). Never forward the client's token upstream: call upstream APIs
+   * with credentials of the server's own (see the README, "Authorization").
+   */
+  auth?: Principal;
   /**
    * Reports progress if the client asked for it (`_meta.progressToken`); a no-op otherwise.
    * Resolves once the notification is queued: a handler that reports faster than the client

@@ -37,6 +37,12 @@ export interface ResourceDefinition {
    * for a definition that is always on (see `ListKind.ts`).
    */
   enabled?: boolean;
+  /**
+   * OAuth scopes a request's token must grant for this to be listed and used; a call without them
+   * gets 403 `insufficient_scope` naming them (step-up). Never offered where requests carry no
+   * token (stdio, a server without `authorization`).
+   */
+  scopes?: readonly string[];
   read(ctx: RequestContext): Promise<ResourceReturn>;
 }
 
@@ -70,6 +76,12 @@ export interface ResourceTemplateDefinition<T extends string = string> {
    * for a definition that is always on (see `ListKind.ts`).
    */
   enabled?: boolean;
+  /**
+   * OAuth scopes a request's token must grant for this to be listed and used; a call without them
+   * gets 403 `insufficient_scope` naming them (step-up). Never offered where requests carry no
+   * token (stdio, a server without `authorization`).
+   */
+  scopes?: readonly string[];
   /** `uri` is the URI the client asked for, exactly as sent. */
   read(vars: Record<TemplateVariables<T>, string>, uri: string, ctx: RequestContext): Promise<ResourceReturn>;
   /** Completers for `completion/complete` with `ref: { type: "ref/resource", uri: <uriTemplate> }`. */

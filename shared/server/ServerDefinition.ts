@@ -14,11 +14,13 @@
  * request until the file is fixed, and a process entry can refuse to start with that sentence.
  */
 import { isObject } from "../jsonrpc/isObject.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
 import { type Feature, type FeatureGroup, featuresOf } from "./Feature.ts";
 import { type ListKind, toggleKey, type SwitchView } from "./ListKind.ts";
 import type { Method, MethodGroup, Result } from "./Method.ts";
 import type { ParamHeader } from "./paramHeaders.ts";
+import { ScopeIndex } from "./ScopeIndex.ts";
 import type { CacheableMethod, CacheHint, ServerOptions } from "./ServerOptions.ts";
 import { type ToolMethodGroup, toolMethods } from "./toolMethods.ts";
 import type { Implementation } from "./types.ts";
@@ -43,6 +45,7 @@ export class ServerDefinition {
   #tools: ToolMethodGroup | undefined;
   #resources: FeatureGroup | undefined;
   #caching: Partial<Record<CacheableMethod, CacheHint>> = {};
+  #scopes: ScopeIndex | undefined;
   /** Declared state of every switchable definition, by `toggleKey`. */
   readonly #switchable = new Map<string, boolean>();
 
@@ -111,6 +114,13 @@ export class ServerDefinition {
     return this.#switchable.get(toggleKey(kind, id));
   }
 
+  /** The OAuth scopes the definitions these messages name declare, each once ([] for none): checked before they reach a session. */
+  scopesNeeded(messages: readonly JsonRpcMessage[]): readonly string[] {
+    const needed = new Set<string>();
+    for (const message of messages) if ("method" in message) for (const scope of this.#scopes?.needed(message.method, message.params) ?? []) needed.add(scope);
+    return [...needed];
+  }
+
   /** Whether `uri` names a resource this request (or a session-less listen: `{}`) may read. */
   resolvesResource(uri: string, ctx: SwitchView): boolean {
     return this.#resources?.resolves?.(uri, ctx) ?? false;
@@ -141,6 +151,7 @@ export class ServerDefinition {
       if (on && capability) capability.listChanged = true;
     }
     this.#caching = checkCaching(options.caching ?? {});
+    this.#scopes = new ScopeIndex(options);
     this.#methods = Object.assign({}, ...groups.map((g) => g.methods));
     this.#capabilities = capabilities;
   }

@@ -20,6 +20,12 @@ interface ToolBase {
    * for a definition that is always on (see `ListKind.ts`).
    */
   enabled?: boolean;
+  /**
+   * OAuth scopes a request's token must grant for this to be listed and used; a call without them
+   * gets 403 `insufficient_scope` naming them (step-up). Never offered where requests carry no
+   * token (stdio, a server without `authorization`).
+   */
+  scopes?: readonly string[];
 }
 
 /**

@@ -11,7 +11,7 @@
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import type { Feature } from "./Feature.ts";
-import { isEnabled } from "./ListKind.ts";
+import { isOffered } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceTemplateDefinition } from "./ResourceDefinition.ts";
@@ -56,9 +56,9 @@ export function completionMethods(prompts: readonly PromptDefinition[], template
         const prompt = ref.type === "ref/prompt" ? forPrompt.get(ref.name) : undefined;
         const template = ref.type === "ref/resource" ? forTemplate.get(ref.uri) : undefined;
         const completers: Completers | undefined =
-          prompt && isEnabled("prompt", prompt.name, prompt.enabled, ctx)
+          prompt && isOffered("prompt", prompt.name, prompt, ctx)
             ? (prompt.complete ?? {})
-            : template && isEnabled("resourceTemplate", template.uriTemplate, template.enabled, ctx)
+            : template && isOffered("resourceTemplate", template.uriTemplate, template, ctx)
               ? (template.complete ?? {})
               : undefined;
         if (!completers) {

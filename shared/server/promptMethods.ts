@@ -8,7 +8,7 @@
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import type { Feature } from "./Feature.ts";
-import { isEnabled, switchable } from "./ListKind.ts";
+import { isOffered, switchable } from "./ListKind.ts";
 import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import { promptArguments } from "./promptArguments.ts";
@@ -36,13 +36,13 @@ export function promptMethods(prompts: readonly PromptDefinition[], convert?: Js
     capabilities: { prompts: { listChanged: switchable(prompts) } },
     methods: {
       "prompts/list": async (params, ctx) => {
-        const visible = listed.filter(({ prompt }) => isEnabled("prompt", prompt.name, prompt.enabled, ctx));
+        const visible = listed.filter(({ prompt }) => isOffered("prompt", prompt.name, prompt, ctx));
         return listResult("prompts", visible.map(({ entry }) => entry), params.cursor);
       },
       "prompts/get": async (params, ctx) => {
         if (typeof params.name !== "string") throw McpError.invalidParams('prompts/get needs a "name" string');
         const prompt = byName.get(params.name);
-        if (!prompt || !isEnabled("prompt", prompt.name, prompt.enabled, ctx)) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
+        if (!prompt || !isOffered("prompt", prompt.name, prompt, ctx)) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
         const raw = params.arguments ?? {};
         if (!isObject(raw)) throw McpError.invalidParams('prompts/get "arguments" must be an object of strings');
         let args: Record<string, unknown> = {};

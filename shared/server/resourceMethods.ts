@@ -13,9 +13,10 @@
  * `requireUri`), and `resolves` answers false for it: matching costs time and memory in
  * proportion to the URI's length, and the client chooses that length.
  */
+import { grants } from "../auth/grants.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Feature, FeatureGroup } from "./Feature.ts";
-import { isEnabled, switchable, type SwitchView } from "./ListKind.ts";
+import { isOffered, switchable, type SwitchView } from "./ListKind.ts";
 import { NO_METHODS, type Result } from "./Method.ts";
 import { listResult } from "./paginate.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
@@ -59,6 +60,9 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
   function resolve(uri: string, ctx: SwitchView): ((ctx: RequestContext) => Promise<Result>) | undefined {
     if (uri.length > MAX_URI_CHARS) return undefined;
     const resource = byUri.get(uri);
+    // A static resource the token lacks the scopes for is refused, not read through a template
+    // that also matches its URI: the router's check (`ScopeIndex`) answers 403 for it first.
+    if (resource && !grants(ctx.auth, resource.scopes)) return undefined;
     if (resource && resourceOn(resource, ctx)) {
       return async (ctx) => ({ contents: toResourceContents(await resource.read(ctx), uri, resource.mimeType, `Resource ${uri}`) });
     }
@@ -89,11 +93,11 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
 }
 
 function resourceOn(resource: ResourceDefinition, ctx: SwitchView): boolean {
-  return isEnabled("resource", resource.uri, resource.enabled, ctx);
+  return isOffered("resource", resource.uri, resource, ctx);
 }
 
 function templateOn(template: ResourceTemplateDefinition, ctx: SwitchView): boolean {
-  return isEnabled("resourceTemplate", template.uriTemplate, template.enabled, ctx);
+  return isOffered("resourceTemplate", template.uriTemplate, template, ctx);
 }
 
 function compileTemplate(definition: ResourceTemplateDefinition, index: number, all: readonly ResourceTemplateDefinition[]): Compiled {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { toBase64 } from "./toBase64.ts";
+import { toBase64 } from "../bytes/toBase64.ts";
 import { toResourceContents } from "./toResourceContents.ts";
 
 describe("toBase64", () => {

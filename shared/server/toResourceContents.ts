@@ -7,7 +7,7 @@
  * the error boundary logs and answers as -32603 (resources spec, "Error Handling").
  */
 import type { ResourceReturn } from "./ResourceDefinition.ts";
-import { toBase64 } from "./toBase64.ts";
+import { toBase64 } from "../bytes/toBase64.ts";
 import type { ResourceContents } from "./types.ts";
 
 /**

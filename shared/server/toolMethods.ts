@@ -10,7 +10,7 @@
 import { McpError } from "../errors/McpError.ts";
 import { callTool } from "./callTool.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
-import { isEnabled, switchable } from "./ListKind.ts";
+import { isOffered, switchable } from "./ListKind.ts";
 import type { MethodGroup, Result } from "./Method.ts";
 import { type ParamHeader, paramHeaders } from "./paramHeaders.ts";
 import { listResult } from "./paginate.ts";
@@ -44,13 +44,13 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
     capabilities: tools.length > 0 ? { tools: { listChanged: switchable(tools) } } : {},
     methods: {
       "tools/list": async (params, ctx) => {
-        const visible = listed.filter(({ tool }) => isEnabled("tool", tool.name, tool.enabled, ctx));
+        const visible = listed.filter(({ tool }) => isOffered("tool", tool.name, tool, ctx));
         return listResult("tools", visible.map(({ entry }) => entry), params.cursor);
       },
       "tools/call": async (params, ctx) => {
         if (typeof params.name !== "string") throw McpError.invalidParams('tools/call needs a "name" string');
         const found = byName.get(params.name);
-        if (!found || !isEnabled("tool", found.tool.name, found.tool.enabled, ctx)) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
+        if (!found || !isOffered("tool", found.tool.name, found.tool, ctx)) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
         if (params.arguments !== undefined && !isObject(params.arguments)) {
           throw McpError.invalidParams('tools/call "arguments" must be an object');
         }

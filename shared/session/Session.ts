@@ -24,6 +24,7 @@
  * - The record is changed by one update at a time, stored first and then adopted, so a refused
  *   write (a record over its size limit) leaves memory and storage alike.
  */
+import type { Principal } from "../auth/Principal.ts";
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
@@ -132,8 +133,11 @@ export class Session<T extends Transport = Transport> {
     return session;
   }
 
-  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, now = Date.now()): Promise<Session<T>> {
-    const session = new Session({ id, transport: type.kind, createdAt: now, expiresAt: pushedDeadline(now, deps.config.sessionIdleTtlMs) }, type, deps);
+  /** `owner`: the digest of the principal it is bound to (see `SessionRecord.owner`). */
+  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, owner?: string, now = Date.now()): Promise<Session<T>> {
+    const record: SessionRecord = { id, transport: type.kind, createdAt: now, expiresAt: pushedDeadline(now, deps.config.sessionIdleTtlMs) };
+    if (owner !== undefined) record.owner = owner;
+    const session = new Session(record, type, deps);
     await session.#storage.put(SESSION_KEY, session.#record);
     await deps.scheduleWakeup(session.#record.expiresAt!);
     session.#log.info("session.open", { transport: type.kind });
@@ -213,7 +217,7 @@ export class Session<T extends Transport = Transport> {
       storage: this.#storage,
       protocolVersion: () => this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
       admit: (messages, size) => this.admit(messages, size),
-      accept: (messages, replies, size) => this.#accept(messages, replies, size),
+      accept: (messages, replies, size, auth) => this.#accept(messages, replies, size, auth),
       closed: (stream, reason, cancel) => this.#closed(stream, reason, cancel),
       touch: () => this.#touch(),
     };
@@ -277,12 +281,12 @@ export class Session<T extends Transport = Transport> {
   }
 
   /** Starts requests (answered through `replies`), applies notifications, routes client responses. */
-  async #accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number): Promise<void> {
+  async #accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number, auth: Principal | undefined): Promise<void> {
     // Each request of a batch holds an equal share of its size until it is answered.
     const share = Math.ceil(size / Math.max(1, messages.filter(isRequest).length));
     for (const message of messages) {
       if (isRequest(message)) {
-        const started = this.#start(message, replies!, share);
+        const started = this.#start(message, replies!, share, auth);
         // What initialize negotiates applies to the rest of its batch (2024-11-05 clients may batch).
         if (message.method === "initialize") await started;
       } else if (isNotification(message)) {
@@ -293,11 +297,12 @@ export class Session<T extends Transport = Transport> {
     }
   }
 
-  #start(message: JsonRpcRequest, replies: ReplyChannel, size: number): Promise<void> {
+  #start(message: JsonRpcRequest, replies: ReplyChannel, size: number, auth: Principal | undefined): Promise<void> {
     this.#log.debug("rpc.in", { id: message.id, method: message.method });
     const { config, server } = this.#deps;
     return this.exchanges.start({
       request: message,
+      auth,
       run: (ctx) => {
         const method = Object.hasOwn(this.#methods, message.method) ? this.#methods[message.method] : server.method(message.method);
         if (!method) throw McpError.methodNotFound(message.method);

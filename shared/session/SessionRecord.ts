@@ -25,6 +25,11 @@ export interface SessionRecord {
   transport: string;
   /** Epoch milliseconds. */
   createdAt: number;
+  /**
+   * The digest of the principal that created it (`ownerOf`), where the server checks tokens:
+   * requests with any other principal's token are told it does not exist.
+   */
+  owner?: string;
   /** Epoch milliseconds: the session ends at the first wakeup after this with nothing connected or running (see `Session`). */
   expiresAt?: number;
   /** Set by `initialize`; absent until then. */

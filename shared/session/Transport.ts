@@ -28,6 +28,7 @@
  * is a `MessageStream` handed to `serveMessages`. Implement `Transport` when a client's messages
  * travel over several connections (as HTTP does), and so need routing.
  */
+import type { Principal } from "../auth/Principal.ts";
 import type { Config } from "../config/readConfig.ts";
 import type { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
@@ -64,8 +65,12 @@ export interface TransportLink {
    * before `accept`. `size` is the batch's text length, reserved while its requests are in flight.
    */
   admit(messages: JsonRpcMessage[], size: number): Refusal | undefined;
-  /** Takes admitted messages: requests start and are answered through `replies`; notifications and client responses apply. */
-  accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number): Promise<void>;
+  /**
+   * Takes admitted messages: requests start and are answered through `replies`; notifications and
+   * client responses apply. `auth` is the principal the messages' own request established (their
+   * handlers' `ctx.auth`), undefined where tokens are not checked.
+   */
+  accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number, auth?: Principal): Promise<void>;
   /**
    * A connection ended. With `cancel`, the client is gone and so are its requests (HTTP+SSE,
    * stdio); without, requests go on and their messages wait for a resumption (Streamable HTTP).

@@ -14,6 +14,7 @@
  * fine on one process (`npm start`, tests), but a retry that lands on another Worker isolate
  * would fail verification, so deployments set the secret (`wrangler secret put`).
  */
+import { base64url, fromBase64url, sha256 } from "../bytes/base64url.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 
@@ -84,8 +85,7 @@ export function requestStateSecret(env: Readonly<Record<string, unknown>>): stri
 
 export async function paramsDigest(params: Record<string, unknown>): Promise<string> {
   const { _meta, inputResponses, requestState, ...salient } = params;
-  const hash = await crypto.subtle.digest("SHA-256", encoder.encode(canonicalJson(salient)));
-  return base64url(new Uint8Array(hash));
+  return sha256(canonicalJson(salient));
 }
 
 /** JSON with object keys sorted at every depth, so equal values give equal text. */
@@ -98,20 +98,4 @@ function canonicalJson(value: unknown): string {
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
 }

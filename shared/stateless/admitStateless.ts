@@ -7,6 +7,7 @@
 import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
+import type { SwitchView } from "../server/ListKind.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 import { type ListenPlan, planListen } from "./listen.ts";
@@ -20,7 +21,8 @@ export interface Admitted {
 }
 
 /** `headers` is undefined on a transport with no header layer (stdio): its metadata is all inline. */
-export function admitStateless(request: JsonRpcRequest, headers: Headers | undefined, server: ServerDefinition): Checked<Admitted> {
+/** `auth`: the request's principal, where tokens are checked (a listen may watch only what it can read). */
+export function admitStateless(request: JsonRpcRequest, headers: Headers | undefined, server: ServerDefinition, auth?: SwitchView["auth"]): Checked<Admitted> {
   const { id, method } = request;
   const params = request.params ?? {};
   const meta = readRequestMeta(headers, params);
@@ -32,6 +34,6 @@ export function admitStateless(request: JsonRpcRequest, headers: Headers | undef
     if (!mirrored.ok) return refused(mirrored.error, id);
   }
   if (method !== "subscriptions/listen") return passed({ meta: meta.value });
-  const plan = planListen(request, server);
+  const plan = planListen(request, server, { auth });
   return plan.ok ? passed({ meta: meta.value, plan: plan.value }) : refused(plan.error, id);
 }

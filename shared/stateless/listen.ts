@@ -26,6 +26,7 @@ import { followAbort } from "../exchange/followAbort.ts";
 import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, notification, resultReply } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
+import type { SwitchView } from "../server/ListKind.ts";
 import { MAX_URI_CHARS } from "../server/resourceMethods.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
@@ -54,7 +55,7 @@ export interface ListenPlan {
 }
 
 /** What a listen request will watch; refused with -32602 when the request is malformed. */
-export function planListen(message: JsonRpcRequest, server: ServerDefinition): Checked<ListenPlan> {
+export function planListen(message: JsonRpcRequest, server: ServerDefinition, view: SwitchView = {}): Checked<ListenPlan> {
   const filter = message.params?.notifications;
   if (filter === null || typeof filter !== "object" || Array.isArray(filter)) {
     return refused(McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }"));
@@ -76,7 +77,7 @@ export function planListen(message: JsonRpcRequest, server: ServerDefinition): C
     if (uris.length > 0 && capabilities.resources?.subscribe) {
       const unique = [...new Set(uris)];
       for (const uri of unique) {
-        const watchable = checkWatchable(uri, server);
+        const watchable = checkWatchable(uri, server, view);
         if (!watchable.ok) return watchable;
       }
       honored.resourceSubscriptions = unique;
@@ -90,12 +91,12 @@ export function planListen(message: JsonRpcRequest, server: ServerDefinition): C
  * Only a URI the server can read may be watched, the rule `resources/subscribe` keeps for sessions
  * ("Servers MUST validate all resource URIs"); -32602 naming the URI otherwise.
  */
-function checkWatchable(uri: string, server: ServerDefinition): Checked {
+function checkWatchable(uri: string, server: ServerDefinition, view: SwitchView): Checked {
   const shown = JSON.stringify(uri.length > SHOWN_URI_CHARS ? `${uri.slice(0, SHOWN_URI_CHARS)}…` : uri);
   if (uri.length > MAX_URI_CHARS) {
     return refused(McpError.invalidParams(`subscriptions/listen cannot watch ${shown}: the URI has ${uri.length} characters, more than the limit of ${MAX_URI_CHARS}`));
   }
-  if (!server.resolvesResource(uri, {})) {
+  if (!server.resolvesResource(uri, view)) {
     return refused(McpError.invalidParams(`subscriptions/listen cannot watch ${shown}: it is neither a resource this server lists nor a match for one of its resource templates`));
   }
   return PASSED;

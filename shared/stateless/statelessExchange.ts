@@ -7,6 +7,7 @@
  * or an `InputRequiredResult` while asks are unanswered. The same on HTTP and on message streams;
  * only the outlet differs.
  */
+import type { Caller } from "../auth/Caller.ts";
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
@@ -54,14 +55,16 @@ export const STATELESS_METHODS: ReadonlySet<string> = new Set([
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /** A request of this revision other than `subscriptions/listen`, answered on `outlet`; `controller` cancels it. */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController): Exchange {
+/** `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose a `requestState` it seals or opens may be. */
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController, caller?: Caller): Exchange {
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
   const mayAsk = MAY_ASK.has(method);
-  // Hashed only when a requestState is opened or sealed: most calls never ask the client.
+  // Hashed only when a requestState is opened or sealed: most calls never ask the client. The
+  // caller's digest is part of what is sealed, so another user's retry cannot open the state.
   let digested: Promise<string> | undefined;
-  const digest = () => (digested ??= paramsDigest(params));
+  const digest = () => (digested ??= paramsDigest(params).then((d) => (caller ? `${d}.${caller.owner}` : d)));
   let rounds: InputRounds | undefined;
   const inputRequired = async (asked: InputRounds): Promise<Result> => ({
     resultType: "input_required",
@@ -86,6 +89,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
   };
   return {
     request,
+    auth: caller?.auth,
     scope,
     outlet,
     controller,

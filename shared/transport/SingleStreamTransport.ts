@@ -13,6 +13,7 @@
  *
  * Not here: routing (there is nothing to route), resumption (no event ids on these wires).
  */
+import type { Principal } from "../auth/Principal.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
@@ -79,11 +80,11 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
   }
 
   /** Takes one batch of the client's messages; replies go out on the stream. The refusal if it did not fit. */
-  async deliver(messages: JsonRpcMessage[], size: number): Promise<Refusal | undefined> {
+  async deliver(messages: JsonRpcMessage[], size: number, auth?: Principal): Promise<Refusal | undefined> {
     await this.#link.touch();
     const refused = this.#link.admit(messages, size);
     if (refused) return refused;
-    await this.#link.accept(messages, this.replies, size);
+    await this.#link.accept(messages, this.replies, size, auth);
     return undefined;
   }
 

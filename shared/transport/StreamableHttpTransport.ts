@@ -18,6 +18,7 @@
  *
  * Not here: session creation and deletion (`SessionHost`), the header checks (routes).
  */
+import type { Principal } from "../auth/Principal.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import type { Answer } from "../http/Answer.ts";
@@ -80,16 +81,17 @@ export class StreamableHttpTransport implements Transport {
   /**
    * Answers one POST: 202 for notifications and responses only; otherwise the requests' replies,
    * as one JSON object when the single request produces nothing but its reply, else as an SSE
-   * stream carrying its notifications, server requests and replies. `headers` go on the answer.
+   * stream carrying its notifications, server requests and replies. `headers` go on the answer;
+   * `auth` is the POST's principal, its handlers' `ctx.auth`.
    */
-  async post(messages: JsonRpcMessage[], size: number, headers: Record<string, string> = {}): Promise<Answer> {
+  async post(messages: JsonRpcMessage[], size: number, { headers = {}, auth }: { headers?: Record<string, string>; auth?: Principal } = {}): Promise<Answer> {
     await this.#link.touch();
     const refused = this.#link.admit(messages, size);
     if (refused) return errorAnswer(refused.error, refused.id);
     const ids = messages.filter(isRequest).map((m) => m.id);
     let owed = ids.length;
     if (owed === 0) {
-      await this.#link.accept(messages, undefined, size);
+      await this.#link.accept(messages, undefined, size, auth);
       return { status: 202 };
     }
     let stream: ResumableStream | undefined;
@@ -113,7 +115,7 @@ export class StreamableHttpTransport implements Transport {
       this.#streams.delete(stream.id);
       unmark?.();
     };
-    await this.#link.accept(messages, { outlet: (reservation) => postOutlet(answer, streamOf, reservation, settled) }, size);
+    await this.#link.accept(messages, { outlet: (reservation) => postOutlet(answer, streamOf, reservation, settled) }, size, auth);
     return answer.response;
   }
 

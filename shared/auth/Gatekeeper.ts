@@ -1,0 +1,105 @@
+/**
+ * What stands between a request and the MCP routes when the server checks tokens or limits
+ * rates: one `admit` per request, in the router, before any session, object or handler is
+ * reached. In order:
+ *
+ * 1. The token is authenticated (`ResourceServer`): 401, 403 or 400 with its challenge. A request
+ *    that does not authenticate counts against its client address; once the address is over its
+ *    limit, such requests get 429 instead (a request without a token before any check at all).
+ *    Without authorization configured, every request counts against its address.
+ * 2. The principal's own limit counts every authenticated request: 429 past it.
+ *
+ * Why only unauthenticated requests count per address, and why a valid token passes an address
+ * over its limit: the hosted clients (Claude.ai, ChatGPT) call from their platforms' few egress
+ * addresses, and each new connection starts with a request without a token (the 401 that starts
+ * discovery), so an address limit on everything would throttle all of their users together. What
+ * an address alone can abuse is the token check: guessing gets 429s, and learns nothing.
+ *
+ * Then each batch of messages is checked against the scopes the definitions it names declare
+ * (`refuseScopes`, given them by the router): 403 `insufficient_scope` naming them, before the
+ * batch reaches a session.
+ */
+import { type Checked, passed, refused } from "../errors/Checked.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { type Caller, callerOf } from "./Caller.ts";
+import { grants } from "./grants.ts";
+import { addressKey, type RateLimit, type RateLimiter } from "./RateLimiter.ts";
+import type { ResourceServer } from "./ResourceServer.ts";
+
+/** Which limits apply; `false` turns one off. */
+export interface RateLimits {
+  /** Requests that do not authenticate, per client address (every request where no authorization is configured). */
+  perAddress?: RateLimit | false;
+  /** Authenticated requests, per principal (issuer and subject). */
+  perPrincipal?: RateLimit | false;
+}
+
+/** The limits when authorization is configured and `rateLimits` is not: generous for people, tight for guessing. */
+export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
+  perAddress: { limit: 120, periodSeconds: 60 },
+  perPrincipal: { limit: 600, periodSeconds: 60 },
+};
+
+export class Gatekeeper {
+  readonly #server: ResourceServer | undefined;
+  readonly #perAddress: RateLimiter | undefined;
+  readonly #perPrincipal: RateLimiter | undefined;
+
+  constructor(server: ResourceServer | undefined, limiters: { perAddress?: RateLimiter; perPrincipal?: RateLimiter }) {
+    this.#server = server;
+    this.#perAddress = limiters.perAddress;
+    this.#perPrincipal = limiters.perPrincipal;
+  }
+
+  /** The protected-resource metadata, when `request` asks for it; it is open to all. */
+  metadata(request: Request): Response | undefined {
+    return this.#server?.metadata(request);
+  }
+
+  /**
+   * The request's caller (undefined where tokens are not checked), or its refusal.
+   * @param address the client's address, where the runtime knows it
+   */
+  async admit(request: Request, env: Readonly<Record<string, unknown>>, address: string | undefined): Promise<Checked<Caller | undefined>> {
+    const key = address === undefined ? undefined : addressKey(address);
+    const blocked = key === undefined ? undefined : this.#perAddress?.blocked(key);
+    const overAddress = (wait: number) => refused(tooMany("this address", this.#perAddress!.rate, wait));
+    if (!this.#server) {
+      const wait = blocked ?? (key === undefined ? undefined : await this.#perAddress?.hit(key));
+      return wait === undefined ? passed(undefined) : overAddress(wait);
+    }
+    if (blocked !== undefined && !request.headers.has("authorization")) return overAddress(blocked);
+    const principal = await this.#server.authenticate(request, env);
+    if (!principal.ok) {
+      if (blocked !== undefined) return overAddress(blocked);
+      if (key !== undefined) await this.#perAddress?.hit(key);
+      return principal;
+    }
+    const caller = await callerOf(principal.value);
+    const wait = await this.#perPrincipal?.hit(caller.owner);
+    if (wait !== undefined) return refused(tooMany("this user", this.#perPrincipal!.rate, wait));
+    return passed(caller);
+  }
+
+  /**
+   * The 403 for a request whose caller's token lacks some of `needed` (the scopes of the tools,
+   * prompts or resources it names); undefined when it may go on. The challenge names the scopes
+   * needed together with those already granted, so a client that asks again for exactly these
+   * loses nothing (step-up).
+   */
+  refuseScopes(request: Request, needed: readonly string[], caller: Caller | undefined): McpError | undefined {
+    if (!this.#server || !caller || grants(caller.auth, needed)) return undefined;
+    return this.#server.insufficientScope(request, needed, caller.auth.scopes);
+  }
+}
+
+function tooMany(whose: string, rate: RateLimit, waitSeconds: number): McpError {
+  return new McpError(
+    429,
+    ErrorCode.ServerBusy,
+    `Too many requests from ${whose}: the limit is ${rate.limit} per ${rate.periodSeconds} s; retry after ${waitSeconds} s`,
+    { limit: rate.limit, periodSeconds: rate.periodSeconds, retryAfterSeconds: waitSeconds },
+    { "retry-after": String(waitSeconds), "ratelimit-policy": `${rate.limit};w=${rate.periodSeconds}` },
+  );
+}

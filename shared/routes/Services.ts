@@ -1,0 +1,36 @@
+/**
+ * What the MCP route handlers share, built once per environment by the router (per isolate on
+ * Workers, once per process elsewhere), and the one shape every handler has.
+ */
+import type { Caller } from "../auth/Caller.ts";
+import type { Gatekeeper } from "../auth/Gatekeeper.ts";
+import type { Config } from "../config/readConfig.ts";
+import { errorResponse } from "../http/errorResponse.ts";
+import type { Sessions } from "../host/SessionOperation.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import type { Logger } from "../log/Logger.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { StatelessDeps } from "../stateless/statelessExchange.ts";
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  definition: ServerDefinition;
+  sessions: Sessions;
+  stateless: StatelessDeps;
+  /** Token and rate checks; undefined when neither is configured. */
+  gate: Gatekeeper | undefined;
+}
+
+/** `caller`: who sent the request, where the server checks tokens. */
+export type Handler = (request: Request, services: Services, caller: Caller | undefined) => Response | Promise<Response>;
+
+/** The 403 answer for messages that name a definition whose scopes the caller's token lacks (`Gatekeeper.refuseScopes`); undefined when they may go on. */
+export function refuseScopes(request: Request, messages: readonly JsonRpcMessage[], services: Services, caller: Caller | undefined): Response | undefined {
+  if (!services.gate || !caller) return undefined;
+  const needed = services.definition.scopesNeeded(messages);
+  const denied = needed.length === 0 ? undefined : services.gate.refuseScopes(request, needed, caller);
+  if (!denied) return undefined;
+  const only = messages.length === 1 ? messages[0] : undefined;
+  return errorResponse(denied, only && "id" in only ? only.id : null);
+}

@@ -1,0 +1,56 @@
+/**
+ * A rate limit counted by the Workers rate-limiting binding (`[[ratelimits]]` in wrangler.toml):
+ * one count per key for all the isolates of a Cloudflare location, where an in-process window
+ * would count per isolate. The binding only says whether a request is over; it keeps its own
+ * limit and period (wrangler.toml's `simple = { limit, period }`), so the figures given here
+ * must match them — they are what the 429 tells the client.
+ *
+ * `blocked` needs an answer without a count (`Gatekeeper` asks it before verifying a token),
+ * which the binding does not give: a key the binding refused is remembered here until its period
+ * has passed, a bounded table like `WindowLimiter`'s.
+ */
+import { MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "../shared/auth/RateLimiter.ts";
+
+/** The binding's interface (workers-types `RateLimit`). */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/** The binding names `createWorker` looks for, per limit. */
+export const RATE_LIMIT_BINDINGS = { perAddress: "MCP_RATE_LIMIT_ADDRESS", perPrincipal: "MCP_RATE_LIMIT_PRINCIPAL" } as const;
+
+export class BindingLimiter implements RateLimiter {
+  readonly rate: RateLimit;
+  readonly #binding: RateLimitBinding;
+  /** Keys the binding refused, until when (epoch ms). */
+  readonly #refused = new Map<string, number>();
+
+  constructor(binding: RateLimitBinding, rate: RateLimit) {
+    this.#binding = binding;
+    this.rate = rate;
+  }
+
+  async hit(key: string): Promise<number | undefined> {
+    const { success } = await this.#binding.limit({ key });
+    if (success) return undefined;
+    const now = Date.now();
+    this.#remember(key, now + this.rate.periodSeconds * 1000);
+    return this.rate.periodSeconds;
+  }
+
+  blocked(key: string): number | undefined {
+    const until = this.#refused.get(key);
+    if (until === undefined) return undefined;
+    const now = Date.now();
+    if (until > now) return secondsUntil(until, now);
+    this.#refused.delete(key);
+    return undefined;
+  }
+
+  /** Bounded as `WindowLimiter`'s table, and for the same reason the oldest entry is the first to expire. */
+  #remember(key: string, until: number): void {
+    this.#refused.delete(key);
+    while (this.#refused.size >= MAX_TRACKED_KEYS) this.#refused.delete(this.#refused.keys().next().value!);
+    this.#refused.set(key, until);
+  }
+}
