@@ -41,7 +41,8 @@ export default defineConfig({
         test: {
           name: "contract-deno",
           include: ["test/e2e/**/*.test.ts"],
-          exclude: ["test/e2e/stdio.test.ts", "test/e2e/brokenDefinition.test.ts"],
+          // oauthExample: its authorization server is Workers-only (grants in a KV namespace).
+          exclude: ["test/e2e/stdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
           // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.

@@ -43,15 +43,17 @@ const DENO_TWIN_OF = {
  * @param {number} [options.port]   0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]  Overrides of wrangler.toml `[vars]`.
  * @param {string} [options.persistDir]  Keep Durable Object storage here across restarts.
+ * @param {string} [options.config]  The wrangler config whose bindings to give (default: `wrangler.toml`); its KV
+ *   namespaces and rate limits are simulated by miniflare, in memory.
  * @returns {Promise<{ url: string, port: number, mf: Miniflare, dispose(): Promise<void> }>}
  */
-export async function startServer({ entry, port = 0, vars = {}, persistDir } = {}) {
+export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath } = {}) {
   if (process.env.RUNTIME === "deno") {
     const twin = DENO_TWIN_OF[entry ?? "example/worker.ts"];
     if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
     return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
   }
-  const config = wranglerConfig();
+  const config = wranglerConfig(configPath);
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
   const scriptPath = join(outdir, "worker.mjs");
   await bundleWorker(entry ? join(ROOT, entry) : config.main, scriptPath);
@@ -67,6 +69,8 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir } = {
       config.durable_objects.bindings.map((b) => [b.name, { className: b.class_name, useSQLite: true }]),
     ),
     bindings: { ...config.vars, ...vars },
+    kvNamespaces: config.kv_namespaces.map((namespace) => namespace.binding),
+    ratelimits: Object.fromEntries(config.ratelimits.map((r) => [r.name, { simple: r.simple }])),
     host: "127.0.0.1",
     port,
     durableObjectsPersist: persistDir ?? false,

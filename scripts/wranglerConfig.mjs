@@ -16,6 +16,7 @@ import { unstable_readConfig } from "wrangler";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 
-export function wranglerConfig() {
-  return unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+/** @param {string} [path] a wrangler config relative to the repository (default: `wrangler.toml`) */
+export function wranglerConfig(path = "wrangler.toml") {
+  return unstable_readConfig({ config: join(ROOT, path) });
 }

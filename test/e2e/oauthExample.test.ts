@@ -1,0 +1,98 @@
+/**
+ * The OAuth example (`example/oauth/`) as the official SDK clients meet it: each completes the
+ * whole flow with its own OAuth support — discovery from the 401, dynamic registration, the
+ * consent form submitted as a person would (`headlessOAuth.ts`), code + PKCE S256, the token —
+ * then lists and calls tools, and refreshes when its access token stops working. Workerd only:
+ * the authorization server is `@cloudflare/workers-oauth-provider`, which keeps its grants in a
+ * Workers KV namespace (miniflare simulates it, and the example's rate-limiting bindings).
+ */
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../scripts/startServer.mjs";
+import { connectModernWithOAuth, connectSseWithOAuth, connectWithOAuth, HeadlessOAuthProvider } from "../support/headlessOAuth.ts";
+import { BOTH, initialize, postJson } from "../support/httpSession.ts";
+
+let server: Awaited<ReturnType<typeof startServer>>;
+beforeAll(async () => {
+  server = await startServer({ entry: "example/oauth/worker.ts", config: "example/oauth/wrangler.toml", vars: { LOG_LEVEL: "error" } });
+});
+afterAll(() => server?.dispose());
+
+const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
+
+describe("the OAuth example with the SDK clients", () => {
+  it("v1 over Streamable HTTP: authorizes, lists (without the scoped tool), calls whoami, and refreshes", async () => {
+    const provider = new HeadlessOAuthProvider({ expectedIssuer: server.url });
+    const { client } = await connectWithOAuth(new URL(`${server.url}/mcp`), { provider });
+    expect(provider.authorizations).toBe(1);
+    expect(provider.authorizationUrl?.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(provider.authorizationUrl?.searchParams.get("resource")).toBe(`${server.url}/mcp`);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("whoami");
+    expect(names).not.toContain("scoreboard");
+    const me = JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })));
+    expect(me).toMatchObject({ issuer: server.url, subject: "demo", scopes: ["mcp"], props: { user: "demo" } });
+    // An access token that stops working (expired, revoked) is refreshed, not authorized again.
+    provider.storedTokens = { ...provider.storedTokens!, access_token: "demo:expired:token" };
+    expect(textOf(await client.callTool({ name: "toUpperCase", arguments: { input: "refreshed" } }))).toBe("REFRESHED");
+    expect(provider.tokenSaves).toBe(2);
+    expect(provider.authorizations).toBe(1);
+    await client.close();
+  });
+
+  it("v1 over HTTP+SSE (legacy): authorizes for the /sse resource and calls a tool", async () => {
+    const provider = new HeadlessOAuthProvider({ expectedIssuer: server.url });
+    const { client } = await connectSseWithOAuth(new URL(`${server.url}/sse`), { provider });
+    expect(provider.authorizationUrl?.searchParams.get("resource")).toBe(`${server.url}/sse`);
+    expect(JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} }))).subject).toBe("demo");
+    await client.close();
+  });
+
+  it("v2: authorizes (checking iss itself), lists and calls", async () => {
+    const client = new ModernClient({ name: "v2-oauth", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } } as never);
+    const { provider } = await connectModernWithOAuth(new URL(`${server.url}/mcp`), { client });
+    expect(provider.callback?.get("iss")).toBe(server.url);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("whoami");
+    expect(textOf(await client.callTool({ name: "getScore", arguments: { name: "lisi" } }))).toBe('"80.0"');
+    await client.close();
+  });
+
+  it("steps up: the scoped tool's 403 insufficient_scope makes the client ask the user for its scope, and the call goes through", async () => {
+    const provider = new HeadlessOAuthProvider({ expectedIssuer: server.url });
+    const { client } = await connectWithOAuth(new URL(`${server.url}/mcp`), { provider });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("scoreboard");
+    const refused = await postJson(`${server.url}/mcp`, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "scoreboard", arguments: {} } }, {
+      headers: { "content-type": "application/json", accept: BOTH, authorization: `Bearer ${provider.storedTokens!.access_token}`, "mcp-protocol-version": "2025-11-25", "mcp-session-id": "0".repeat(32) },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toContain('scope="scores:admin mcp", error="insufficient_scope"');
+    await client.close();
+    // Step-up as the SDK's own auth() does it for the challenge's scopes. (SDK v1's transport tries
+    // this by itself on a 403, but with a refresh token at hand it refreshes the old scopes instead,
+    // and gives up with "403 after trying upscoping": a client whose step-up needs the user again.)
+    provider.storedTokens = undefined;
+    const serverUrl = `${server.url}/mcp`;
+    expect(await auth(provider, { serverUrl, scope: "scores:admin mcp" })).toBe("REDIRECT");
+    expect(provider.authorizationUrl?.searchParams.get("scope")).toBe("scores:admin mcp");
+    expect(await auth(provider, { serverUrl, authorizationCode: provider.takeCode() })).toBe("AUTHORIZED");
+    const { client: stepped } = await connectWithOAuth(new URL(serverUrl), { provider, client: new Client({ name: "stepped-up", version: "1" }) });
+    expect(provider.authorizations).toBe(2);
+    expect((await stepped.listTools()).tools.map((t) => t.name)).toContain("scoreboard");
+    expect(JSON.parse(textOf(await stepped.callTool({ name: "scoreboard", arguments: {} })))).toEqual({ zhangsan: 92.5, lisi: 80, wangwu: 67 });
+    await stepped.close();
+  });
+
+  it("refuses a token the provider issued for another resource (another origin's /mcp) with 401", async () => {
+    const elsewhere = server.url.replace("127.0.0.1", "localhost");
+    const provider = new HeadlessOAuthProvider({ expectedIssuer: elsewhere });
+    const { client } = await connectWithOAuth(new URL(`${elsewhere}/mcp`), { provider });
+    await client.close();
+    const response = await postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), {
+      headers: { "content-type": "application/json", accept: BOTH, authorization: `Bearer ${provider.storedTokens!.access_token}` },
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+});
