@@ -63,7 +63,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
   const handle = createRouter<Record<string, string>>(
     definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, clientAddress: (_request, info) => (info as Deno.ServeHandlerInfo | undefined)?.remoteAddr.hostname },
+    { sessions: () => sessions, broadcaster: () => broadcast, clientAddress: (_request, info) => peerAddress(info) },
     options,
   );
   let listening!: (url: string) => void;
@@ -80,6 +80,12 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   console.log(`listening on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;
+}
+
+/** The client's IP address from `Deno.serve`'s handler info (a TCP peer; a Unix socket has none). */
+function peerAddress(info: unknown): string | undefined {
+  const remote = (info as { remoteAddr?: { hostname?: unknown } } | undefined)?.remoteAddr;
+  return typeof remote?.hostname === "string" ? remote.hostname : undefined;
 }
 
 function flag(name: string): string | undefined {
