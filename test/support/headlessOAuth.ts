@@ -272,71 +272,77 @@ export interface OAuthConnectOptions<TClient, TTransportOptions> {
   transportOptions?: Omit<TTransportOptions, "authProvider">;
 }
 
+/** What differs between the SDKs' dances: the transport, how a code is redeemed, and the 401's error. */
+interface Dance<TClient, TTransport> {
+  client: () => TClient;
+  open: (provider: HeadlessOAuthProvider) => TTransport;
+  redeem: (transport: TTransport, provider: HeadlessOAuthProvider) => Promise<void>;
+  isUnauthorized: (error: unknown) => boolean;
+}
+
 /**
  * Connects on a fresh transport; when that throws the SDK's `UnauthorizedError` (the provider has
- * approved the consent page meanwhile), closes the client, redeems the code on that transport
- * (`finishAuth`: it holds the `resource_metadata` of the 401) and connects once more on a new one.
+ * approved the consent page meanwhile), closes the client — a v1 SSE client stays bound to the
+ * transport whose `start()` failed otherwise — redeems the code on that transport (`finishAuth`: it
+ * holds the `resource_metadata` of the 401) and connects once more on a new one.
  */
-async function authorizeAndConnect<T>(open: () => T, connect: (transport: T) => Promise<void>, redeem: (transport: T) => Promise<void>, isUnauthorized: (error: unknown) => boolean): Promise<T> {
-  const first = open();
+async function authorizeAndConnect<TClient extends { connect(t: TTransport): Promise<void>; close(): Promise<void> }, TTransport>(
+  dance: Dance<TClient, TTransport>,
+  options: { provider?: HeadlessOAuthProvider; client?: TClient },
+) {
+  const provider = options.provider ?? new HeadlessOAuthProvider();
+  const client = options.client ?? dance.client();
+  const first = dance.open(provider);
   try {
-    await connect(first);
-    return first;
+    await client.connect(first);
+    return { client, transport: first, provider };
   } catch (error) {
-    if (!isUnauthorized(error)) throw error;
+    if (!dance.isUnauthorized(error)) throw error;
   }
-  await redeem(first);
-  const second = open();
-  await connect(second);
-  return second;
+  await client.close();
+  await dance.redeem(first, provider);
+  const transport = dance.open(provider);
+  await client.connect(transport);
+  return { client, transport, provider };
 }
 
 /** v1 client over Streamable HTTP (`/mcp`), authorized. */
-export async function connectWithOAuth(url: URL, options: OAuthConnectOptions<Client, StreamableHTTPClientTransportOptions> = {}) {
-  const provider = options.provider ?? new HeadlessOAuthProvider();
-  const client = options.client ?? new Client(CLIENT_INFO);
-  const transport = await authorizeAndConnect(
-    () => new StreamableHTTPClientTransport(url, { ...options.transportOptions, authProvider: provider }),
-    (t) => client.connect(t),
-    async (t) => {
-      await client.close();
-      await t.finishAuth(provider.takeCode());
+export function connectWithOAuth(url: URL, options: OAuthConnectOptions<Client, StreamableHTTPClientTransportOptions> = {}) {
+  return authorizeAndConnect<Client, StreamableHTTPClientTransport>(
+    {
+      client: () => new Client(CLIENT_INFO),
+      open: (provider) => new StreamableHTTPClientTransport(url, { ...options.transportOptions, authProvider: provider }),
+      redeem: (t, provider) => t.finishAuth(provider.takeCode()),
+      isUnauthorized: (error) => error instanceof UnauthorizedError,
     },
-    (error) => error instanceof UnauthorizedError,
+    options,
   );
-  return { client, transport, provider };
 }
 
 /** v1 client over the legacy HTTP+SSE transport (`GET /sse`), authorized. */
-export async function connectSseWithOAuth(url: URL, options: OAuthConnectOptions<Client, SSEClientTransportOptions> = {}) {
-  const provider = options.provider ?? new HeadlessOAuthProvider();
-  const client = options.client ?? new Client(CLIENT_INFO);
-  const transport = await authorizeAndConnect(
-    () => new SSEClientTransport(url, { ...options.transportOptions, authProvider: provider }),
-    (t) => client.connect(t),
-    async (t) => {
-      // The 401 fails `start()`, before the client's own cleanup: without this the client stays bound to the dead transport.
-      await client.close();
-      await t.finishAuth(provider.takeCode());
+export function connectSseWithOAuth(url: URL, options: OAuthConnectOptions<Client, SSEClientTransportOptions> = {}) {
+  return authorizeAndConnect<Client, SSEClientTransport>(
+    {
+      client: () => new Client(CLIENT_INFO),
+      open: (provider) => new SSEClientTransport(url, { ...options.transportOptions, authProvider: provider }),
+      redeem: (t, provider) => t.finishAuth(provider.takeCode()),
+      isUnauthorized: (error) => error instanceof UnauthorizedError,
     },
-    (error) => error instanceof UnauthorizedError,
+    options,
   );
-  return { client, transport, provider };
 }
 
 /** v2 client over Streamable HTTP, authorized; pass a client to choose its `versionNegotiation`. */
-export async function connectModernWithOAuth(url: URL, options: OAuthConnectOptions<ModernClient, ModernTransportOptions> = {}) {
-  const provider = options.provider ?? new HeadlessOAuthProvider();
-  const client = options.client ?? new ModernClient(CLIENT_INFO);
-  const transport = await authorizeAndConnect(
-    () => new ModernTransport(url, { ...options.transportOptions, authProvider: provider }),
-    (t) => client.connect(t),
-    async (t) => {
-      await client.close();
-      await t.finishAuth(provider.takeCallback());
+export function connectModernWithOAuth(url: URL, options: OAuthConnectOptions<ModernClient, ModernTransportOptions> = {}) {
+  return authorizeAndConnect<ModernClient, ModernTransport>(
+    {
+      client: () => new ModernClient(CLIENT_INFO),
+      open: (provider) => new ModernTransport(url, { ...options.transportOptions, authProvider: provider }),
+      // v2 checks `iss` itself, from the whole callback.
+      redeem: (t, provider) => t.finishAuth(provider.takeCallback()),
+      // v2's error classes match by brand, so this holds across copies of the package.
+      isUnauthorized: (error) => error instanceof ModernUnauthorizedError,
     },
-    // v2's error classes match by brand, so this holds across copies of the package.
-    (error) => error instanceof ModernUnauthorizedError,
+    options,
   );
-  return { client, transport, provider };
 }
