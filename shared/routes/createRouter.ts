@@ -42,6 +42,9 @@ import { postMessage } from "./postMessage.ts";
 
 type Env = ServerEnv;
 
+/** Where the protected-resource metadata lives (RFC 9728 §3). */
+const WELL_KNOWN = "/.well-known/";
+
 /** What a runtime supplies, per environment: where sessions live and where changes fan out. */
 export interface Platform<E extends Env> {
   sessions(env: E, services: { config: Config; logger: Logger }): Sessions;
@@ -142,14 +145,15 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const origin = checkOrigin(request, policy);
     if (!origin.ok) return errorResponse(origin.error);
     const { gate } = services;
-    const metadata = gate?.metadata(request);
+    const path = pathOf(request.url);
+    // Only a well-known path can be a metadata document: the MCP requests skip the lookup.
+    const metadata = gate && path.startsWith(WELL_KNOWN) ? gate.metadata(request) : undefined;
     if (metadata) return metadata;
     for (const stage of stages) {
       const answer = await stage(request, env);
       if (answer) return answer;
     }
     // The route is found before the token is checked: an unknown path is 404 for everyone.
-    const path = pathOf(request.url);
     const route = userRoutes.find((r) => r.path === path && (r.method === "ALL" || r.method === request.method));
     const methods = route ? undefined : table.get(path);
     if (!route && !methods) return errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${request.method} ${path}`));
