@@ -43,6 +43,8 @@ export interface ServerCommand {
   env?: Record<string, string>;
   /** The base URL, when the command sets the port; otherwise read from the `listening on URL` line it prints. */
   url?: string;
+  /** What must answer 200 for the server to be ready. Default `/health`; behind authorization, its open metadata. */
+  readyPath?: string;
 }
 
 export interface ServerProcess {
@@ -55,7 +57,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess({ command, env = {}, url }: ServerCommand): Promise<ServerProcess> {
+export async function startServerProcess({ command, env = {}, url, readyPath = "/health" }: ServerCommand): Promise<ServerProcess> {
   const [program, ...args] = command;
   const child = spawn(program!, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   const lines: PrintedLine[] = [];
@@ -111,10 +113,10 @@ export async function startServerProcess({ command, env = {}, url }: ServerComma
   const failure = (why: string) => new Error(`${command.join(" ")} ${why}; it printed:\n${lines.map((l) => l.text).join("\n")}`);
   try {
     for (;;) {
-      if (!running()) throw failure(spawnError ? `could not start (${spawnError.message})` : `exited (${child.exitCode ?? child.signalCode}) before answering /health`);
-      if (Date.now() >= deadline) throw failure(`did not answer /health within ${READY_TIMEOUT_MS} ms`);
+      if (!running()) throw failure(spawnError ? `could not start (${spawnError.message})` : `exited (${child.exitCode ?? child.signalCode}) before answering ${readyPath}`);
+      if (Date.now() >= deadline) throw failure(`did not answer ${readyPath} within ${READY_TIMEOUT_MS} ms`);
       server.url ||= url ?? /listening on (http:\/\/\S+)/.exec(lines.map((l) => l.text).join("\n"))?.[1] ?? "";
-      const health = server.url ? await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).catch(() => undefined) : undefined;
+      const health = server.url ? await fetch(`${server.url}${readyPath}`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).catch(() => undefined) : undefined;
       await health?.arrayBuffer();
       if (health?.status === 200) return server;
       await sleep(POLL_MS * 2);
