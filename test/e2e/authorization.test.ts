@@ -234,7 +234,7 @@ describe("a session answers only its own user", () => {
 describe("rate limits", () => {
   let limited: Server;
   beforeAll(async () => {
-    const RATE_LIMITS = JSON.stringify({ perAddress: false, perPrincipal: { limit: 3, periodSeconds: 2 } });
+    const RATE_LIMITS = JSON.stringify({ perAddress: { limit: 2, periodSeconds: 60 }, perPrincipal: { limit: 3, periodSeconds: 2 } });
     limited = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: keys.jwks, RATE_LIMITS } });
   });
   afterAll(() => limited?.dispose());
@@ -266,5 +266,22 @@ describe("rate limits", () => {
     expect(body.error.data).toMatchObject({ limit: 3, periodSeconds: 2 });
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 200));
     expect((await ping()).status).toBe(200);
+  });
+
+  it("answers 429 to an address past its unauthenticated requests, and still lets a valid token through", async () => {
+    // The address: the socket's peer on Deno; on Workers the edge's CF-Connecting-IP, which this
+    // request sets as Cloudflare's edge would (no edge in front of a local runtime).
+    const from = { "cf-connecting-ip": "203.0.113.9" };
+    const anonymous = () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders(from) });
+    expect((await anonymous()).status).toBe(401);
+    expect((await anonymous()).status).toBe(401);
+    const refused = await anonymous();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json() as any).error.message).toMatch(/^Too many requests from this address: the limit is 2 per 60 s/);
+    const value = await new SignJWT({ scope: "mcp" }).setProtectedHeader({ alg: "ES256", kid: "test" }).setIssuer(ISSUER).setSubject("erin").setAudience(`${limited.url}/mcp`).setExpirationTime("5m").sign(keys.privateKey);
+    const admitted = await postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ ...from, ...bearer(value) }) });
+    expect(admitted.status).toBe(200);
+    await admitted.arrayBuffer();
   });
 });

@@ -84,6 +84,25 @@ describe("the OAuth example with the SDK clients", () => {
     await stepped.close();
   });
 
+  it("counts unauthenticated requests per address through the Workers rate-limiting binding (120 per 60 s)", async () => {
+    const anonymous = () => postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: { "content-type": "application/json", accept: BOTH, "cf-connecting-ip": "198.51.100.77" } });
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    // The binding's window is the platform's: go on (boundedly) until it refuses.
+    for (let i = 0; i < 200 && !refused; i++) {
+      const response = await anonymous();
+      statuses.push(response.status);
+      if (response.status === 429) refused = response;
+      else await response.arrayBuffer();
+    }
+    expect(statuses.slice(0, 120).every((status) => status === 401)).toBe(true);
+    expect(refused?.headers.get("retry-after")).toBe("60");
+    expect(((await refused!.json()) as any).error.message).toMatch(/^Too many requests from this address: the limit is 120 per 60 s/);
+    // Another address is not held back by it.
+    const other = await postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: { "content-type": "application/json", accept: BOTH, "cf-connecting-ip": "198.51.100.78" } });
+    expect(other.status).toBe(401);
+  });
+
   it("refuses a token the provider issued for another resource (another origin's /mcp) with 401", async () => {
     const elsewhere = server.url.replace("127.0.0.1", "localhost");
     const provider = new HeadlessOAuthProvider({ expectedIssuer: elsewhere });
