@@ -9,7 +9,7 @@
  * which the binding does not give: a key the binding refused is remembered here until its period
  * has passed, a bounded table like `WindowLimiter`'s.
  */
-import { MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "../shared/auth/RateLimiter.ts";
+import { forgetOldest, MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "../shared/auth/RateLimiter.ts";
 
 /** The binding's interface (workers-types `RateLimit`). */
 export interface RateLimitBinding {
@@ -50,7 +50,7 @@ export class BindingLimiter implements RateLimiter {
   /** Bounded as `WindowLimiter`'s table, and for the same reason the oldest entry is the first to expire. */
   #remember(key: string, until: number): void {
     this.#refused.delete(key);
-    while (this.#refused.size >= MAX_TRACKED_KEYS) this.#refused.delete(this.#refused.keys().next().value!);
+    forgetOldest(this.#refused, MAX_TRACKED_KEYS);
     this.#refused.set(key, until);
   }
 }

@@ -66,7 +66,7 @@ export class WindowLimiter implements RateLimiter {
     let window = this.#windows.get(key);
     if (!window || window.endsAt <= now) {
       this.#windows.delete(key);
-      while (this.#windows.size >= this.#maxKeys) this.#windows.delete(this.#windows.keys().next().value!);
+      forgetOldest(this.#windows, this.#maxKeys);
       window = { count: 0, endsAt: now + this.rate.periodSeconds * 1000 };
       this.#windows.set(key, window);
     }
@@ -81,6 +81,11 @@ export class WindowLimiter implements RateLimiter {
     return secondsUntil(window.endsAt, now);
   }
 
+}
+
+/** Makes room for one more key in a table kept in insertion order: forgets the oldest until it holds fewer than `maxKeys`. */
+export function forgetOldest(table: Map<string, unknown>, maxKeys: number): void {
+  while (table.size >= maxKeys) table.delete(table.keys().next().value!);
 }
 
 /** Whole seconds from `now` to `endsAt`, at least 1: what `Retry-After` says. */

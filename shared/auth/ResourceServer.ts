@@ -82,14 +82,12 @@ export class ResourceServer {
   async authenticate(request: Request, env: Readonly<Record<string, unknown>>, needed: readonly string[] = this.#options.requiredScopes ?? []): Promise<Checked<Principal>> {
     const resource = this.resourceOf(request);
     const token = readBearerToken(request);
-    if (!token.ok) return refused(this.#refusal(request, 400, "invalid_request", token.error.message, needed));
-    if (token.value === undefined) return refused(this.#refusal(request, 401, undefined, "This server needs an access token: see its protected-resource metadata", needed));
+    if (!token.ok) return refused(this.#refusal(resource, 400, "invalid_request", token.error.message, needed));
+    if (token.value === undefined) return refused(this.#refusal(resource, 401, undefined, "This server needs an access token: see its protected-resource metadata", needed));
     const verified = await this.#options.verify(token.value, resource, env);
-    if (!verified.ok) return refused(this.#refusal(request, 401, "invalid_token", verified.reason, needed));
-    const missing = needed.filter((scope) => !verified.principal.scopes.includes(scope));
-    if (missing.length > 0) {
-      return refused(this.#refusal(request, 403, "insufficient_scope", `The access token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")}`, needed));
-    }
+    if (!verified.ok) return refused(this.#refusal(resource, 401, "invalid_token", verified.reason, needed));
+    const lacks = lacking(needed, verified.principal.scopes);
+    if (lacks !== "") return refused(this.#refusal(resource, 403, "insufficient_scope", `The access token lacks ${lacks}`, needed));
     return passed(verified.principal);
   }
 
@@ -99,9 +97,8 @@ export class ResourceServer {
    * what it had (MCP "Scope Challenge Handling").
    */
   insufficientScope(request: Request, needed: readonly string[], granted: readonly string[]): McpError {
-    const missing = needed.filter((scope) => !granted.includes(scope));
-    const message = `The access token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")} this request needs`;
-    return this.#refusal(request, 403, "insufficient_scope", message, [...new Set([...needed, ...granted])]);
+    const message = `The access token lacks ${lacking(needed, granted)} this request needs`;
+    return this.#refusal(this.resourceOf(request), 403, "insufficient_scope", message, [...new Set([...needed, ...granted])]);
   }
 
   /** The canonical resource a request is addressed to (see the module header). */
@@ -114,12 +111,19 @@ export class ResourceServer {
     return this.#fixedResource ?? canonicalResource(new URL(MCP_PATH, request.url).href, false);
   }
 
-  #refusal(request: Request, status: number, error: BearerError | undefined, message: string, scopes: readonly string[]): McpError {
-    const resource = this.resourceOf(request);
+  /** A refusal of a request addressed to `resource`, with the challenge that points at its metadata. */
+  #refusal(resource: string, status: number, error: BearerError | undefined, message: string, scopes: readonly string[]): McpError {
     const metadataUrl = new URL(metadataPaths(resource)[0]!, resource).href;
     const challenge = bearerChallenge({ resourceMetadata: metadataUrl, scopes, error, description: error ? message : undefined });
     return new McpError(status, ErrorCode.InvalidRequest, message, undefined, { "www-authenticate": challenge });
   }
+}
+
+/** The scopes of `needed` that `granted` lacks, as a message names them ("the scope a", "the scopes a b"); "" when none. */
+function lacking(needed: readonly string[], granted: readonly string[]): string {
+  const missing = needed.filter((scope) => !granted.includes(scope));
+  if (missing.length === 0) return "";
+  return `the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")}`;
 }
 
 /** The legacy endpoints' resource for an MCP endpoint's: `/sse` on its origin. */

@@ -9,7 +9,7 @@
 import type { Principal } from "../auth/Principal.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
-// `owner` is the digest of the request's principal (`ownerOf`) where the server checks tokens: a
+// `owner` is the digest of the request's principal (`callerOf`) where the server checks tokens: a
 // session is created for it and answers no other (404, as if it did not exist). `auth` is the
 // principal itself, for the handlers the operation starts (`ctx.auth`); streams start none, so
 // their operations (which travel in a header to the object) carry only the digest.

@@ -43,6 +43,11 @@ export class ScopeIndex {
     }
   }
 
+  /** Whether any definition declares scopes: most servers have none, and then no request needs a lookup. */
+  get empty(): boolean {
+    return this.#tools.size === 0 && this.#prompts.size === 0 && this.#templates.length === 0 && ![...this.#resources.values()].some((scopes) => scopes.length > 0);
+  }
+
   /** The scopes the definition a request names declares ([] when it names none, or one without scopes). */
   needed(method: string, params: unknown): readonly string[] {
     if (!isObject(params)) return NONE;

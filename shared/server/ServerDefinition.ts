@@ -116,8 +116,10 @@ export class ServerDefinition {
 
   /** The OAuth scopes the definitions these messages name declare, each once ([] for none): checked before they reach a session. */
   scopesNeeded(messages: readonly JsonRpcMessage[]): readonly string[] {
+    const index = this.#scopes;
+    if (!index) return [];
     const needed = new Set<string>();
-    for (const message of messages) if ("method" in message) for (const scope of this.#scopes?.needed(message.method, message.params) ?? []) needed.add(scope);
+    for (const message of messages) if ("method" in message) for (const scope of index.needed(message.method, message.params)) needed.add(scope);
     return [...needed];
   }
 
@@ -151,7 +153,9 @@ export class ServerDefinition {
       if (on && capability) capability.listChanged = true;
     }
     this.#caching = checkCaching(options.caching ?? {});
-    this.#scopes = new ScopeIndex(options);
+    const scopes = new ScopeIndex(options);
+    // Kept only when some definition declares scopes, so no request of a server without them looks anything up.
+    this.#scopes = scopes.empty ? undefined : scopes;
     this.#methods = Object.assign({}, ...groups.map((g) => g.methods));
     this.#capabilities = capabilities;
   }

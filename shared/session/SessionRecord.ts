@@ -26,7 +26,7 @@ export interface SessionRecord {
   /** Epoch milliseconds. */
   createdAt: number;
   /**
-   * The digest of the principal that created it (`ownerOf`), where the server checks tokens:
+   * The digest of the principal that created it (`callerOf`), where the server checks tokens:
    * requests with any other principal's token are told it does not exist.
    */
   owner?: string;

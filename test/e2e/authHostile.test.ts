@@ -7,34 +7,29 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DENO_FLAGS } from "../../scripts/startDenoServer.mjs";
 import { startServerProcess, type ServerProcess } from "../support/startServerProcess.ts";
+import { type TestIssuer, testIssuer } from "../support/testIssuer.ts";
 
 const ISSUER = "https://issuer.example";
 const deno = join(dirname(createRequire(import.meta.url).resolve("deno/package.json")), process.platform === "win32" ? "deno.exe" : "deno");
 
 let server: ServerProcess;
 let valid: string;
-let privateKey: CryptoKey;
+let issuer: TestIssuer;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair("ES256", { extractable: true });
-  privateKey = pair.privateKey;
-  const vars = { LOG_LEVEL: "debug", JWT_ISSUER: ISSUER, JWT_KEYS: JSON.stringify({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: "k", alg: "ES256" }] }), NO_COLOR: "1" };
+  issuer = await testIssuer(ISSUER);
+  const vars = { LOG_LEVEL: "debug", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, NO_COLOR: "1" };
   const readyPath = "/.well-known/oauth-protected-resource";
   server =
     process.env.RUNTIME === "deno"
       ? await startServerProcess({ command: [deno, ...DENO_FLAGS, "test/fixtures/auth/authDeno.ts", "--port", "0"], env: { ...vars, DENO_NO_UPDATE_CHECK: "1" }, readyPath })
       : await startServerProcess({ command: [process.execPath, "test/support/serveEntry.mjs", "miniflare", "test/fixtures/auth/authWorker.ts", ...Object.entries(vars).map(([k, v]) => `${k}=${v}`)], readyPath });
-  valid = await sign({ sub: "alice" }, `${server.url}/mcp`);
+  valid = await issuer.sign({ sub: "alice", aud: `${server.url}/mcp` });
 });
 afterAll(() => server?.stop());
-
-function sign(claims: Record<string, unknown>, audience: string, header: Record<string, unknown> = { alg: "ES256", kid: "k" }): Promise<string> {
-  return new SignJWT({ scope: "mcp", ...claims }).setProtectedHeader(header as never).setIssuer(ISSUER).setAudience(audience).setExpirationTime("5m").sign(privateKey);
-}
 
 /** A JWT that says it needs no signature (`alg: none`). */
 function unsigned(audience: string): string {
@@ -45,7 +40,7 @@ function unsigned(audience: string): string {
 describe("hostile input with authorization on", () => {
   it("answers every malformed credential and body without a 5xx, and repeats no token, on every endpoint", async () => {
     const audience = `${server.url}/mcp`;
-    const huge = await sign({ sub: "alice", padding: "x".repeat(6_000) }, audience);
+    const huge = await issuer.sign({ sub: "alice", aud: audience, padding: "x".repeat(6_000) });
     const credentials = [
       "Bearer",
       "Bearer ",

@@ -8,12 +8,13 @@
  * 2026-07-28 `requestState` opening only for its user; and the rate limits' 429, `Retry-After`
  * and recovery.
  */
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { BOTH, call, initialize, postJson } from "../support/httpSession.ts";
 import { messagesOf } from "../support/messagesOf.ts";
 import { SseReader } from "../support/SseReader.ts";
+import { sendUntilRefused, type TestIssuer, testIssuer } from "../support/testIssuer.ts";
 
 const ENTRY = "test/fixtures/auth/authWorker.ts";
 const ISSUER = "https://issuer.example";
@@ -21,15 +22,14 @@ const MODERN = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 
 type Server = Awaited<ReturnType<typeof startServer>>;
-let keys: { privateKey: CryptoKey; jwks: string };
+let issuer: TestIssuer;
 let otherKey: CryptoKey;
 let server: Server;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair("ES256", { extractable: true });
-  keys = { privateKey: pair.privateKey, jwks: JSON.stringify({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: "test", alg: "ES256" }] }) };
+  issuer = await testIssuer(ISSUER);
   otherKey = (await generateKeyPair("ES256")).privateKey;
-  server = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: keys.jwks } });
+  server = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks } });
 });
 afterAll(() => server?.dispose());
 
@@ -40,15 +40,8 @@ interface TokenOptions {
   key?: CryptoKey;
 }
 
-function token(subject: string, { scope = "mcp", audience, expiresIn = "5m", key }: TokenOptions = {}): Promise<string> {
-  return new SignJWT({ scope })
-    .setProtectedHeader({ alg: "ES256", kid: "test", typ: "at+jwt" })
-    .setIssuer(ISSUER)
-    .setSubject(subject)
-    .setAudience(audience ?? `${server.url}/mcp`)
-    .setIssuedAt()
-    .setExpirationTime(expiresIn)
-    .sign(key ?? keys.privateKey);
+function token(subject: string, { scope = "mcp", audience, expiresIn, key }: TokenOptions = {}): Promise<string> {
+  return issuer.sign({ sub: subject, aud: audience ?? `${server.url}/mcp`, scope }, { expiresIn, key });
 }
 
 const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
@@ -235,28 +228,14 @@ describe("rate limits", () => {
   let limited: Server;
   beforeAll(async () => {
     const RATE_LIMITS = JSON.stringify({ perAddress: { limit: 2, periodSeconds: 60 }, perPrincipal: { limit: 3, periodSeconds: 2 } });
-    limited = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: keys.jwks, RATE_LIMITS } });
+    limited = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, RATE_LIMITS } });
   });
   afterAll(() => limited?.dispose());
 
   it("answers 429 past a user's limit, with the limit, the window and Retry-After, and lets the user in after the window", async () => {
-    const value = await new SignJWT({ scope: "mcp" })
-      .setProtectedHeader({ alg: "ES256", kid: "test" })
-      .setIssuer(ISSUER)
-      .setSubject("dave")
-      .setAudience(`${limited.url}/mcp`)
-      .setExpirationTime("5m")
-      .sign(keys.privateKey);
+    const value = await issuer.sign({ sub: "dave", aud: `${limited.url}/mcp` });
     const ping = () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders(bearer(value)) });
-    const statuses: number[] = [];
-    let refused: Response | undefined;
-    // The window may turn over between requests on a slow machine: go on until one is refused.
-    for (let i = 0; i < 20 && !refused; i++) {
-      const response = await ping();
-      statuses.push(response.status);
-      if (response.status === 429) refused = response;
-      else await response.arrayBuffer();
-    }
+    const { statuses, refused } = await sendUntilRefused(ping, 20);
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(refused?.status).toBe(429);
     const retryAfter = Number(refused!.headers.get("retry-after"));
@@ -279,7 +258,7 @@ describe("rate limits", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json() as any).error.message).toMatch(/^Too many requests from this address: the limit is 2 per 60 s/);
-    const value = await new SignJWT({ scope: "mcp" }).setProtectedHeader({ alg: "ES256", kid: "test" }).setIssuer(ISSUER).setSubject("erin").setAudience(`${limited.url}/mcp`).setExpirationTime("5m").sign(keys.privateKey);
+    const value = await issuer.sign({ sub: "erin", aud: `${limited.url}/mcp` });
     const admitted = await postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ ...from, ...bearer(value) }) });
     expect(admitted.status).toBe(200);
     await admitted.arrayBuffer();

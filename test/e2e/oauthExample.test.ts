@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { connectModernWithOAuth, connectSseWithOAuth, connectWithOAuth, HeadlessOAuthProvider } from "../support/headlessOAuth.ts";
 import { BOTH, initialize, postJson } from "../support/httpSession.ts";
+import { sendUntilRefused } from "../support/testIssuer.ts";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 beforeAll(async () => {
@@ -86,15 +87,8 @@ describe("the OAuth example with the SDK clients", () => {
 
   it("counts unauthenticated requests per address through the Workers rate-limiting binding (120 per 60 s)", async () => {
     const anonymous = () => postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: { "content-type": "application/json", accept: BOTH, "cf-connecting-ip": "198.51.100.77" } });
-    const statuses: number[] = [];
-    let refused: Response | undefined;
     // The binding's window is the platform's: go on (boundedly) until it refuses.
-    for (let i = 0; i < 200 && !refused; i++) {
-      const response = await anonymous();
-      statuses.push(response.status);
-      if (response.status === 429) refused = response;
-      else await response.arrayBuffer();
-    }
+    const { statuses, refused } = await sendUntilRefused(anonymous, 200);
     expect(statuses.slice(0, 120).every((status) => status === 401)).toBe(true);
     expect(refused?.headers.get("retry-after")).toBe("60");
     expect(((await refused!.json()) as any).error.message).toMatch(/^Too many requests from this address: the limit is 120 per 60 s/);
