@@ -4,16 +4,15 @@
  * with `server --requirements <revision>` for each revision given (default: 2025-11-25 and
  * 2026-07-28, both against the same `/mcp` URL).
  *
- * The referee needs Node 22 APIs, so it runs under Deno from the `deno` npm package, allowed to
- * reach loopback only. It fails on ANY failing scenario — the scored ones, and also those the
- * requirement file marks as not scored (the referee itself would let those pass). There is no
- * expected-failures baseline. One exclusion, by scope: the 2026-07-28 set also runs the tasks
- * extension's scenarios (SEP-2663, listed as not scored with reason "extension"); this server does
- * not implement that extension, so those lines are reported but do not fail the run.
+ * The referee runs under Deno (`referee.mjs`). It fails on ANY failing scenario — the scored ones,
+ * and also those the requirement file marks as not scored (the referee itself would let those
+ * pass). There is no expected-failures baseline. One exclusion, by scope: the 2026-07-28 set also
+ * runs the tasks extension's scenarios (SEP-2663, listed as not scored with reason "extension");
+ * this server does not implement that extension, so those lines are reported but do not fail the
+ * run. The referee's authorization-server lane runs in `npm test` (`authorizationReferee.test.ts`),
+ * since it needs the consent form submitted.
  */
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { runReferee } from "./referee.mjs";
 import { startServer } from "./startServer.mjs";
 
 const revisions = process.argv.slice(2).length ? process.argv.slice(2) : ["2025-11-25", "2026-07-28"];
@@ -21,23 +20,7 @@ const revisions = process.argv.slice(2).length ? process.argv.slice(2) : ["2025-
 const EXTENSION = /^\s*[✓✗] ([\w-]+) \(extension\)$/;
 /** A scenario's summary line, e.g. "✓ caching: 8 passed, 0 failed". */
 const SUMMARY = /^([✓✗]) ([\w-]+): (\d+) passed, (\d+) failed$/;
-const require = createRequire(import.meta.url);
-const referee = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
-const deno = join(dirname(require.resolve("deno/package.json")), "bin.cjs");
-
-function run(url, revision) {
-  const args = [deno, "run", "--allow-net=127.0.0.1,localhost", "--allow-read", "--allow-env", referee, "server", "--url", url, "--requirements", revision];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-      process.stdout.write(chunk);
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
+const run = (url, revision) => runReferee(["server", "--url", url, "--requirements", revision]);
 
 const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" } });
 let failed = false;

@@ -2,7 +2,8 @@
  * The OAuth example (`example/oauth/`) as the official SDK clients meet it: each completes the
  * whole flow with its own OAuth support — discovery from the 401, dynamic registration, the
  * consent form submitted as a person would (`headlessOAuth.ts`), code + PKCE S256, the token —
- * then lists and calls tools, and refreshes when its access token stops working. Workerd only:
+ * then lists and calls tools, and refreshes when its access token stops working. The official
+ * referee's authorization-server scenarios run against it too. Workerd only:
  * the authorization server is `@cloudflare/workers-oauth-provider`, which keeps its grants in a
  * Workers KV namespace (miniflare simulates it, and the example's rate-limiting bindings).
  */
@@ -10,8 +11,10 @@ import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Client as ModernClient } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runReferee } from "../../scripts/referee.mjs";
 import { startServer } from "../../scripts/startServer.mjs";
-import { connectModernWithOAuth, connectSseWithOAuth, connectWithOAuth, HeadlessOAuthProvider } from "../support/headlessOAuth.ts";
+import { freePort } from "../support/freePort.ts";
+import { approve, connectModernWithOAuth, connectSseWithOAuth, connectWithOAuth, HeadlessOAuthProvider } from "../support/headlessOAuth.ts";
 import { BOTH, initialize, postJson } from "../support/httpSession.ts";
 import { sendUntilRefused } from "../support/testIssuer.ts";
 
@@ -108,4 +111,42 @@ describe("the OAuth example with the SDK clients", () => {
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
+});
+
+describe("the official referee's authorization-server lane against the example", () => {
+  it("passes authorization-server-metadata-endpoint and authorization-code-grant (PKCE S256, resource, iss)", async () => {
+    // The referee's callback listener, registered as the client's redirect URI beforehand, as its
+    // instructions ask; the consent form is submitted for it as a person would.
+    const port = await freePort();
+    const redirect = new URL(`http://127.0.0.1:${port}/callback`);
+    const registered = await fetch(`${server.url}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [redirect.href], token_endpoint_auth_method: "none", client_name: "conformance referee" }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id } = (await registered.json()) as { client_id: string };
+
+    let authorizationUrl: URL | undefined;
+    let delivered: Promise<void> | undefined;
+    const deliver = async (url: URL) => {
+      const callback = await approve(url, redirect);
+      expect(callback.searchParams.get("iss")).toBe(server.url);
+      expect((await fetch(callback)).status).toBe(200);
+    };
+    const { code, output } = await runReferee(["authorization", "--url", server.url, "--client-id", client_id, "--resource", `${server.url}/mcp`, "-p", String(port)], {
+      echo: false,
+      onLine: (line) => {
+        if (line.startsWith(`${server.url}/authorize?`)) authorizationUrl = new URL(line.trim());
+        // The referee prints the URL before its listener is up; deliver once it says it is.
+        if (line.startsWith("Callback server started") && authorizationUrl) delivered = deliver(authorizationUrl);
+      },
+    });
+    await delivered;
+    expect(authorizationUrl?.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(output).toMatch(/^✓ authorization-server-metadata-endpoint: \d+ passed, 0 failed$/m);
+    expect(output).toMatch(/^✓ authorization-code-grant: 1 passed, 0 failed$/m);
+    expect(output).toMatch(/^Total: \d+ passed, 0 failed$/m);
+    expect(code).toBe(0);
+  }, 120_000);
 });

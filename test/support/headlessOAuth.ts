@@ -145,7 +145,7 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
     this.authorizationUrls.push(new URL(authorizationUrl));
     const sent = authorizationUrl.searchParams.get("state");
     if (sent === null || sent !== this.lastState) throw new Error(`the authorization URL carries state ${sent}, not the ${this.lastState} this provider issued`);
-    const callback = await approve(authorizationUrl, new URL(this.redirect), this.browserFetch);
+    const callback = (await approve(authorizationUrl, new URL(this.redirect), this.browserFetch)).searchParams;
     const iss = callback.get("iss");
     if (this.expectedIssuer !== undefined && iss !== this.expectedIssuer) throw new Error(`the callback's iss is ${iss}, not the expected issuer ${this.expectedIssuer}`);
     if (callback.get("error") !== null) throw new Error(`the authorization server answered error=${callback.get("error")}: ${callback.get("error_description") ?? "(no description)"}`);
@@ -167,8 +167,11 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   }
 }
 
-/** The browser: open the consent page, submit its single form unchanged, read the redirect back. */
-async function approve(authorizationUrl: URL, redirectUrl: URL, fetchFn: typeof fetch): Promise<URLSearchParams> {
+/**
+ * The browser: open the consent page, submit its single form unchanged, and answer the URL it
+ * redirects to (the redirect URI with the code, `state` and `iss`), without following it.
+ */
+export async function approve(authorizationUrl: URL, redirectUrl: URL, fetchFn: typeof fetch = fetch): Promise<URL> {
   const page = await fetchFn(authorizationUrl, { redirect: "manual", headers: { accept: "text/html" } });
   const html = await page.text();
   if (page.status !== 200) throw new Error(`GET ${authorizationUrl.pathname} answered ${page.status} (Location: ${page.headers.get("location")}), not 200 with the consent form`);
@@ -189,7 +192,7 @@ async function approve(authorizationUrl: URL, redirectUrl: URL, fetchFn: typeof 
   if (approval.status !== 302 || !location) throw new Error(`submitting the consent form to ${form.action} answered ${approval.status}${location ? ` to ${location}` : ""}, not 302 to the redirect URI: ${body.slice(0, 200)}`);
   const target = new URL(location, form.action);
   if (target.origin !== redirectUrl.origin || target.pathname !== redirectUrl.pathname) throw new Error(`the consent form redirected to ${target.origin}${target.pathname}, not the redirect URI ${redirectUrl}`);
-  return target.searchParams;
+  return target;
 }
 
 export interface ParsedForm {
