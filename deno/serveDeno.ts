@@ -1,8 +1,9 @@
 /**
  * The Deno runtime: the shared routes on `Deno.serve`, sessions hosted in this process by
  * `LocalSessions` (the same `Session` a Durable Object hosts on Workers), in memory or — with a
- * KV path — in Deno KV, so a restarted server continues its sessions. Change notifications fan
- * out in memory: one process is one isolate.
+ * KV path — in Deno KV, so a restarted server continues its sessions. Tasks (tools declared with
+ * `task`) live in this process (`LocalTasks`) and end with it. Change notifications fan out in
+ * memory: one process is one isolate.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
  * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
@@ -19,6 +20,7 @@
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { readConfig } from "../shared/config/readConfig.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
+import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/server/RequestContext.ts";
@@ -61,9 +63,11 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const kv = kvPath === undefined ? undefined : await Deno.openKv(kvPath);
   const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
+  // Tasks are kept in memory: they end with the process (a Worker's are durable).
+  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast });
   const handle = createRouter<Record<string, string>>(
     definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, clientAddress: (_request, info) => peerAddress(info) },
+    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, clientAddress: (_request, info) => peerAddress(info) },
     options,
   );
   let listening!: (url: string) => void;
@@ -73,6 +77,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
     url: await url,
     async shutdown() {
       sessions.close();
+      tasks.close();
       await http.shutdown();
       kv?.close();
     },

@@ -79,20 +79,29 @@ export function durableBroadcaster(namespace: DurableObjectNamespace<WatchObject
       const upgraded = await stub(topic).fetch(WATCH_URL, { headers: { upgrade: "websocket", [TOPIC_HEADER]: topic } });
       const socket = upgraded.webSocket;
       if (!socket) throw new Error(`The watch object of ${JSON.stringify(topic)} refused a listener: HTTP ${upgraded.status}`);
-      const subscriber = new Subscriber(maxBytes, () => {
-        try {
-          socket.close(1000, LISTENER_LEFT);
-        } catch {
-          // the object closed it first
-        }
-      });
-      socket.accept();
-      socket.addEventListener("message", (event) => {
-        subscriber.push(typeof event.data === "string" ? encoder.encode(event.data) : new Uint8Array(event.data as ArrayBuffer));
-      });
-      socket.addEventListener("close", () => subscriber.end());
-      socket.addEventListener("error", () => subscriber.end());
-      return subscriber.follow(signal).stream;
+      return followSocket(socket, maxBytes, signal);
     },
   };
+}
+
+/**
+ * A listener's side of an object's socket: what the object sends, as a byte stream of at most
+ * `maxBytes` unread (a `Subscriber`); ending either ends the other. Also used for a task's
+ * listeners (`TaskObject`).
+ */
+export function followSocket(socket: WebSocket, maxBytes: number, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const subscriber = new Subscriber(maxBytes, () => {
+    try {
+      socket.close(1000, LISTENER_LEFT);
+    } catch {
+      // the object closed it first
+    }
+  });
+  socket.accept();
+  socket.addEventListener("message", (event) => {
+    subscriber.push(typeof event.data === "string" ? encoder.encode(event.data) : new Uint8Array(event.data as ArrayBuffer));
+  });
+  socket.addEventListener("close", () => subscriber.end());
+  socket.addEventListener("error", () => subscriber.end());
+  return subscriber.follow(signal).stream;
 }

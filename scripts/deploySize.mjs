@@ -16,12 +16,13 @@ const wrangler = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.j
 
 /**
  * @param {string} [entry]  a Worker entry relative to the repository; wrangler.toml's `main` when omitted
+ * @param {string} [config]  the wrangler config to build with, relative to the repository; wrangler.toml when omitted
  * @returns {Promise<{ kib: number, gzipKib: number }>}
  */
-export async function deploySize(entry) {
+export async function deploySize(entry, config) {
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-size-"));
   try {
-    const args = [wrangler, "deploy", "--dry-run", "--outdir", outdir, ...(entry ? [entry] : [])];
+    const args = [wrangler, "deploy", "--dry-run", "--outdir", outdir, ...(config ? ["--config", config] : []), ...(entry ? [entry] : [])];
     const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" } });
     const match = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(stdout);
     if (!match) throw new Error(`wrangler printed no upload size:\n${stdout}`);

@@ -25,7 +25,7 @@ export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } f
 
 // Tools
 export { toolError } from "./server/callTool.ts";
-export type { AnyToolDefinition, HandlerReturn, JsonSchemaObject, JsonSchemaToolDefinition, ToolDefinition, ToolReturn } from "./server/ToolDefinition.ts";
+export type { AnyToolDefinition, HandlerReturn, JsonSchemaObject, JsonSchemaToolDefinition, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./server/ToolDefinition.ts";
 
 // Resources
 export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./server/ResourceDefinition.ts";

@@ -1,8 +1,11 @@
 /**
  * The Workers runtime: the shared routes with sessions in Durable Objects (one per session id,
- * `MCP_SESSION`) and change fan-out through one Durable Object per watched topic (`MCP_WATCH`;
- * without that binding, within the isolate only). One call wires a server definition into all of
- * it: the `fetch` handler and the two Durable Object classes wrangler.toml binds.
+ * `MCP_SESSION`), change fan-out through one Durable Object per watched topic (`MCP_WATCH`;
+ * without that binding, within the isolate only), and one Durable Object per task (`MCP_TASK`,
+ * for tools declared with `task`). One call wires a server definition into the `fetch` handler
+ * and the session and watch classes wrangler.toml binds; a server with task tools also exports
+ * `taskObject(server)` as `McpTask` (a separate call, so that Workers without tasks do not ship
+ * the task host).
  *
  * @example
  * // worker.ts, wrangler.toml's `main`
@@ -11,6 +14,7 @@
  *
  * const { fetch, McpSession, McpWatch } = createWorker(server);
  * export { McpSession, McpWatch };
+ * export const McpTask = taskObject(server); // only with tools declared with `task`
  * export default { fetch };
  */
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
@@ -25,10 +29,13 @@ import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
 import { BindingLimiter, RATE_LIMIT_BINDINGS, type RateLimitBinding } from "./bindingLimiter.ts";
 import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
+import { durableTasks, type TaskObject } from "../durable/durableTasks.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
 export type WorkerEnv = SessionObjectEnv & {
   MCP_SESSION: DurableObjectNamespace<SessionObject>;
+  /** One object per task (tasks extension); needed only by servers with tools that run as tasks. */
+  MCP_TASK?: DurableObjectNamespace<TaskObject>;
   /** Seals 2026-07-28 `requestState`; at least 32 characters. Set with `wrangler secret put`. */
   REQUEST_STATE_SECRET?: string;
 };
@@ -53,6 +60,7 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
     {
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
       broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
+      tasks: (env, { config }) => (env.MCP_TASK ? durableTasks(env.MCP_TASK, config.maxQueueBytes) : undefined),
       // Set by Cloudflare's edge, which a client cannot forge; absent under a local runtime.
       clientAddress: (request) => request.headers.get("cf-connecting-ip") ?? undefined,
       rateLimiter: (env, name, rate) => {

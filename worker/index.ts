@@ -9,9 +9,13 @@
  * const { fetch, McpSession, McpWatch } = createWorker(server);
  * export { McpSession, McpWatch };
  * export default { fetch };
+ *
+ * A server with tools that run as tasks also exports the task class: `export const McpTask = taskObject(server);`.
  */
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
 export { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
 export { WatchObject } from "../durable/WatchObject.ts";
+export { taskObject } from "./taskObject.ts";
+export { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
 export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "./providerVerifier.ts";

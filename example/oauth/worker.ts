@@ -17,7 +17,7 @@
  * MAX_ORIGINS are kept).
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { createWorker, providerVerifier, type WorkerEnv } from "durable-mcp/cloudflare";
+import { createWorker, providerVerifier, taskObject, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type ConsentEnv, consent } from "./consent.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 
@@ -68,6 +68,7 @@ const mcp = createWorker<Env>(server, {
 });
 
 export const { McpSession, McpWatch } = mcp;
+export const McpTask = taskObject(server);
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

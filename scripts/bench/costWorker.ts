@@ -18,6 +18,7 @@
  * here is safe to deploy; it exists to be measured.
  */
 import { createWorker } from "../../worker/createWorker.ts";
+import { taskObject } from "../../worker/taskObject.ts";
 import server from "../../example/server.ts";
 
 interface Meter {
@@ -152,4 +153,5 @@ class McpSession extends Base {
 }
 
 export { McpSession, McpWatch };
+export const McpTask = taskObject(server);
 export default { fetch };

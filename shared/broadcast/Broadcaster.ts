@@ -22,3 +22,8 @@ export type ListTopic = "tools" | "prompts" | "resources";
 export function resourceTopic(uri: string): string {
   return `resource:${uri}`;
 }
+
+/** The topic of one task's changes (tasks extension, `notifications/tasks`). */
+export function taskTopic(taskId: string): string {
+  return `task:${taskId}`;
+}

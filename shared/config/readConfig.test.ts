@@ -17,6 +17,10 @@ describe("readConfig", () => {
       maxStoredBytes: 8 * 1024 * 1024,
       sseRetryMs: 1_000,
       requestStateTtlMs: 600_000,
+      taskTtlMs: 3_600_000,
+      taskTimeoutMs: 600_000,
+      taskPollIntervalMs: 2_000,
+      maxTasks: 1_000,
       allowedOrigins: [],
       allowedHosts: [],
     });
@@ -41,6 +45,10 @@ describe("readConfig", () => {
       MAX_STORED_BYTES: "100000",
       SSE_RETRY_MS: "250",
       REQUEST_STATE_TTL_MS: "30000",
+      TASK_TTL_MS: "120000",
+      TASK_TIMEOUT_MS: "90000",
+      TASK_POLL_INTERVAL_MS: "500",
+      MAX_TASKS: "10",
       ALLOWED_ORIGINS: "https://app.example.com",
       ALLOWED_HOSTS: "mcp.example.com",
     });
@@ -57,6 +65,10 @@ describe("readConfig", () => {
       maxStoredBytes: 100000,
       sseRetryMs: 250,
       requestStateTtlMs: 30000,
+      taskTtlMs: 120000,
+      taskTimeoutMs: 90000,
+      taskPollIntervalMs: 500,
+      maxTasks: 10,
       allowedOrigins: ["https://app.example.com"],
       allowedHosts: ["mcp.example.com"],
     });
@@ -116,10 +128,15 @@ describe("readConfig", () => {
   });
 
   // setTimeout stores its delay as a signed 32-bit integer: 2^31 ms would fire at once.
-  it.each(["KEEPALIVE_INTERVAL_MS", "HANDLER_TIMEOUT_MS", "REQUEST_STATE_TTL_MS", "SSE_RETRY_MS"])("refuses %s above MAX_TIMER_MS, naming the variable and the limit", (name) => {
+  it.each(["KEEPALIVE_INTERVAL_MS", "HANDLER_TIMEOUT_MS", "REQUEST_STATE_TTL_MS", "SSE_RETRY_MS", "TASK_TTL_MS", "TASK_POLL_INTERVAL_MS"])("refuses %s above MAX_TIMER_MS, naming the variable and the limit", (name) => {
     expect(() => readConfig({ [name]: "2147483648" })).toThrow(RangeError);
     expect(() => readConfig({ [name]: "2147483648" })).toThrow(new RegExp(`^${name} must be at most 2147483647 ms`));
     expect(() => readConfig({ [name]: 2_147_483_648 })).toThrow(new RegExp(`^${name} `));
+  });
+
+  it("refuses TASK_TIMEOUT_MS above 14 minutes (a Durable Object's alarm handler runs at most 15), and takes exactly 14", () => {
+    expect(() => readConfig({ TASK_TIMEOUT_MS: "840001" })).toThrow(/^TASK_TIMEOUT_MS must be at most 840000 ms \(14 minutes/);
+    expect(readConfig({ TASK_TIMEOUT_MS: "840000" }).taskTimeoutMs).toBe(840_000);
   });
 
   it("accepts exactly MAX_TIMER_MS for a timer duration", () => {

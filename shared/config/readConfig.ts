@@ -18,6 +18,9 @@ import { MAX_TIMER_MS } from "./timerLimits.ts";
  */
 export const MAX_SESSION_IDLE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
+/** Upper bound of `TASK_TIMEOUT_MS`: 14 minutes, inside the 15 a Durable Object's alarm handler may run. */
+export const MAX_TASK_TIMEOUT_MS = 14 * 60_000;
+
 export interface Config {
   /** Operator log threshold (`LOG_LEVEL`). */
   logLevel: LogLevel;
@@ -50,6 +53,18 @@ export interface Config {
    * (`SSE_RETRY_MS`, at most `MAX_TIMER_MS`: clients wait it out with a timer).
    */
   sseRetryMs: number;
+  /** How long a task (tasks extension) and its result are kept from its creation (`TASK_TTL_MS`, at most `MAX_TIMER_MS`); then every key of it is deleted. */
+  taskTtlMs: number;
+  /**
+   * A task's handler still running after this long is aborted, and the task fails with -32603
+   * (`TASK_TIMEOUT_MS`, at most `MAX_TASK_TIMEOUT_MS`: on Workers a task runs in its object's
+   * alarm handler, which the platform stops after 15 minutes).
+   */
+  taskTimeoutMs: number;
+  /** The `pollIntervalMs` tasks suggest to their clients (`TASK_POLL_INTERVAL_MS`). */
+  taskPollIntervalMs: number;
+  /** Tasks one process holds at once, on hosts that keep them in memory (Deno, stdio) (`MAX_TASKS`); on Workers each task is an object of its own. */
+  maxTasks: number;
   /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
   allowedOrigins: readonly string[] | "*";
   /**
@@ -73,6 +88,10 @@ export const DEFAULT_CONFIG: Config = {
   maxStoredBytes: 8 * 1024 * 1024,
   sseRetryMs: 1_000,
   requestStateTtlMs: 10 * 60_000,
+  taskTtlMs: 60 * 60_000,
+  taskTimeoutMs: 10 * 60_000,
+  taskPollIntervalMs: 2_000,
+  maxTasks: 1_000,
   allowedOrigins: [],
   allowedHosts: [],
 };
@@ -89,6 +108,10 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
   maxStoredBytes: "MAX_STORED_BYTES",
   sseRetryMs: "SSE_RETRY_MS",
   requestStateTtlMs: "REQUEST_STATE_TTL_MS",
+  taskTtlMs: "TASK_TTL_MS",
+  taskTimeoutMs: "TASK_TIMEOUT_MS",
+  taskPollIntervalMs: "TASK_POLL_INTERVAL_MS",
+  maxTasks: "MAX_TASKS",
 };
 
 /**
@@ -101,6 +124,9 @@ const MAX_DURATION_MS: Partial<Record<keyof typeof NUMERIC, number>> = {
   sessionIdleTtlMs: MAX_SESSION_IDLE_TTL_MS,
   requestStateTtlMs: MAX_TIMER_MS,
   sseRetryMs: MAX_TIMER_MS,
+  taskTtlMs: MAX_TIMER_MS,
+  taskTimeoutMs: MAX_TASK_TIMEOUT_MS,
+  taskPollIntervalMs: MAX_TIMER_MS,
 };
 
 const cache = new WeakMap<object, Config>();
@@ -120,7 +146,7 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
     }
     const max = MAX_DURATION_MS[key];
     if (max !== undefined && value > max) {
-      const why = max === MAX_TIMER_MS ? "the longest delay setTimeout can hold, about 24.8 days" : "365 days";
+      const why = max === MAX_TIMER_MS ? "the longest delay setTimeout can hold, about 24.8 days" : max === MAX_TASK_TIMEOUT_MS ? "14 minutes: a Durable Object's alarm handler runs at most 15" : "365 days";
       throw new RangeError(`${name} must be at most ${max} ms (${why}), got ${JSON.stringify(raw)}`);
     }
     config[key] = value;

@@ -74,6 +74,10 @@ export interface Scope {
   recover?(error: unknown): Promise<Result | undefined>;
   /** An error as this era words it (2026-07-28: resource not found is -32602). */
   reword?(error: McpError): McpError;
+  /** `ctx.startTask()`: where a call may become a task at the handler's word; absent elsewhere (it resolves at once). */
+  startTask?(): Promise<void>;
+  /** The task this request runs as (`ctx.taskId`). */
+  readonly taskId?: string;
 }
 
 export interface Exchange {

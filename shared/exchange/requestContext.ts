@@ -40,6 +40,8 @@ export function requestContext(request: JsonRpcRequest, scope: Scope, signal: Ab
     elicit: (params: object, options?: { key?: string }) => ask("elicitation/create", params, options?.key) as Promise<ElicitResult>,
     listRoots: (options?: { key?: string }) => ask("roots/list", {}, options?.key) as Promise<ListRootsResult>,
     closeStream: () => outlet.disconnect?.(),
+    taskId: scope.taskId,
+    startTask: () => (scope.startTask ? scope.startTask() : Promise.resolve()),
     resourceUpdated: (uri: string) => scope.resourceUpdated(uri, signal),
     listChanged: async (feature: Parameters<RequestContext["listChanged"]>[0]) => {
       await scope.listChanged(feature);

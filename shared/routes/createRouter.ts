@@ -34,6 +34,7 @@ import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
+import type { Tasks } from "../tasks/Tasks.ts";
 import { describeServer } from "./describeServer.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
 import type { Handler, Services } from "./Services.ts";
@@ -49,6 +50,8 @@ const WELL_KNOWN = "/.well-known/";
 export interface Platform<E extends Env> {
   sessions(env: E, services: { config: Config; logger: Logger }): Sessions;
   broadcaster(env: E, config: Config): Broadcaster;
+  /** Where tasks live (tasks extension); undefined, or absent, where none are hosted. */
+  tasks?(env: E, services: { config: Config; logger: Logger; broadcast: Broadcaster }): Tasks | undefined;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;
   /** The platform's own limiter for a rate limit (a Workers binding), or undefined for one in this process. */
@@ -118,7 +121,11 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const broadcast = platform.broadcaster(env, config);
       const requestState = new RequestState(secret, config.requestStateTtlMs);
       const gate = gatekeeper(env, platform, options);
-      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger }), stateless: { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens() } };
+      // Only a server with task tools gets a task host: the rest never route a task method.
+      const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
+      if (definition.hasTasks && !tasks) logger.error("config.tasks", { message: "Some tools run as tasks, but this deployment hosts no tasks (on Workers: bind MCP_TASK in wrangler.toml)" });
+      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(), tasks };
+      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger }), stateless };
       built.set(env, services);
     }
     return services;

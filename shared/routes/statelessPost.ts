@@ -28,7 +28,8 @@ import { QueueBudget } from "../outbound/QueueBudget.ts";
 import { admitStateless } from "../stateless/admitStateless.ts";
 import { listen, type ListenPlan } from "../stateless/listen.ts";
 import type { RequestMeta } from "../stateless/readRequestMeta.ts";
-import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { forThisEra } from "../errors/forThisEra.ts";
+import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 
 /** Why a request's handler was aborted when the client closed its response stream. */
 const CLIENT_CLOSED = Symbol("the client closed the response stream");
@@ -54,7 +55,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
     return errorResponse(slot.error, message.id);
   }
   try {
-    return await listenOverSse(message, plan, deps, slot.value);
+    return await listenOverSse(message, plan, deps, slot.value, caller);
   } catch (error) {
     slot.value();
     return errorResponse(forThisEra(toMcpError(error, deps.logger)), message.id);
@@ -91,7 +92,7 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
 }
 
 /** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. `release` runs when it ends. */
-async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps, release: () => void): Promise<Response> {
+async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps, release: () => void, caller: Caller | undefined): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
   const cancel = new AbortController();
   const stream = sseStream(budget, deps, () => cancel.abort(CLIENT_CLOSED));
@@ -107,7 +108,7 @@ async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: St
       stream.finish();
     },
   };
-  await listen(message, plan, deps.broadcast, outlet, cancel.signal, deps.logger, release);
+  await listen(message, plan, deps.broadcast, outlet, cancel.signal, deps.logger, release, { tasks: deps.tasks, owner: caller?.owner });
   return new Response(stream.connect(), { headers: SSE_HEADERS });
 }
 

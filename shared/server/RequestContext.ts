@@ -151,6 +151,19 @@ interface ContextBase {
    */
   closeStream(): void;
   /**
+   * The task this call runs as (tasks extension, 2026-07-28), or undefined for a plain call. A
+   * task's handler may run more than once (after an eviction or a deploy, and again from the top
+   * once the client answers its input requests): use the id as the idempotency key of side
+   * effects that must happen once.
+   */
+  taskId?: string;
+  /**
+   * For a tool declared with `task: { support, startsItself: true }`: the request is answered with
+   * the task here, and the handler goes on in the task (run again from the top, with the answers
+   * to the asks before this point). Resolves at once in a task, and in a plain call.
+   */
+  startTask(): Promise<void>;
+  /**
    * Tells the clients watching `uri` that the resource changed (`notifications/resources/updated`):
    * this session's client if it subscribed, and every 2026-07-28 `subscriptions/listen` stream
    * that lists `uri`, in any isolate.

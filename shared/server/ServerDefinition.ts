@@ -15,6 +15,7 @@
  */
 import { isObject } from "../jsonrpc/isObject.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { TASKS_EXTENSION } from "./tasksExtension.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
 import { type Feature, type FeatureGroup, featuresOf } from "./Feature.ts";
 import { type ListKind, toggleKey, type SwitchView } from "./ListKind.ts";
@@ -22,6 +23,7 @@ import type { Method, MethodGroup, Result } from "./Method.ts";
 import type { ParamHeader } from "./paramHeaders.ts";
 import { ScopeIndex } from "./ScopeIndex.ts";
 import type { CacheableMethod, CacheHint, ServerOptions } from "./ServerOptions.ts";
+import type { TaskOptions } from "./ToolDefinition.ts";
 import { type ToolMethodGroup, toolMethods } from "./toolMethods.ts";
 import type { Implementation } from "./types.ts";
 
@@ -83,7 +85,10 @@ export class ServerDefinition {
 
   /** 2026-07-28 `server/discover`: the versions served statelessly, capabilities and instructions (resultType and hints are added by the caller). */
   discover(): Result {
-    const result: Result = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: this.capabilities() };
+    const capabilities = this.capabilities();
+    // Extensions are a 2026-07-28 matter: sessions never see them in `initialize`.
+    if (this.hasTasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    const result: Result = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities };
     if (this.#options.instructions) result.instructions = this.#options.instructions;
     return result;
   }
@@ -96,6 +101,16 @@ export class ServerDefinition {
   /** The `x-mcp-header` arguments of a tool (`[]` for none or an unknown tool). */
   paramHeaders(toolName: string): readonly ParamHeader[] {
     return this.#tools?.paramHeaders(toolName) ?? [];
+  }
+
+  /** The task options of a tool (`task` in its definition); undefined for a plain or unknown tool. */
+  taskOptions(toolName: string): TaskOptions | undefined {
+    return this.#tools?.taskOptions(toolName);
+  }
+
+  /** Whether the server offers the tasks extension: some tool may run as a task. */
+  get hasTasks(): boolean {
+    return this.#tools?.hasTasks ?? false;
   }
 
   /** Answers `initialize` (lifecycle spec) and says what the session must persist. */

@@ -26,6 +26,39 @@ interface ToolBase {
    * token (stdio, a server without `authorization`).
    */
   scopes?: readonly string[];
+  /**
+   * Runs the call as a durable task (the tasks extension, `io.modelcontextprotocol/tasks`, on
+   * 2026-07-28) when the request declares the extension: the client gets a task id at once and
+   * polls `tasks/get` for the result. `"optional"`: a request without the extension gets a plain
+   * call. `"required"`: it gets -32021 naming the extension. The handler stays the same; see
+   * `TaskOptions` for one that asks the client for input before its task starts.
+   */
+  task?: TaskSupport | TaskOptions;
+}
+
+/** Whether a tool may run as a task (`"optional"`) or only as one (`"required"`). */
+export type TaskSupport = "optional" | "required";
+
+export interface TaskOptions {
+  support: TaskSupport;
+  /**
+   * The handler starts the task itself, with `await ctx.startTask()`. Until then it runs in the
+   * request, so it can ask the client for input first (multi round-trip: `ctx.elicit`,
+   * `ctx.sample`); the task then runs the handler again from the top with those answers. Default
+   * false: the task starts before the handler runs.
+   */
+  startsItself?: boolean;
+}
+
+/** A tool's task options, normalised; undefined for a tool that never runs as a task. */
+export function taskOptionsOf(tool: { task?: TaskSupport | TaskOptions }): TaskOptions | undefined {
+  const task = tool.task;
+  if (task === undefined) return undefined;
+  const options = typeof task === "string" ? { support: task } : task;
+  if (options.support !== "optional" && options.support !== "required") {
+    throw new TypeError(`"task" must be "optional", "required" or { support: "optional" | "required", startsItself?: boolean }; got ${JSON.stringify(task)}`);
+  }
+  return options;
 }
 
 /**

@@ -47,6 +47,7 @@ export function stubContext(env: Record<string, unknown> = {}, overrides: Partia
       throw new Error("no client in unit tests");
     },
     closeStream: () => {},
+    startTask: async () => {},
     resourceUpdated: async () => {},
     listChanged: async () => {},
     ...overrides,

@@ -8,6 +8,8 @@
  * can be switched.
  */
 import { McpError } from "../errors/McpError.ts";
+import { tasksRequired } from "./tasksExtension.ts";
+import { isModernVersion } from "../protocol/versions.ts";
 import { callTool } from "./callTool.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import { isOffered, switchable } from "./ListKind.ts";
@@ -16,7 +18,7 @@ import { type ParamHeader, paramHeaders } from "./paramHeaders.ts";
 import { listResult } from "./paginate.ts";
 import type { JsonSchemaConverter } from "./standardSchema.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
-import type { AnyToolDefinition } from "./ToolDefinition.ts";
+import { type AnyToolDefinition, type TaskOptions, taskOptionsOf } from "./ToolDefinition.ts";
 
 /** Tool names per the MCP tools spec ("Tool names"): 1–128 characters, case-sensitive. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -24,11 +26,15 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export interface ToolMethodGroup extends MethodGroup {
   /** The tool's `x-mcp-header` arguments (2026-07-28); `[]` for an unknown tool. */
   paramHeaders(name: string): readonly ParamHeader[];
+  /** The tool's task options; undefined for an unknown tool or one that never runs as a task. */
+  taskOptions(name: string): TaskOptions | undefined;
+  /** Whether some tool may run as a task: the server then offers the tasks extension. */
+  readonly hasTasks: boolean;
 }
 
 /** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx) */
 export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonSchemaConverter): ToolMethodGroup {
-  const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas; headers: ParamHeader[] }>();
+  const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas; headers: ParamHeader[]; task: TaskOptions | undefined }>();
   const listed: { tool: AnyToolDefinition; entry: Result }[] = [];
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) {
@@ -36,11 +42,13 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
     }
     if (byName.has(tool.name)) throw new TypeError(`Tool ${tool.name} is defined twice`);
     const schemas = toolSchemas(tool, convert);
-    byName.set(tool.name, { tool, schemas, headers: paramHeaders(tool.name, schemas.inputSchema) });
+    byName.set(tool.name, { tool, schemas, headers: paramHeaders(tool.name, schemas.inputSchema), task: taskOptionsOf(tool) });
     listed.push({ tool, entry: describeTool(tool, schemas) });
   }
   return {
     paramHeaders: (name) => byName.get(name)?.headers ?? [],
+    taskOptions: (name) => byName.get(name)?.task,
+    hasTasks: [...byName.values()].some((entry) => entry.task !== undefined),
     capabilities: tools.length > 0 ? { tools: { listChanged: switchable(tools) } } : {},
     methods: {
       "tools/list": async (params, ctx) => {
@@ -53,6 +61,10 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
         if (!found || !isOffered("tool", found.tool.name, found.tool, ctx)) throw McpError.invalidParams(`Unknown tool: ${params.name}`);
         if (params.arguments !== undefined && !isObject(params.arguments)) {
           throw McpError.invalidParams('tools/call "arguments" must be an object');
+        }
+        // Sessions (2025 and older) cannot declare the extension; on 2026-07-28 the era decides before this runs.
+        if (found.task?.support === "required" && ctx.taskId === undefined && !isModernVersion(ctx.client.protocolVersion)) {
+          throw tasksRequired(`Tool ${found.tool.name} runs only as a task, and so`);
         }
         return { ...(await callTool(found.tool, params.arguments, ctx, found.schemas)) };
       },

@@ -13,6 +13,7 @@ import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 import { type ListenPlan, planListen } from "./listen.ts";
 import { readRequestMeta, type RequestMeta } from "./readRequestMeta.ts";
 import { STATELESS_METHODS } from "./statelessExchange.ts";
+import { TASK_METHODS } from "../server/tasksExtension.ts";
 
 export interface Admitted {
   meta: RequestMeta;
@@ -27,13 +28,13 @@ export function admitStateless(request: JsonRpcRequest, headers: Headers | undef
   const params = request.params ?? {};
   const meta = readRequestMeta(headers, params);
   if (!meta.ok) return refused(meta.error, id);
-  if (!STATELESS_METHODS.has(method)) return refused(McpError.methodNotFound(method), id);
+  if (!STATELESS_METHODS.has(method) && !(TASK_METHODS.has(method) && server.hasTasks)) return refused(McpError.methodNotFound(method), id);
   if (headers) {
     const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
     const mirrored = checkRequestHeaders(headers, method, params, tool === undefined ? [] : server.paramHeaders(tool));
     if (!mirrored.ok) return refused(mirrored.error, id);
   }
   if (method !== "subscriptions/listen") return passed({ meta: meta.value });
-  const plan = planListen(request, server, { auth });
+  const plan = planListen(request, server, { auth }, meta.value.clientCapabilities);
   return plan.ok ? passed({ meta: meta.value, plan: plan.value }) : refused(plan.error, id);
 }

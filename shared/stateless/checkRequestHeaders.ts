@@ -1,6 +1,7 @@
 /**
  * The request headers 2026-07-28 requires on Streamable HTTP ("Request Metadata"): `Mcp-Method`
- * on every request, `Mcp-Name` on `tools/call`, `prompts/get` and `resources/read`, and each
+ * on every request, `Mcp-Name` on `tools/call`, `prompts/get` and `resources/read` (and, with the
+ * tasks extension, the task id on `tasks/get`, `tasks/update` and `tasks/cancel`), and each
  * `Mcp-Param-<Name>` a tool declared with `x-mcp-header`. Each must equal the body's value; a
  * missing, malformed or disagreeing header is HTTP 400 with -32020 (HeaderMismatch).
  *
@@ -14,7 +15,15 @@ import { McpError } from "../errors/McpError.ts";
 import type { ParamHeader } from "../server/paramHeaders.ts";
 
 /** Which body field `Mcp-Name` mirrors, per method. */
-const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const NAME_FIELD: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  // The tasks extension routes its methods by task id ("so load balancers can route to the instance holding its state").
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 const mismatch = (message: string) => refused(new McpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${message}`));
 

@@ -9,7 +9,7 @@ import { META } from "../protocol/metaKeys.ts";
 import { statelessPost } from "../routes/statelessPost.ts";
 import { defineServer } from "../server/defineServer.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
-import { MAX_LISTEN_RESOURCES, OpenListens, planListen } from "./listen.ts";
+import { MAX_LISTEN_RESOURCES, MAX_LISTEN_TASKS, OpenListens, planListen } from "./listen.ts";
 import { RequestState } from "./RequestState.ts";
 import type { StatelessDeps } from "./statelessExchange.ts";
 
@@ -35,12 +35,36 @@ function listenRequest(notifications: Record<string, unknown>): JsonRpcRequest {
 
 const plan = (resourceSubscriptions: unknown) => planListen(listenRequest({ resourceSubscriptions }), server);
 
+describe("planListen: task ids (tasks extension)", () => {
+  const withTasks = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+  const planTasks = (taskIds: unknown, capabilities: Record<string, unknown> = withTasks) => planListen(listenRequest({ taskIds }), server, {}, capabilities);
+
+  it("keeps each asked id once, to be looked up when the listen subscribes", () => {
+    const planned = planTasks(["a".repeat(32), "b".repeat(32), "a".repeat(32)]);
+    expect(planned.ok && planned.value.taskIds).toEqual(["a".repeat(32), "b".repeat(32)]);
+  });
+
+  it("refuses taskIds with -32021 naming the extension when the request did not declare it", () => {
+    const planned = planTasks(["a".repeat(32)], {});
+    expect(!planned.ok && planned.error.code).toBe(-32021);
+    expect(!planned.ok && planned.error.data).toEqual({ requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
+  });
+
+  it("refuses ids that are not strings, and more than MAX_LISTEN_TASKS, with -32602", () => {
+    for (const bad of ["x", [1], Array.from({ length: MAX_LISTEN_TASKS + 1 }, (_, i) => String(i))]) {
+      const planned = planTasks(bad);
+      expect(!planned.ok && planned.error.code).toBe(-32602);
+    }
+  });
+});
+
 describe("planListen: resource URIs", () => {
   it("accepts a listed resource's URI and one matching a template", () => {
     const planned = plan(["test://counter", "test://notes/7", "test://counter"]);
     expect(planned.ok && planned.value).toEqual({
       honored: { resourceSubscriptions: ["test://counter", "test://notes/7"] },
       topics: ["resource:test://counter", "resource:test://notes/7"],
+      taskIds: [],
     });
   });
 

@@ -29,6 +29,8 @@ import { META } from "../protocol/metaKeys.ts";
 import type { SwitchView } from "../server/ListKind.ts";
 import { MAX_URI_CHARS } from "../server/resourceMethods.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { declaresTasks, tasksRequired } from "../server/tasksExtension.ts";
+import { isTaskId, type Tasks } from "../tasks/Tasks.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
 export const MAX_LISTEN_RESOURCES = 100;
@@ -48,14 +50,28 @@ const LISTS = [
   ["resourcesListChanged", "resources"],
 ] as const;
 
+/** Tasks one listen request may watch (tasks extension, `taskIds`): each is a socket held open to its task. */
+export const MAX_LISTEN_TASKS = 100;
+
 export interface ListenPlan {
-  /** The acknowledgement's `notifications`: the subset of the request the server honors. */
+  /** The acknowledgement's `notifications`: the subset of the request the server honors (`taskIds` are added once each task is found). */
   honored: Record<string, unknown>;
   topics: string[];
+  /** Tasks asked for (tasks extension): the ones found, and the caller's, are watched and acknowledged. */
+  taskIds: string[];
 }
 
-/** What a listen request will watch; refused with -32602 when the request is malformed. */
-export function planListen(message: JsonRpcRequest, server: ServerDefinition, view: SwitchView = {}): Checked<ListenPlan> {
+/** Where a listen finds tasks to watch, and whose they may be. */
+export interface TaskWatch {
+  tasks: Tasks | undefined;
+  owner: string | undefined;
+}
+
+/**
+ * What a listen request will watch; refused with -32602 when the request is malformed, and with
+ * -32021 when it asks for `taskIds` without declaring the tasks extension in `capabilities`.
+ */
+export function planListen(message: JsonRpcRequest, server: ServerDefinition, view: SwitchView = {}, clientCapabilities: Record<string, unknown> = {}): Checked<ListenPlan> {
   const filter = message.params?.notifications;
   if (filter === null || typeof filter !== "object" || Array.isArray(filter)) {
     return refused(McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }"));
@@ -84,7 +100,13 @@ export function planListen(message: JsonRpcRequest, server: ServerDefinition, vi
       topics.push(...unique.map(resourceTopic));
     }
   }
-  return passed({ honored, topics });
+  const taskIds = wanted.taskIds;
+  if (taskIds !== undefined) {
+    if (!declaresTasks(clientCapabilities)) return refused(tasksRequired("Listening for task notifications (taskIds)"));
+    if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) return refused(McpError.invalidParams("taskIds must be an array of task ids"));
+    if (taskIds.length > MAX_LISTEN_TASKS) return refused(McpError.invalidParams(`A listen request may watch at most ${MAX_LISTEN_TASKS} tasks`));
+  }
+  return passed({ honored, topics, taskIds: taskIds === undefined ? [] : [...new Set(taskIds as string[])] });
 }
 
 /**
@@ -146,7 +168,7 @@ export class OpenListens {
  * Either way the outlet ends exactly once, and `done` runs after, also when subscribing fails
  * (then this rejects) or ending the outlet throws.
  */
-export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcast: Broadcaster, outlet: Outlet, cancel: AbortSignal, logger: Logger, done?: () => void): Promise<void> {
+export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcast: Broadcaster, outlet: Outlet, cancel: AbortSignal, logger: Logger, done?: () => void, watch?: TaskWatch): Promise<void> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   const unlink = followAbort(cancel, controller);
@@ -164,7 +186,15 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcas
   let streams: ReadableStream<Uint8Array>[];
   try {
     streams = await Promise.all(plan.topics.map((topic) => broadcast.subscribe(topic, controller.signal)));
-    await send(notification("notifications/subscriptions/acknowledged", { _meta: tag, notifications: plan.honored }));
+    const notifications = { ...plan.honored };
+    if (message.params?.notifications && "taskIds" in (message.params.notifications as object)) {
+      // Only tasks that exist and are the caller's are watched; the acknowledgement names them.
+      const { tasks, owner } = watch ?? { tasks: undefined, owner: undefined };
+      const watched = await Promise.all(plan.taskIds.map((id) => (tasks && isTaskId(id) ? tasks.watch(id, owner, controller.signal) : undefined)));
+      notifications.taskIds = plan.taskIds.filter((_, i) => watched[i]);
+      streams.push(...watched.filter((stream) => stream !== undefined));
+    }
+    await send(notification("notifications/subscriptions/acknowledged", { _meta: tag, notifications }));
   } catch (error) {
     stop();
     await end().catch((dropped) => logger.error("internal.error", { message: String(dropped) }));

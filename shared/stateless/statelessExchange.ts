@@ -10,7 +10,6 @@
 import type { Caller } from "../auth/Caller.ts";
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
-import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
 import { type JsonRpcRequest, notification } from "../jsonrpc/messages.ts";
@@ -20,10 +19,19 @@ import type { Result } from "../server/Method.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { decorateResult } from "./decorateResult.ts";
-import { InputRounds } from "./InputRounds.ts";
+import { forThisEra } from "../errors/forThisEra.ts";
+import { InputRounds } from "../exchange/InputRounds.ts";
 import type { OpenListens } from "./listen.ts";
 import type { RequestMeta } from "./readRequestMeta.ts";
 import { paramsDigest, type RequestState } from "./RequestState.ts";
+import { TASK_METHODS } from "../server/tasksExtension.ts";
+import { planTask, startTask, taskMethod } from "../tasks/taskMethods.ts";
+import type { Tasks } from "../tasks/Tasks.ts";
+
+/** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
+class TaskStarted extends Error {
+  override readonly name = "TaskStarted";
+}
 
 /** What the 2026-07-28 path needs, built once per environment. */
 export interface StatelessDeps {
@@ -35,6 +43,8 @@ export interface StatelessDeps {
   broadcast: Broadcaster;
   /** The listen requests open through these deps (MAX_OPEN_LISTENS): one count per isolate or process. */
   listens: OpenListens;
+  /** Where tasks live (tasks extension); undefined where none are hosted. */
+  tasks?: Tasks;
 }
 
 /** The client requests of this revision (schema `ClientRequest`); the rest, `initialize` and `ping` included, are -32601. */
@@ -66,6 +76,9 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
   let digested: Promise<string> | undefined;
   const digest = () => (digested ??= paramsDigest(params).then((d) => (caller ? `${d}.${caller.owner}` : d)));
   let rounds: InputRounds | undefined;
+  // A startsItself tool's call that may become a task: ctx.startTask() ends the handler here.
+  let startable = false;
+  let started = false;
   const inputRequired = async (asked: InputRounds): Promise<Result> => ({
     resultType: "input_required",
     inputRequests: asked.pending,
@@ -86,6 +99,11 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     // A read or prompt handler's ask rejects it with InputRequired; the asks stand.
     recover: async (error) => (rounds?.needsInput && !(error instanceof McpError) ? inputRequired(rounds) : undefined),
     reword: forThisEra,
+    startTask: async () => {
+      if (!startable) return;
+      started = true;
+      throw new TaskStarted("ctx.startTask(): the call goes on as a task");
+    },
   };
   return {
     request,
@@ -100,15 +118,16 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
       rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
       if (method === "server/discover") return server.discover();
+      if (TASK_METHODS.has(method) && server.hasTasks) return taskMethod(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
       const handler = STATELESS_METHODS.has(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);
-      return handler(params, ctx);
+      const task = method === "tools/call" ? planTask(server, params, meta.clientCapabilities, deps.tasks) : undefined;
+      if (!task) return handler(params, ctx);
+      if (!task.startsItself) return startTask(deps.tasks!, params, scope.client, caller, {});
+      // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
+      startable = true;
+      const result = await handler(params, ctx);
+      return started && !rounds.needsInput ? startTask(deps.tasks!, params, scope.client, caller, rounds.used) : result;
     },
   };
-}
-
-/** An error as this revision words it: resource not found is -32602 (-32002 is retired). */
-export function forThisEra(error: McpError): McpError {
-  if (error.code === ErrorCode.ResourceNotFound) return new McpError(400, ErrorCode.InvalidParams, error.message, error.data);
-  return error;
 }

@@ -32,6 +32,7 @@
  * @example await serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env });
  */
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { LocalTasks } from "../tasks/LocalTasks.ts";
 import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -49,7 +50,8 @@ import { admitStateless } from "../stateless/admitStateless.ts";
 import { carriesVersionMeta } from "../stateless/classifyEra.ts";
 import { listen, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
-import { forThisEra, type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { forThisEra } from "../errors/forThisEra.ts";
+import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { SingleStreamTransport } from "./SingleStreamTransport.ts";
 
@@ -104,7 +106,9 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const { transport } = session;
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
-  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens() };
+  // Tasks live as long as the connection: a client that goes away cannot poll them any more.
+  const tasks = server.hasTasks ? new LocalTasks({ server, config, logger: log, env, broadcast }) : undefined;
+  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks };
 
   const reader = options.messages.readable.getReader();
   const writer = options.messages.writable.getWriter();
@@ -141,7 +145,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       outlet.drop();
       return idInUse(message.id);
     }
-    void listen(message, plan, broadcast, outlet, held.controller.signal, log, held.release).catch((error) =>
+    void listen(message, plan, broadcast, outlet, held.controller.signal, log, held.release, { tasks: stateless.tasks, owner: undefined }).catch((error) =>
       // The subscription failed before its acknowledgement (listen dropped the outlet): answer it.
       write(JSON.stringify(errorReply(message.id, forThisEra(toMcpError(error, log))))),
     );
@@ -188,6 +192,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     }
   } finally {
     reader.releaseLock();
+    tasks?.close();
     await session.end(outputGone ? "output-closed" : "input-closed");
     await pumping;
     await writer.close().catch(() => {});

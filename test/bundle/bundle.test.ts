@@ -19,7 +19,7 @@ describe("bundle budgets", () => {
   });
 
   it("ships a Worker whose tools use raw JSON Schema only in at most 40 KiB gzip", async () => {
-    const { gzipKib } = await deploySize("test/bundle/rawSchemaWorker.ts");
+    const { gzipKib } = await deploySize("test/bundle/rawSchemaWorker.ts", "test/bundle/wrangler.toml");
     expect(gzipKib).toBeGreaterThan(10);
     expect(gzipKib).toBeLessThanOrEqual(40);
   });

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { defineServer, prompt, resource, resourceTemplate, tool, toolError } from "durable-mcp";
 import { modernPrompts, modernTools } from "./modernFixture.ts";
+import { taskTools } from "./taskFixture.ts";
 
 /** A 1×1 red PNG and a 1 ms silent 8 kHz WAV, made for this fixture. */
 export const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
@@ -210,6 +211,7 @@ export default defineServer({
       },
     }),
     ...modernTools,
+    ...taskTools,
   ],
   resources: [
     resource({ uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain", read: async () => "This is the content of the static text resource." }),

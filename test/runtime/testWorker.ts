@@ -4,11 +4,12 @@
  * and bindings as wrangler.toml, so the production configuration is what is under test. The e2e
  * tests also bundle it.
  */
-import { createWorker } from "durable-mcp/cloudflare";
+import { createWorker, taskObject } from "durable-mcp/cloudflare";
 import { testServer } from "./testServer.ts";
 
 export { testServer };
 
 const { fetch, McpSession, McpWatch } = createWorker(testServer);
 export { McpSession, McpWatch };
+export const McpTask = taskObject(testServer);
 export default { fetch };

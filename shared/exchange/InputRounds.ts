@@ -39,6 +39,12 @@ const ANSWER_PROBLEM: Readonly<Record<string, (answer: Record<string, unknown>) 
   "roots/list": (a) => (!Array.isArray(a.roots) || !a.roots.every((r) => isObject(r) && typeof r.uri === "string") ? '"roots" must be an array of { uri }' : undefined),
 };
 
+/** Why `answer` cannot answer an ask of `method`, or undefined when it can (a task's `tasks/update` checks answers with it). */
+export function answerProblem(method: string, answer: unknown): string | undefined {
+  if (!isObject(answer)) return "it must be an object";
+  return ANSWER_PROBLEM[method]?.(answer);
+}
+
 const KEY_PREFIX: Readonly<Record<string, string>> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
 
 export class InputRounds {
@@ -80,7 +86,7 @@ export class InputRounds {
     const id = key ?? `${KEY_PREFIX[method]}-${count}`;
     if (Object.hasOwn(this.#given, id)) {
       const answer = this.#given[id];
-      const problem = isObject(answer) ? ANSWER_PROBLEM[method]!(answer) : "it must be an object";
+      const problem = answerProblem(method, answer);
       if (problem !== undefined) throw McpError.invalidParams(`inputResponses["${id}"] is not a valid answer to ${method}: ${problem}`);
       this.used[id] = answer;
       return answer as Record<string, unknown>;

@@ -1,0 +1,140 @@
+/**
+ * The task Durable Object (tasks extension): one instance per task, found by `idFromName(taskId)`
+ * — the extension routes every task method by its id "so load balancers can route to the
+ * instance holding its state", and here the id is the route. It hosts a runtime-agnostic
+ * `TaskHost` (the state machine, its storage and its runs) and is the only place that knows
+ * about Durable Objects.
+ *
+ * Runs happen in `alarm()`: the host schedules its wakeups as the object's alarm, so a run is an
+ * alarm invocation, which keeps the object in memory until the handler finishes without any
+ * request holding it (at most 15 minutes of wall time: TASK_TIMEOUT_MS is capped at 14). While
+ * a run is under way the alarm is held a lease ahead; an eviction or a deploy that kills the run
+ * leaves that alarm set, and it starts the handler again (`TaskHost`: at least once). Waiting for
+ * input or for its TTL, a task holds no run and no timer: the object is evicted, and its alarm
+ * brings it back.
+ *
+ * Listeners (`subscriptions/listen` with `taskIds`) are WebSockets this object accepts for
+ * hibernation, as a watch object does: each change is one send per listener, and a task nobody
+ * watches sends nothing. At the TTL the last alarm deletes every key and closes them.
+ *
+ * Cost: a task is one `create` call, one alarm per run (plus a lease renewal every 20 s of a
+ * run), one call per `tasks/get`, `tasks/update` or `tasks/cancel`, and at most four stored
+ * values of at most 1 MiB each, all deleted at the TTL.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { readConfig } from "../shared/config/readConfig.ts";
+import { ErrorCode } from "../shared/errors/errorCodes.ts";
+import { McpError } from "../shared/errors/McpError.ts";
+import { errorResponse } from "../shared/http/errorResponse.ts";
+import { notification } from "../shared/jsonrpc/messages.ts";
+import { Logger } from "../shared/log/Logger.ts";
+import type { Result } from "../shared/server/Method.ts";
+import type { ServerEnv } from "../shared/server/RequestContext.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { TaskHost } from "../shared/tasks/TaskHost.ts";
+import type { TaskStart } from "../shared/tasks/TaskState.ts";
+import { durableStorage } from "./durableStorage.ts";
+import { OWNER_HEADER, type Settled } from "./taskProtocol.ts";
+import { durableBroadcaster, type WatchObject } from "./WatchObject.ts";
+
+/** What the task object reads from its environment. */
+export type TaskObjectEnv = ServerEnv & {
+  /** Where a task handler's `ctx.resourceUpdated` and `ctx.listChanged` fan out; without it, nowhere. */
+  MCP_WATCH?: DurableObjectNamespace<WatchObject>;
+};
+
+const TASK_GONE = "task-gone";
+
+/**
+ * One server definition's task class. `taskObject(server)` makes the subclass wrangler.toml binds
+ * (`McpTask`, as `MCP_TASK`); you rarely extend this yourself.
+ */
+export class TaskObject extends DurableObject<TaskObjectEnv> {
+  readonly #host: TaskHost;
+
+  constructor(ctx: DurableObjectState, env: TaskObjectEnv, definition: ServerDefinition) {
+    super(ctx, env);
+    const config = readConfig(env);
+    this.#host = new TaskHost({
+      server: definition,
+      config,
+      logger: new Logger(config.logLevel),
+      env,
+      broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
+      store: durableStorage(ctx.storage),
+      schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
+      publish: (task) => this.#send(notification("notifications/tasks", task)),
+      gone: () => this.#closeListeners(),
+    });
+  }
+
+  create(start: TaskStart): Promise<Settled<Result>> {
+    return settle(this.#host.create(start));
+  }
+
+  get(owner: string | undefined): Promise<Settled<Result | undefined>> {
+    return settle(this.#host.get(owner));
+  }
+
+  update(owner: string | undefined, responses: Record<string, unknown>): Promise<Settled<boolean>> {
+    return settle(this.#host.update(owner, responses));
+  }
+
+  cancel(owner: string | undefined): Promise<Settled<boolean>> {
+    return settle(this.#host.cancel(owner));
+  }
+
+  /** Runs the task, restarts a lost run, or deletes the task at its TTL (`TaskHost.wake`, which never rejects). */
+  override async alarm(): Promise<void> {
+    await this.#host.wake();
+  }
+
+  /** A listener's socket: the Worker's upgrade, for the task's owner only (404 otherwise, as for an unknown task). */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return errorResponse(new McpError(400, ErrorCode.InvalidRequest, "A task object takes listeners only, as WebSocket upgrades"));
+    }
+    if (!(await this.#host.get(request.headers.get(OWNER_HEADER) ?? undefined))) return new Response(null, { status: 404 });
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      socket.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  #send(message: object): void {
+    const line = `${JSON.stringify(message)}\n`;
+    for (const socket of this.ctx.getWebSockets()) {
+      try {
+        socket.send(line);
+      } catch {
+        // closing: its listener is gone
+      }
+    }
+  }
+
+  #closeListeners(): void {
+    for (const socket of this.ctx.getWebSockets()) {
+      try {
+        socket.close(1000, TASK_GONE);
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
+
+async function settle<T>(operation: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await operation };
+  } catch (error) {
+    if (!(error instanceof McpError)) throw error;
+    return { ok: false, status: error.status, error: error.toJsonRpc(), ...(error.headers ? { headers: error.headers } : {}) };
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The Worker's side of the task objects: the `Tasks` the routes use when `MCP_TASK` is bound.
+ * Each task id reaches its own object (`idFromName`), from any isolate; operations are RPC calls,
+ * and a listener is a WebSocket the object accepts (`TaskObject`). Kept apart from the object
+ * itself, so that a Worker imports the task host only where it exports the task class.
+ */
+import { McpError } from "../shared/errors/McpError.ts";
+import type { Tasks } from "../shared/tasks/Tasks.ts";
+import type { TaskObject } from "./TaskObject.ts";
+import { OWNER_HEADER, type Settled } from "./taskProtocol.ts";
+import { followSocket } from "./WatchObject.ts";
+
+export type { TaskObject };
+
+const LISTEN_URL = "https://task.internal/listen";
+
+function unsettle<T>(settled: Settled<T>): T {
+  if (settled.ok) return settled.value;
+  throw new McpError(settled.status, settled.error.code, settled.error.message, settled.error.data, settled.headers);
+}
+
+/** The `Tasks` a Worker uses when `MCP_TASK` is bound: each task id reaches its own object, from any isolate. */
+export function durableTasks(namespace: DurableObjectNamespace<TaskObject>, maxBytes: number): Tasks {
+  const stub = (taskId: string) => namespace.get(namespace.idFromName(taskId));
+  return {
+    create: async (start) => unsettle(await stub(start.taskId).create(start)),
+    get: async (taskId, owner) => unsettle(await stub(taskId).get(owner)),
+    update: async (taskId, owner, responses) => unsettle(await stub(taskId).update(owner, responses)),
+    cancel: async (taskId, owner) => unsettle(await stub(taskId).cancel(owner)),
+    async watch(taskId, owner, signal) {
+      const upgraded = await stub(taskId).fetch(LISTEN_URL, { headers: { upgrade: "websocket", ...(owner === undefined ? {} : { [OWNER_HEADER]: owner }) } });
+      const socket = upgraded.webSocket;
+      if (!socket) return undefined;
+      return followSocket(socket, maxBytes, signal);
+    },
+  };
+}

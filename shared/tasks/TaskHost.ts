@@ -1,0 +1,273 @@
+/**
+ * One task, whatever hosts it: its state machine, its storage and its runs. A Durable Object
+ * hosts one per task on Workers (`durable/TaskObject.ts`); `LocalTasks` hosts them in a process.
+ * The host gives it a key-value store and one wakeup (`schedule`: the object's alarm, or a timer),
+ * and is told when the task changes (`publish`) or is gone.
+ *
+ * Stored, each value bounded by `MAX_TASK_VALUE_BYTES`:
+ *   "task"    → `TaskState`: status, times, outstanding input requests, error, run bookkeeping.
+ *   "start"   → `TaskStart`: the call as it runs, the client's capabilities, the principal.
+ *   "answers" → the client's answers to the task's asks, by key.
+ *   "result"  → the result of a completed task.
+ *
+ * Lifecycle. `create` stores all of it, then schedules a wakeup now, and only then is the
+ * `CreateTaskResult` sent: a `tasks/get` that follows finds the task. The wakeup runs the handler
+ * (`runTask`) to an outcome: `completed`, `failed`, or `input_required` with its asks, after
+ * which `tasks/update` answers them and schedules the next run. During a run the wakeup is held
+ * `TASK_LEASE_MS` ahead (renewed every third of it): if the host loses the run — an eviction, a
+ * deploy, a crash — the wakeup fires with the state still marked running and starts the handler
+ * again. So a task's handler runs at least once, and may run again from the top (at most
+ * `MAX_LOST_RUNS` more times, then the task fails): make its side effects idempotent, keyed by
+ * `ctx.taskId`. `tasks/cancel` marks the task `cancelled` at once and aborts a run in progress
+ * (its signal); whatever the handler does after that is discarded. At `createdAt + ttlMs` the
+ * last wakeup deletes every key, whatever the status: nothing is left.
+ *
+ * Ownership: a task records the digest of its creator's principal; any other caller gets what an
+ * unknown id gets (undefined here, -32602 on the wire).
+ */
+import { utf8Length } from "../bytes/utf8Length.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import type { Result } from "../server/Method.ts";
+import { answerProblem } from "../exchange/InputRounds.ts";
+import type { KeyValueStore } from "../storage/KeyValueStore.ts";
+import { runTask, type RunOutcome, type TaskRunDeps } from "./runTask.ts";
+import { detailedTask, MAX_TASK_VALUE_BYTES, type TaskStart, type TaskState, taskFields, TERMINAL } from "./TaskState.ts";
+
+/** How far ahead the wakeup is held while a run is under way: a lost run starts again within about this long. */
+export const TASK_LEASE_MS = 60_000;
+
+/** Runs a task may lose (evictions, deploys) and still be started again; one more, and it fails. */
+export const MAX_LOST_RUNS = 2;
+
+const KEY = { state: "task", start: "start", answers: "answers", result: "result" } as const;
+
+/** Why a run was aborted by the host rather than by its deadline. */
+const CANCELLED = Symbol("the task was cancelled");
+const EXPIRED = Symbol("the task's TTL passed");
+const STOPPED = Symbol("the task's host stopped");
+
+export interface TaskHostOptions extends TaskRunDeps {
+  store: KeyValueStore;
+  /** Calls `wake()` at this epoch time (replacing any earlier one); undefined: no wakeup. */
+  schedule(at: number | undefined): Promise<void>;
+  /** The task as `tasks/get` would answer now (a `DetailedTask`), after each change: for its listeners. */
+  publish(task: Result): void;
+  /** The task was deleted (its TTL passed): its listeners end. */
+  gone(): void;
+  now?(): number;
+}
+
+export class TaskHost {
+  readonly #options: TaskHostOptions;
+  readonly #now: () => number;
+  /** undefined until loaded; null once known absent. */
+  #state: TaskState | null | undefined;
+  #result: Result | undefined;
+  #run: AbortController | undefined;
+
+  constructor(options: TaskHostOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Aborts a run under way, leaving the stored state as it is: the host is going away (a process that exits, a test that ends). */
+  stop(): void {
+    this.#run?.abort(STOPPED);
+  }
+
+  /** Whether a run of the handler is under way here. */
+  get running(): boolean {
+    return this.#run !== undefined;
+  }
+
+  /**
+   * Stores a new task and schedules its first run; resolves with its `Task` fields once stored.
+   * @throws McpError -32602 when the call is too large to store as a task.
+   */
+  async create(start: TaskStart): Promise<Result> {
+    const size = utf8Length(JSON.stringify(start));
+    if (size > MAX_TASK_VALUE_BYTES) {
+      throw McpError.invalidParams(`This call is ${size} bytes, more than the ${MAX_TASK_VALUE_BYTES} bytes a task stores for its request; send smaller arguments`);
+    }
+    const { store, config } = this.#options;
+    const now = this.#now();
+    const state: TaskState = {
+      taskId: start.taskId,
+      ...(start.owner === undefined ? {} : { owner: start.owner }),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: config.taskTtlMs,
+      pollIntervalMs: config.taskPollIntervalMs,
+      running: false,
+      lostRuns: 0,
+    };
+    await store.put(KEY.start, start);
+    await store.put(KEY.answers, start.answers);
+    await store.put(KEY.state, state);
+    this.#state = state;
+    await this.#options.schedule(now);
+    return taskFields(state);
+  }
+
+  /** `tasks/get`: the `DetailedTask`, or undefined for a task that is not there or not `owner`'s. */
+  async get(owner: string | undefined): Promise<Result | undefined> {
+    const state = await this.#mine(owner);
+    if (!state) return undefined;
+    if (state.status === "completed") this.#result ??= await this.#options.store.get<Result>(KEY.result);
+    return detailedTask(state, this.#result);
+  }
+
+  /**
+   * `tasks/update`: takes the answers to outstanding input requests and ignores any other key;
+   * once none is outstanding, the handler runs again. Resolves false for an unknown task.
+   * @throws McpError -32602 for an answer that cannot answer its request, or answers past the size limit (nothing is taken then)
+   */
+  async update(owner: string | undefined, responses: Record<string, unknown>): Promise<boolean> {
+    const state = await this.#mine(owner);
+    if (!state) return false;
+    const outstanding = state.status === "input_required" ? (state.inputRequests ?? {}) : {};
+    const taken = Object.keys(responses).filter((key) => Object.hasOwn(outstanding, key));
+    if (taken.length === 0) return true;
+    for (const key of taken) {
+      const problem = answerProblem(outstanding[key]!.method, responses[key]);
+      if (problem) throw McpError.invalidParams(`inputResponses["${key}"] is not a valid answer to ${outstanding[key]!.method}: ${problem}`);
+    }
+    const { store } = this.#options;
+    const answers = { ...(await store.get<Record<string, unknown>>(KEY.answers)) };
+    for (const key of taken) answers[key] = responses[key];
+    const size = utf8Length(JSON.stringify(answers));
+    if (size > MAX_TASK_VALUE_BYTES) throw McpError.invalidParams(`These answers would bring the task's stored answers to ${size} bytes, more than its limit of ${MAX_TASK_VALUE_BYTES}`);
+    const remaining = Object.fromEntries(Object.entries(outstanding).filter(([key]) => !taken.includes(key)));
+    await store.put(KEY.answers, answers);
+    const resumes = Object.keys(remaining).length === 0;
+    await this.#change(resumes ? { status: "working", inputRequests: undefined, statusMessage: undefined } : { inputRequests: remaining });
+    if (resumes) await this.#options.schedule(this.#now());
+    return true;
+  }
+
+  /** `tasks/cancel`: a task not yet finished is cancelled now and its run aborted. Resolves false for an unknown task. */
+  async cancel(owner: string | undefined): Promise<boolean> {
+    const state = await this.#mine(owner);
+    if (!state) return false;
+    if (TERMINAL.has(state.status)) return true;
+    await this.#change({ status: "cancelled", statusMessage: "Cancelled at the client's request", inputRequests: undefined, running: false });
+    this.#run?.abort(CANCELLED);
+    await this.#options.schedule(this.#expiresAt(state));
+    return true;
+  }
+
+  /** The wakeup: deletes the task past its TTL, starts (or restarts) a run that is due, or re-arms. Never rejects. */
+  async wake(): Promise<void> {
+    try {
+      await this.#wake();
+    } catch (error) {
+      this.#options.logger.error("task.wake-failed", { taskId: this.#state?.taskId, message: String(error) });
+      // Tried again later; a task that cannot be woken still ends at its TTL.
+      await this.#options.schedule(this.#now() + TASK_LEASE_MS).catch(() => {});
+    }
+  }
+
+  async #wake(): Promise<void> {
+    const state = await this.#load();
+    const { store, schedule } = this.#options;
+    if (!state) {
+      // A stray wakeup of a task that is gone: make sure nothing is left.
+      await store.deleteAll();
+      return;
+    }
+    const now = this.#now();
+    if (now >= this.#expiresAt(state)) {
+      this.#run?.abort(EXPIRED);
+      await store.deleteAll();
+      this.#state = null;
+      this.#result = undefined;
+      this.#options.gone();
+      return;
+    }
+    if (state.status !== "working") return schedule(this.#expiresAt(state));
+    if (this.#run) return schedule(this.#leaseEnd(state));
+    if (state.running) {
+      const lostRuns = state.lostRuns + 1;
+      this.#options.logger.warn("task.run-lost", { taskId: state.taskId, lostRuns });
+      if (lostRuns > MAX_LOST_RUNS) {
+        const message = `The task's run was lost ${lostRuns} times (evictions or deploys) and is not started again`;
+        await this.#change({ status: "failed", running: false, lostRuns, statusMessage: message, error: { code: ErrorCode.InternalError, message } });
+        return schedule(this.#expiresAt(state));
+      }
+      await this.#change({ lostRuns }, false);
+    }
+    await this.#execute();
+  }
+
+  async #execute(): Promise<void> {
+    const { store, schedule, logger } = this.#options;
+    await this.#change({ running: true }, false);
+    const controller = new AbortController();
+    this.#run = controller;
+    await schedule(this.#leaseEnd(this.#state!));
+    const heartbeat = setInterval(() => {
+      if (this.#state) schedule(this.#leaseEnd(this.#state)).catch((error) => logger.warn("task.lease-failed", { message: String(error) }));
+    }, TASK_LEASE_MS / 3);
+    let outcome: RunOutcome;
+    try {
+      const start = (await store.get<TaskStart>(KEY.start))!;
+      const answers = (await store.get<Record<string, unknown>>(KEY.answers)) ?? {};
+      outcome = await runTask(start, answers, this.#options, controller, (statusMessage) => {
+        if (this.#run === controller) void this.#change({ statusMessage }, true, false);
+      });
+    } finally {
+      clearInterval(heartbeat);
+      if (this.#run === controller) this.#run = undefined;
+    }
+    // Cancelled or expired meanwhile: that already decided the status.
+    const state = this.#state;
+    if (outcome.status === "aborted" || !state || state.status !== "working") return;
+    if (outcome.status === "completed") {
+      await store.put(KEY.result, outcome.result);
+      this.#result = outcome.result;
+      await this.#change({ status: "completed", running: false, statusMessage: undefined });
+    } else if (outcome.status === "failed") {
+      await this.#change({ status: "failed", running: false, error: outcome.error, statusMessage: outcome.error.message });
+    } else {
+      await this.#change({ status: "input_required", running: false, inputRequests: outcome.inputRequests });
+    }
+    await schedule(this.#expiresAt(state));
+  }
+
+  /**
+   * Applies a change to the state: in memory at once; stored unless `store` is false (a progress
+   * message, which a lost run would report again); told to listeners when `announce`.
+   */
+  async #change(change: Partial<TaskState>, announce = true, store = true): Promise<void> {
+    const state = this.#state;
+    if (!state) return;
+    const next: TaskState = { ...state, ...change };
+    for (const key of Object.keys(next) as (keyof TaskState)[]) if (next[key] === undefined) delete next[key];
+    if (announce) next.lastUpdatedAt = this.#now();
+    this.#state = next;
+    if (store) await this.#options.store.put(KEY.state, next);
+    if (announce) this.#options.publish(detailedTask(next, next.status === "completed" ? this.#result : undefined));
+  }
+
+  /** The task if it exists, has not expired and belongs to `owner`. */
+  async #mine(owner: string | undefined): Promise<TaskState | undefined> {
+    const state = await this.#load();
+    if (!state || state.owner !== owner || this.#now() >= this.#expiresAt(state)) return undefined;
+    return state;
+  }
+
+  async #load(): Promise<TaskState | undefined> {
+    if (this.#state === undefined) this.#state = (await this.#options.store.get<TaskState>(KEY.state)) ?? null;
+    return this.#state ?? undefined;
+  }
+
+  #expiresAt(state: TaskState): number {
+    return state.createdAt + state.ttlMs;
+  }
+
+  #leaseEnd(state: TaskState): number {
+    return Math.min(this.#now() + TASK_LEASE_MS, this.#expiresAt(state));
+  }
+}

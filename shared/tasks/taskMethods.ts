@@ -1,0 +1,69 @@
+/**
+ * The tasks extension on a 2026-07-28 request: whether a `tools/call` becomes a task (`planTask`),
+ * creating it (`startTask`), and the methods that read and steer one (`taskMethod`). The checks
+ * come in the extension's order: the extension declared in the request's `_meta` (-32021, before
+ * any lookup), then the task (-32602, the same for an unknown id, an expired task and another
+ * principal's).
+ */
+import type { Caller } from "../auth/Caller.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
+import { declaresTasks, tasksRequired } from "../server/tasksExtension.ts";
+import type { Result } from "../server/Method.ts";
+import type { ClientView } from "../server/RequestContext.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { TaskOptions } from "../server/ToolDefinition.ts";
+import { isTaskId, newTaskId, type Tasks } from "./Tasks.ts";
+
+/**
+ * How a `tools/call` meets the extension: undefined for a plain call (the tool has no `task`, or
+ * the request did not declare the extension and the tool's task is optional), else the tool's
+ * task options.
+ * @throws McpError -32021 for a tool that runs only as a task, when the request did not declare the extension; -32603 when no task host is configured
+ */
+export function planTask(server: ServerDefinition, params: Record<string, unknown>, capabilities: Record<string, unknown>, tasks: Tasks | undefined): TaskOptions | undefined {
+  const name = params.name;
+  const options = typeof name === "string" ? server.taskOptions(name) : undefined;
+  if (!options) return undefined;
+  const required = options.support === "required";
+  if (!declaresTasks(capabilities)) {
+    if (required) throw tasksRequired(`Tool ${name as string} runs only as a task, and so`);
+    return undefined;
+  }
+  if (tasks) return options;
+  if (!required) return undefined;
+  throw new McpError(500, ErrorCode.InternalError, `Tool ${name as string} runs only as a task, and this deployment hosts no tasks (on Workers, bind MCP_TASK in wrangler.toml)`);
+}
+
+/** Creates the task for a call: the `CreateTaskResult` (`resultType: "task"`), sent once the task is stored. */
+export async function startTask(tasks: Tasks, params: Record<string, unknown>, client: ClientView, caller: Caller | undefined, answers: Record<string, unknown>): Promise<Result> {
+  // The call as the task runs it; the rounds that led here are spent.
+  const { inputResponses: _answers, requestState: _state, ...call } = params;
+  const fields = await tasks.create({ taskId: newTaskId(), owner: caller?.owner, params: call, client, auth: caller?.auth, answers });
+  return { resultType: "task", ...fields };
+}
+
+/** `tasks/get`, `tasks/update` or `tasks/cancel`; the caller adds `resultType`. */
+export async function taskMethod(method: string, params: Record<string, unknown>, capabilities: Record<string, unknown>, tasks: Tasks | undefined, owner: string | undefined): Promise<Result> {
+  if (!declaresTasks(capabilities)) throw tasksRequired(method);
+  const { taskId } = params;
+  if (typeof taskId !== "string") throw McpError.invalidParams(`${method} needs a "taskId" string`);
+  const unknown = () => McpError.invalidParams(`Task not found: ${JSON.stringify(taskId.length > 64 ? `${taskId.slice(0, 64)}…` : taskId)} (it never existed, has expired, or is not yours)`);
+  if (!tasks || !isTaskId(taskId)) throw unknown();
+  switch (method) {
+    case "tasks/get": {
+      const task = await tasks.get(taskId, owner);
+      if (!task) throw unknown();
+      return task;
+    }
+    case "tasks/update": {
+      if (!isObject(params.inputResponses)) throw McpError.invalidParams('tasks/update needs "inputResponses": the answers, keyed as the task\'s inputRequests');
+      if (!(await tasks.update(taskId, owner, params.inputResponses))) throw unknown();
+      return {};
+    }
+    default:
+      if (!(await tasks.cancel(taskId, owner))) throw unknown();
+      return {};
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The task Durable Object class for a server whose tools run as tasks (`task` in a tool's
+ * definition): export it as `McpTask`, which wrangler.toml binds as `MCP_TASK`. A call of its
+ * own, apart from `createWorker`, so that a Worker without task tools does not ship the task host.
+ *
+ * @example
+ * const { fetch, McpSession, McpWatch } = createWorker(server);
+ * export { McpSession, McpWatch };
+ * export const McpTask = taskObject(server);
+ * export default { fetch };
+ */
+import { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+
+export function taskObject(definition: ServerDefinition): new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject {
+  return class McpTask extends TaskObject {
+    constructor(ctx: DurableObjectState, env: TaskObjectEnv) {
+      super(ctx, env, definition);
+    }
+  };
+}
