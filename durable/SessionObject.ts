@@ -65,6 +65,7 @@ import { Logger } from "../shared/log/Logger.ts";
 import type { ServerEnv } from "../shared/server/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { durableStorage } from "./durableStorage.ts";
+import { closeBack } from "./sockets.ts";
 import { RelayedStream, type RelayState } from "./RelayedStream.ts";
 import { OPERATION_HEADER, readAck } from "./relayProtocol.ts";
 import { durableBroadcaster, type WatchObject } from "./WatchObject.ts";
@@ -136,11 +137,7 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
     this.#drop(socket);
-    try {
-      socket.close(code === 1005 ? 1000 : code, reason);
-    } catch {
-      // already closed
-    }
+    closeBack(socket, code, reason);
   }
 
   override async webSocketError(socket: WebSocket, error: unknown): Promise<void> {

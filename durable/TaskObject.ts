@@ -34,6 +34,7 @@ import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { TaskHost } from "../shared/tasks/TaskHost.ts";
 import type { TaskStart } from "../shared/tasks/TaskState.ts";
 import { durableStorage } from "./durableStorage.ts";
+import { closeAll, closeBack, sendLine } from "./sockets.ts";
 import { OWNER_HEADER, type Settled } from "./taskProtocol.ts";
 import { durableBroadcaster, type WatchObject } from "./WatchObject.ts";
 
@@ -63,8 +64,8 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
       store: durableStorage(ctx.storage),
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
-      publish: (task) => this.#send(notification("notifications/tasks", task)),
-      gone: () => this.#closeListeners(),
+      publish: (task) => sendLine(ctx.getWebSockets(), notification("notifications/tasks", task)),
+      gone: () => closeAll(ctx.getWebSockets(), TASK_GONE),
     });
   }
 
@@ -101,32 +102,7 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      socket.close(code === 1005 ? 1000 : code, reason);
-    } catch {
-      // already closed
-    }
-  }
-
-  #send(message: object): void {
-    const line = `${JSON.stringify(message)}\n`;
-    for (const socket of this.ctx.getWebSockets()) {
-      try {
-        socket.send(line);
-      } catch {
-        // closing: its listener is gone
-      }
-    }
-  }
-
-  #closeListeners(): void {
-    for (const socket of this.ctx.getWebSockets()) {
-      try {
-        socket.close(1000, TASK_GONE);
-      } catch {
-        // already closed
-      }
-    }
+    closeBack(socket, code, reason);
   }
 }
 

@@ -21,6 +21,7 @@ import { Subscriber } from "../shared/broadcast/Subscriber.ts";
 import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { McpError } from "../shared/errors/McpError.ts";
 import { errorResponse } from "../shared/http/errorResponse.ts";
+import { closeBack, sendLine } from "./sockets.ts";
 import type { ServerEnv } from "../shared/server/RequestContext.ts";
 
 /** The request header naming the topic a listener's socket watches. */
@@ -42,14 +43,7 @@ export class WatchObject extends DurableObject<ServerEnv> {
   }
 
   async publish(topic: string, message: object): Promise<void> {
-    const line = `${JSON.stringify(message)}\n`;
-    for (const socket of this.ctx.getWebSockets(topic)) {
-      try {
-        socket.send(line);
-      } catch {
-        // closing: its listener is gone
-      }
-    }
+    sendLine(this.ctx.getWebSockets(topic), message);
   }
 
   /** Listeners of `topic` now; for tests and operators. */
@@ -58,11 +52,7 @@ export class WatchObject extends DurableObject<ServerEnv> {
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      socket.close(code === 1005 ? 1000 : code, reason);
-    } catch {
-      // already closed
-    }
+    closeBack(socket, code, reason);
   }
 }
 

@@ -72,7 +72,7 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     // An ask that rejected the handler: the asks stand, and the task waits for their answers.
     recover: async (error) => (rounds.needsInput && !(error instanceof McpError) ? {} : undefined),
     reword: forThisEra,
-    startTask: async () => {},
+    // No startTask: in the task itself `ctx.startTask()` resolves at once, as in a plain call.
   };
   // A progress token of its own, so that ctx.progress reports (and reaches the status message).
   const params = { ...start.params, _meta: { ...(start.params._meta as object | undefined), progressToken: start.taskId } };
