@@ -8,7 +8,7 @@
  * Runs happen in `alarm()`: the host schedules its wakeups as the object's alarm, so a run is an
  * alarm invocation, which keeps the object in memory until the handler finishes without any
  * request holding it (at most 15 minutes of wall time: TASK_TIMEOUT_MS is capped at 14). While
- * a run is under way the alarm is held a lease ahead; an eviction or a deploy that kills the run
+ * a run is under way the alarm is held a lease ahead; a deploy, a crash or a reset that kills the run
  * leaves that alarm set, and it starts the handler again (`TaskHost`: at least once). Waiting for
  * input or for its TTL, a task holds no run and no timer: the object is evicted, and its alarm
  * brings it back.

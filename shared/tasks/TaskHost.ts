@@ -7,15 +7,16 @@
  * Stored, each value bounded by `MAX_TASK_VALUE_BYTES`:
  *   "task"    → `TaskState`: status, times, outstanding input requests, error, run bookkeeping.
  *   "start"   → `TaskStart`: the call as it runs, the client's capabilities, the principal.
- *   "answers" → the client's answers to the task's asks, by key.
+ *   "answers" → the client's answers to the task's asks, by key, once `tasks/update` has given
+ *               any (until then, those the call came with, kept in "start": one write fewer).
  *   "result"  → the result of a completed task.
  *
  * Lifecycle. `create` stores all of it, then schedules a wakeup now, and only then is the
  * `CreateTaskResult` sent: a `tasks/get` that follows finds the task. The wakeup runs the handler
  * (`runTask`) to an outcome: `completed`, `failed`, or `input_required` with its asks, after
  * which `tasks/update` answers them and schedules the next run. During a run the wakeup is held
- * `TASK_LEASE_MS` ahead (renewed every third of it): if the host loses the run — an eviction, a
- * deploy, a crash — the wakeup fires with the state still marked running and starts the handler
+ * `TASK_LEASE_MS` ahead (renewed every third of it): if the host loses the run — a deploy, a
+ * crash, a reset — the wakeup fires with the state still marked running and starts the handler
  * again. So a task's handler runs at least once, and may run again from the top (at most
  * `MAX_LOST_RUNS` more times, then the task fails): make its side effects idempotent, keyed by
  * `ctx.taskId`. `tasks/cancel` marks the task `cancelled` at once and aborts a run in progress
@@ -37,7 +38,7 @@ import { detailedTask, MAX_TASK_VALUE_BYTES, type TaskStart, type TaskState, tas
 /** How far ahead the wakeup is held while a run is under way: a lost run starts again within about this long. */
 export const TASK_LEASE_MS = 60_000;
 
-/** Runs a task may lose (evictions, deploys) and still be started again; one more, and it fails. */
+/** Runs a task may lose (deploys, crashes, resets) and still be started again; one more, and it fails. */
 export const MAX_LOST_RUNS = 2;
 
 const KEY = { state: "task", start: "start", answers: "answers", result: "result" } as const;
@@ -104,7 +105,6 @@ export class TaskHost {
       lostRuns: 0,
     };
     await store.put(KEY.start, start);
-    await store.put(KEY.answers, start.answers);
     await store.put(KEY.state, state);
     this.#state = state;
     await this.#options.schedule(now);
@@ -135,7 +135,7 @@ export class TaskHost {
       if (problem) throw McpError.invalidParams(`inputResponses["${key}"] is not a valid answer to ${outstanding[key]!.method}: ${problem}`);
     }
     const { store } = this.#options;
-    const answers = { ...(await store.get<Record<string, unknown>>(KEY.answers)) };
+    const answers = { ...(await this.#answers()) };
     for (const key of taken) answers[key] = responses[key];
     const size = utf8Length(JSON.stringify(answers));
     if (size > MAX_TASK_VALUE_BYTES) throw McpError.invalidParams(`These answers would bring the task's stored answers to ${size} bytes, more than its limit of ${MAX_TASK_VALUE_BYTES}`);
@@ -192,7 +192,7 @@ export class TaskHost {
       const lostRuns = state.lostRuns + 1;
       this.#options.logger.warn("task.run-lost", { taskId: state.taskId, lostRuns });
       if (lostRuns > MAX_LOST_RUNS) {
-        const message = `The task's run was lost ${lostRuns} times (evictions or deploys) and is not started again`;
+        const message = `The task's run was lost ${lostRuns} times (deploys, crashes or resets) and is not started again`;
         await this.#change({ status: "failed", running: false, lostRuns, statusMessage: message, error: { code: ErrorCode.InternalError, message } });
         return schedule(this.#expiresAt(state));
       }
@@ -213,7 +213,7 @@ export class TaskHost {
     let outcome: RunOutcome;
     try {
       const start = (await store.get<TaskStart>(KEY.start))!;
-      const answers = (await store.get<Record<string, unknown>>(KEY.answers)) ?? {};
+      const answers = (await store.get<Record<string, unknown>>(KEY.answers)) ?? start.answers;
       outcome = await runTask(start, answers, this.#options, controller, (statusMessage) => {
         if (this.#run === controller) void this.#change({ statusMessage }, true, false);
       });
@@ -256,6 +256,12 @@ export class TaskHost {
     const state = await this.#load();
     if (!state || state.owner !== owner || this.#now() >= this.#expiresAt(state)) return undefined;
     return state;
+  }
+
+  /** The answers so far: those `tasks/update` stored, or else those the call came with. */
+  async #answers(): Promise<Record<string, unknown>> {
+    const { store } = this.#options;
+    return (await store.get<Record<string, unknown>>(KEY.answers)) ?? (await store.get<TaskStart>(KEY.start))?.answers ?? {};
   }
 
   async #load(): Promise<TaskState | undefined> {

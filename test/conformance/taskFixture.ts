@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ErrorCode, McpError, tool, toolError } from "durable-mcp";
 import type { ElicitParams } from "durable-mcp";
+import { pause } from "../support/pause.ts";
 
 const none = z.object({});
 const confirmForm = (message: string): ElicitParams => ({
@@ -17,14 +18,6 @@ const nameForm = (message: string): ElicitParams => ({
   message,
   requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
 });
-
-/** Resolves after `ms`, or rejects with the signal's reason once it aborts (a cancelled task). */
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    signal.throwIfAborted();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 
 export const taskTools = [
   tool({

@@ -1,12 +1,28 @@
 /**
  * The server the runtime and contract tests serve: the example's tools plus tools built to probe
  * the runtime (slow handlers that record their abort, large replies, a tool hidden until another
- * switches it on, change announcements). Runtime-free, so workerd (`testWorker.ts`) and Deno
- * (`test/support/denoServer.ts --server`) serve the very same definition.
+ * switches it on, change announcements, task tools that note what their handlers saw).
+ * Runtime-free, so workerd (`testWorker.ts`) and Deno (`test/support/denoServer.ts --server`)
+ * serve the very same definition.
  */
 import { z } from "zod";
 import { tools as exampleTools } from "../../example/server.ts";
 import { defineServer, resource, tool } from "durable-mcp";
+import { pause } from "../support/pause.ts";
+
+/**
+ * What the task tools saw, by `ctx.taskId`: how often the handler started, the abort reason it
+ * heard, and whether it returned after that. Test-only memory: `tasks.test.ts` reads it directly,
+ * as the task Durable Objects of the runtime tests run in the test's own isolate.
+ */
+export const taskProbes = new Map<string, { runs: number; abortedWith?: string; returnedAfterAbort?: boolean }>();
+
+function probe(taskId: string | undefined) {
+  const key = taskId ?? "(no task)";
+  const entry = taskProbes.get(key) ?? { runs: 0 };
+  taskProbes.set(key, entry);
+  return entry;
+}
 
 export const testServer = defineServer({
   name: "runtime-test-server",
@@ -84,6 +100,40 @@ export const testServer = defineServer({
       handler: async ({ bytes, last, progress }, ctx) => {
         if (progress) await ctx.progress(0, 1, "writing");
         return "x".repeat(bytes) + last;
+      },
+    }),
+    // The task tools come last: the tools above keep their places in listings other tests pin.
+    tool({
+      name: "task_steps",
+      description: "Runs only as a task: `steps` steps of `ms` milliseconds each, reporting each as progress",
+      input: z.strictObject({ steps: z.number().int().min(0).max(100), ms: z.number().int().min(0).max(10_000) }),
+      task: "required",
+      handler: async ({ steps, ms }, ctx) => {
+        probe(ctx.taskId).runs++;
+        for (let step = 1; step <= steps; step++) {
+          await pause(ms, ctx.signal);
+          await ctx.progress(step, steps, `step ${step} of ${steps}`);
+        }
+        return `finished ${steps} steps`;
+      },
+    }),
+    tool({
+      name: "task_until_cancelled",
+      description: "Runs only as a task: waits `ms` milliseconds; aborted, it records the reason and still returns (a result the task must discard)",
+      input: z.strictObject({ ms: z.number().int().min(0).default(60_000) }),
+      task: "required",
+      handler: async ({ ms }, ctx) => {
+        const seen = probe(ctx.taskId);
+        seen.runs++;
+        try {
+          await pause(ms, ctx.signal);
+          return "waited it out";
+        } catch (reason) {
+          seen.abortedWith = typeof reason === "symbol" ? reason.description : String(reason);
+          // Returns rather than rethrows: a handler that ignores its abort must not revive the task.
+          seen.returnedAfterAbort = true;
+          return "returned after the abort";
+        }
       },
     }),
   ],
