@@ -26,12 +26,17 @@ interface ForecastPeriod {
   detailedForecast: string;
 }
 
-export async function alertsFor(base: string, state: string, signal: AbortSignal): Promise<string> {
+/** The active alerts for a two-letter state or territory code. */
+export async function activeAlerts(base: string, state: string, signal: AbortSignal): Promise<AlertFeature["properties"][]> {
   const body = await getJson<{ features?: AlertFeature[] }>(new URL(`/alerts/active?area=${state}`, base), signal);
-  const features = body.features ?? [];
-  if (features.length === 0) return `No active alerts for ${state}.`;
-  return features
-    .map(({ properties: p }) =>
+  return (body.features ?? []).map((feature) => feature.properties);
+}
+
+export async function alertsFor(base: string, state: string, signal: AbortSignal): Promise<string> {
+  const alerts = await activeAlerts(base, state, signal);
+  if (alerts.length === 0) return `No active alerts for ${state}.`;
+  return alerts
+    .map((p) =>
       [
         `Event: ${p.event ?? "Unknown"}`,
         `Area: ${p.areaDesc ?? "Unknown"}`,

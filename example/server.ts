@@ -1,7 +1,8 @@
 /**
  * The example server: the surface of the "my-weather-server" captured talking to Cline 3.15.5
  * over HTTP+SSE (../shared/seeds/001_…), tool for tool and schema for schema, plus a note pad
- * that shows per-session state kept in the session's Durable Object storage.
+ * that shows per-session state kept in the session's Durable Object storage, and an alert sweep
+ * that runs as a durable task for clients that support the tasks extension.
  *
  * This one file is all a server author writes: tools with input schemas and async handlers. The
  * schemas use zod/mini, the small build of zod, whose JSON Schema converter is named once below
@@ -9,12 +10,14 @@
  */
 import * as z from "zod/mini";
 import { defineServer, type ServerEnv, tool, toolError } from "durable-mcp";
-import { alertsFor, forecastFor } from "./nws.ts";
+import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
 
 /** The captured server's score table; `lisi` scores 80.0 as in the capture. */
 const SCORES: Record<string, number> = { zhangsan: 92.5, lisi: 80.0, wangwu: 67.0 };
 const MAX_NOTES = 100;
 const MAX_NOTE_CHARS = 2_000;
+/** The states, territories and marine areas NWS issues alerts for number fewer than this. */
+const MAX_SWEEP_AREAS = 80;
 
 declare global {
   namespace DurableMcp {
@@ -93,6 +96,32 @@ export const tools = [
       notes.push(text);
       await storage.put("notes", notes);
       return `Noted. The pad has ${notes.length} note(s).`;
+    },
+  }),
+  tool({
+    name: "alertSweep",
+    description:
+      "Sweeps active weather alerts across many US states, one state at a time, and summarizes them. Slow over a slow upstream: a client that supports tasks gets a task to poll.",
+    input: z.strictObject({
+      states: z.array(z.string()).check(z.describe("Two-letter US state codes (e.g. CA, NY)"), z.minLength(1), z.maxLength(MAX_SWEEP_AREAS)),
+    }),
+    // A 2026-07-28 client that declares the tasks extension gets a task at once and polls it;
+    // any other client gets the answer in the request, as from any tool.
+    task: "optional",
+    handler: async ({ states }, ctx) => {
+      const codes = [...new Set(states.map((state) => state.trim().toUpperCase()))];
+      const bad = codes.find((code) => !/^[A-Z]{2}$/.test(code));
+      if (bad !== undefined) return toolError(`"${bad}" is not a two-letter US state code (e.g. CA, NY).`);
+      // One state after another, not all at once: NWS asks clients to go easy on it. The sweep
+      // only reads, so a task run that starts again from the top (after a deploy) does no harm.
+      const lines: string[] = [];
+      for (const [index, code] of codes.entries()) {
+        const alerts = await activeAlerts(nwsBase(ctx.env), code, ctx.signal);
+        const events = [...new Set(alerts.map((alert) => alert.event ?? "Unknown"))];
+        lines.push(alerts.length === 0 ? `${code}: no active alerts` : `${code}: ${alerts.length} active (${events.join(", ")})`);
+        await ctx.progress(index + 1, codes.length, `${code} done, ${index + 1} of ${codes.length} states`);
+      }
+      return lines.join("\n");
     },
   }),
 ];

@@ -1,7 +1,8 @@
 /**
  * Size budgets, as tests (STYLE habit 12): Workers measured the way `wrangler deploy` uploads
  * them (minified, gzip as wrangler reports it). The example with zod/mini must stay within
- * 56 KiB gzip, and a Worker whose one tool uses raw JSON Schema — the core alone, with its JSON
+ * 57 KiB gzip (56 until issue 13 gave it a task tool: its zod/mini array schema is 0.46 KiB of
+ * the 0.75 the tool added), and a Worker whose one tool uses raw JSON Schema — the core alone, with its JSON
  * Schema validator — within 40 KiB. (30 until issue 11, whose durable expiry, resumption across
  * restarts, bounded error reports and checked listens took the core from 29.0 to 31.4 KiB; 34
  * until issue 12, whose resource server, rate limits and scope index took it to 37.3 KiB — code
@@ -12,10 +13,10 @@ import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
 
 describe("bundle budgets", () => {
-  it("ships the example Worker in at most 56 KiB gzip", async () => {
+  it("ships the example Worker in at most 57 KiB gzip", async () => {
     const { gzipKib } = await deploySize();
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(56);
+    expect(gzipKib).toBeLessThanOrEqual(57);
   });
 
   it("ships a Worker whose tools use raw JSON Schema only in at most 40 KiB gzip", async () => {

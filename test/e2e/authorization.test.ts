@@ -5,7 +5,8 @@
  * documents; the 401 challenge on every endpoint; forged, expired and other-audience tokens; the
  * 403 step-up for a scoped tool on every era; `ctx.auth` read from each request's own token; a
  * session answering only its own user (404 to anyone else, on every kind of request); a
- * 2026-07-28 `requestState` opening only for its user; and the rate limits' 429, `Retry-After`
+ * 2026-07-28 `requestState` opening only for its user; a task (tasks extension) answering only
+ * its creator, as an unknown task answers anyone else; and the rate limits' 429, `Retry-After`
  * and recovery.
  */
 import { generateKeyPair } from "jose";
@@ -20,6 +21,14 @@ const ENTRY = "test/fixtures/auth/authWorker.ts";
 const ISSUER = "https://issuer.example";
 const MODERN = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+const TASKS = "io.modelcontextprotocol/tasks";
+/** `_meta` of a 2026-07-28 request that declares the tasks extension. */
+const TASKS_META = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [TASKS]: {} } } };
+const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+/** How long a listen stream may take to bring its next event before a test fails. */
+const EVENT_MS = 15_000;
+/** How long a listen stream is watched for an event that must not come: the same change reached another listener first. */
+const QUIET_MS = 1_000;
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 let issuer: TestIssuer;
@@ -221,6 +230,67 @@ describe("a session answers only its own user", () => {
     expect(stolen.error?.message).toMatch(/requestState/);
     const honest: any = await (await postJson(`${server.url}/mcp`, retry, { headers: headers(alice) })).json();
     expect(honest.result.content[0].text).toBe("alice said accept");
+  });
+});
+
+describe("a task answers only its own user", () => {
+  /** A 2026-07-28 request with the tasks extension declared, sent with `accessToken`; `name` is its Mcp-Name. */
+  function modern(accessToken: string, id: string, method: string, params: Record<string, unknown>, name?: string): Promise<Response> {
+    return postJson(`${server.url}/mcp`, { jsonrpc: "2.0", id, method, params: { ...params, _meta: TASKS_META } }, {
+      headers: jsonHeaders({ ...bearer(accessToken), "mcp-protocol-version": MODERN, "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) }),
+    });
+  }
+
+  /** `tasks/get`, `tasks/update` or `tasks/cancel` of `taskId`: the status and the JSON-RPC response. */
+  async function taskMethod(accessToken: string, id: string, method: string, taskId: string, params: Record<string, unknown> = {}) {
+    const response = await modern(accessToken, id, method, { taskId, ...params }, taskId);
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  /** Opens `subscriptions/listen` for `taskIds`: the task ids it acknowledged, and the reader of what follows (the caller cancels it). */
+  async function listenFor(accessToken: string, id: string, taskIds: string[]) {
+    const response = await modern(accessToken, id, "subscriptions/listen", { notifications: { taskIds } });
+    expect(response.status).toBe(200);
+    const reader = new SseReader(response.body!);
+    const ack = await reader.nextMessage(EVENT_MS);
+    expect(ack).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID]: id } } });
+    return { taskIds: ack.params.notifications.taskIds as string[], reader };
+  }
+
+  it("is -32602 to another user's tasks/get, update and cancel, as an unknown task is, and left out of their listen; its owner still has it", { timeout: 60_000 }, async () => {
+    const alice = await token("alice");
+    const mallory = await token("mallory");
+    // Long enough to be working throughout, whatever Mallory does; Alice cancels it at the end.
+    const created: any = await (await modern(alice, "create", "tools/call", { name: "wait", arguments: { seconds: 120 } }, "wait")).json();
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const { taskId } = created.result as { taskId: string };
+
+    const unknownId = "0123456789abcdef0123456789abcdef";
+    for (const [method, params] of [["tasks/get", {}], ["tasks/update", { inputResponses: {} }], ["tasks/cancel", {}]] as const) {
+      const refused = await taskMethod(mallory, "theirs", method, taskId, params);
+      expect(refused.body.error, method).toMatchObject({ code: -32602 });
+      // Nothing is revealed: the answer for a task that never existed, but for the id it names.
+      const unknown = await taskMethod(mallory, "theirs", method, unknownId, params);
+      expect(refused.status, method).toBe(unknown.status);
+      expect(refused.body.error.message.replace(taskId, "<id>"), method).toBe(unknown.body.error.message.replace(unknownId, "<id>"));
+    }
+
+    const theirs = await listenFor(mallory, "mallory-listens", [taskId]);
+    const mine = await listenFor(alice, "alice-listens", [taskId]);
+    try {
+      expect(theirs.taskIds).toEqual([]);
+      expect(mine.taskIds).toEqual([taskId]);
+      // Mallory's cancel did nothing: the task still works, for Alice.
+      expect((await taskMethod(alice, "mine", "tasks/get", taskId)).body.result).toMatchObject({ resultType: "complete", taskId, status: "working" });
+
+      // Alice's own cancel is honored, and heard on her listen only.
+      expect((await taskMethod(alice, "mine", "tasks/cancel", taskId)).body.result).toMatchObject({ resultType: "complete" });
+      expect(await mine.reader.nextMessage(EVENT_MS)).toMatchObject({ method: "notifications/tasks", params: { taskId, status: "cancelled", _meta: { [SUBSCRIPTION_ID]: "alice-listens" } } });
+      await expect(theirs.reader.nextMessage(QUIET_MS)).rejects.toThrow(/No SSE event/);
+      expect((await taskMethod(alice, "mine", "tasks/get", taskId)).body.result).toMatchObject({ taskId, status: "cancelled" });
+    } finally {
+      await Promise.all([theirs.reader.cancel(), mine.reader.cancel()]);
+    }
   });
 });
 

@@ -40,7 +40,7 @@ describe("official SDK client over HTTP+SSE", () => {
     const client = await connect(server.url);
     expect(client.getServerVersion()).toEqual({ name: "my-weather-server", version: "0.0.1" });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad"]);
+    expect(tools.map((t) => t.name)).toEqual(["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep"]);
     expect(tools[2]!.inputSchema).toEqual({
       type: "object",
       properties: { latitude: { type: "number", format: "double" }, longitude: { type: "number", format: "double" } },
@@ -90,6 +90,18 @@ describe("official SDK client over HTTP+SSE", () => {
     expect(outside.isError).toBe(true);
     expect(text(outside)).toMatch(/covers US locations only/);
     expect(nws.requests.some((r) => r.includes("ua=durable-mcp-example"))).toBe(true);
+    await client.close();
+  });
+
+  it("sweeps alerts across states in the request when the client has no tasks (a task tool declared optional)", async () => {
+    const client = await connect(server.url);
+    // (Its progress is not asserted here: SDK v1 handles a response before the notifications that
+    // came in the same read, and drops their progress. tasks.test.ts reads it as a task's status.)
+    const sweep = await client.callTool({ name: "alertSweep", arguments: { states: ["ca", "NY", "CA"] } });
+    expect(text(sweep)).toBe("CA: 1 active (Wind Advisory)\nNY: no active alerts");
+    const bad: any = await client.callTool({ name: "alertSweep", arguments: { states: ["CA", "California"] } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/"CALIFORNIA" is not a two-letter US state code/);
     await client.close();
   });
 

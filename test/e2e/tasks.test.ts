@@ -12,15 +12,21 @@
  *   `completed` with `isError` for a tool error;
  * - `tasks/cancel` (at once, and again), `tasks/update` answering an `input_required` task, and
  *   a multi round-trip request that goes on as a task;
+ * - `subscriptions/listen` with `taskIds`: the acknowledgement names only the tasks found, and
+ *   `notifications/tasks` carry each change as `tasks/get` would show it; asking for `taskIds`
+ *   without declaring the extension is -32021;
  * - the refusals: unknown and malformed ids (-32602), the removed `tasks/result` and `tasks/list`
  *   (-32601), and an `Mcp-Name` that is not the task id (-32020).
  *
  * Timing: nothing waits a fixed time. Tasks are polled every `POLL_MS` until a bounded deadline
- * (`DEADLINE_MS`), far longer than the fixture's tools take, so a busy 2-core machine passes.
+ * (`DEADLINE_MS`), and a listen's next event is awaited for `EVENT_MS`, both far longer than the
+ * fixture's tools take, so a busy 2-core machine passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { BOTH, postJson } from "../support/httpSession.ts";
+import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
+import { SseReader } from "../support/SseReader.ts";
 
 const MODERN = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -31,6 +37,9 @@ const DEADLINE_MS = 30_000;
 /** The vitest timeout of a test that polls. */
 const POLLING_TEST = { timeout: 60_000 };
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+/** How long a listen stream may take to bring its next event; slow_compute reports progress every second. */
+const EVENT_MS = 15_000;
+const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 beforeAll(async () => {
@@ -45,14 +54,22 @@ interface Answer {
   body: Json;
 }
 
+interface SendOptions {
+  /** Whether the request declares the extension. */
+  tasks: boolean;
+  headers?: Record<string, string>;
+  /** The server asked; the conformance fixture unless said. */
+  to?: { url: string };
+}
+
 let nextId = 1;
 /**
- * One 2026-07-28 request: `_meta` with the protocol version, client info and capabilities (the
- * extension declared when `tasks`), and the routing headers a client sends — `Mcp-Method`, and
- * `Mcp-Name` as the tool name (`tools/call`) or the task id (`tasks/get|update|cancel`), unless
- * `headers` replaces them.
+ * Sends one 2026-07-28 request: `_meta` with the protocol version, client info and capabilities
+ * (the extension declared when `tasks`), and the routing headers a client sends — `Mcp-Method`,
+ * and `Mcp-Name` as the tool name (`tools/call`) or the task id (`tasks/get|update|cancel`),
+ * unless `headers` replaces them. The request's id, and the response unread.
  */
-async function rpc(method: string, params: Json, { tasks, headers = {} }: { tasks: boolean; headers?: Record<string, string> }): Promise<Answer> {
+async function send(method: string, params: Json, { tasks, headers = {}, to = server }: SendOptions): Promise<{ id: number; response: Response }> {
   const id = nextId++;
   const capabilities = tasks ? { elicitation: {}, extensions: { [TASKS]: {} } } : { elicitation: {} };
   const _meta = {
@@ -61,7 +78,7 @@ async function rpc(method: string, params: Json, { tasks, headers = {} }: { task
     "io.modelcontextprotocol/clientCapabilities": capabilities,
   };
   const name = method === "tools/call" ? params.name : ["tasks/get", "tasks/update", "tasks/cancel"].includes(method) ? params.taskId : undefined;
-  const response = await postJson(`${server.url}/mcp`, { jsonrpc: "2.0", id, method, params: { ...params, _meta } }, {
+  const response = await postJson(`${to.url}/mcp`, { jsonrpc: "2.0", id, method, params: { ...params, _meta } }, {
     headers: {
       "content-type": "application/json",
       accept: BOTH,
@@ -71,6 +88,12 @@ async function rpc(method: string, params: Json, { tasks, headers = {} }: { task
       ...headers,
     },
   });
+  return { id, response };
+}
+
+/** One 2026-07-28 request (`send`), answered with JSON. */
+async function rpc(method: string, params: Json, options: SendOptions): Promise<Answer> {
+  const { id, response } = await send(method, params, options);
   const text = await response.text();
   expect(response.headers.get("content-type"), `${method}: ${text}`).toContain("application/json");
   const body = JSON.parse(text);
@@ -128,6 +151,28 @@ function expectAck(answer: Answer) {
   expect(Object.keys(ack).filter((key) => key !== "_meta")).toEqual(["resultType"]);
 }
 
+/** A listen request's stream, open after its acknowledgement: what it acknowledged, and the reader of what follows. */
+interface Listening {
+  id: number;
+  /** The acknowledgement's `notifications`: the subset of the request the server honors. */
+  acknowledged: Json;
+  reader: SseReader;
+}
+
+/** Opens `subscriptions/listen` for `taskIds`, the extension declared; the caller cancels its reader. */
+async function listenFor(taskIds: string[]): Promise<Listening> {
+  const { id, response } = await send("subscriptions/listen", { notifications: { taskIds } }, { tasks: true });
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toContain("text/event-stream");
+  const reader = new SseReader(response.body!);
+  const ack = await reader.nextMessage(EVENT_MS);
+  expect(ack).toMatchObject({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID]: id } } });
+  return { id, acknowledged: ack.params.notifications, reader };
+}
+
+/** A `DetailedTask` without what frames it: a result's `resultType` and `_meta`, or a notification's `_meta`. */
+const taskOnly = ({ resultType: _type, _meta, ...task }: Json) => task;
+
 const isIso = (value: unknown) => typeof value === "string" && new Date(value).toISOString() === value;
 const isPositiveInteger = (value: unknown) => Number.isInteger(value) && (value as number) > 0;
 
@@ -173,7 +218,7 @@ describe("a task's life", () => {
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: expect.stringContaining("completed after 4 seconds") }] } });
     expect(done.result.resultType).toBe("complete");
     // ctx.progress becomes the status message. Four seconds of work polled every POLL_MS: some
-    // answer carries one, though on a slow machine perhaps only the last (kept once completed).
+    // working answer carries one (a completed task keeps none: TaskHost clears it on completion).
     const messages = seen.map((task) => task.statusMessage).filter((message) => message !== undefined);
     expect(messages.some((message) => /^x: [1-4] of 4 seconds$/.test(message)), JSON.stringify(messages)).toBe(true);
   });
@@ -236,6 +281,49 @@ describe("steering a task", () => {
   });
 });
 
+describe("listening for tasks (subscriptions/listen with taskIds)", () => {
+  it("acknowledges only the task found, then tells each change: working with its progress, then completed as tasks/get shows it", POLLING_TEST, async () => {
+    const { taskId } = await createTask("slow_compute", { seconds: 5, label: "heard" });
+    const { id, acknowledged, reader } = await listenFor(["0123456789abcdef0123456789abcdef", taskId, "not-a-task-id"]);
+    try {
+      expect(acknowledged).toEqual({ taskIds: [taskId] });
+      const heard: Json[] = [];
+      while (!TERMINAL.has(heard.at(-1)?.status)) {
+        const message = await reader.nextMessage(EVENT_MS);
+        expect(message).toMatchObject({ jsonrpc: "2.0", method: "notifications/tasks", params: { taskId, _meta: { [SUBSCRIPTION_ID]: id } } });
+        expect(message).not.toHaveProperty("id");
+        heard.push(message.params);
+      }
+      // Only changes from the listen on: the progress still to come (the first at one second in), then the end.
+      const working = heard.slice(0, -1);
+      expect(working.length, JSON.stringify(heard)).toBeGreaterThan(0);
+      expect(working.every((task) => task.status === "working")).toBe(true);
+      // ctx.progress becomes the status message: each second once, in order.
+      const seconds = working.map((task) => Number(/^heard: ([1-5]) of 5 seconds$/.exec(task.statusMessage)?.[1] ?? Number.NaN));
+      seconds.forEach((second, i) => expect(second, JSON.stringify(working)).toBeGreaterThan(i === 0 ? 0 : seconds[i - 1]!));
+
+      // The extension: "a complete DetailedTask for the current status, identical to what tasks/get would have returned".
+      const done = heard.at(-1)!;
+      expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: expect.stringContaining('"heard" completed after 5 seconds') }] } });
+      expect(done).not.toHaveProperty("resultType");
+      expect(taskOnly(done)).toEqual(taskOnly(await getTask(taskId)));
+    } finally {
+      await reader.cancel();
+    }
+  });
+
+  it("acknowledges none of unknown ids, and refuses taskIds without the extension declared with -32021", async () => {
+    const { acknowledged, reader } = await listenFor(["0123456789abcdef0123456789abcdef"]);
+    await reader.cancel();
+    expect(acknowledged).toEqual({ taskIds: [] });
+
+    // Refused before any lookup: a task that exists is no exception.
+    const { taskId } = await createTask("slow_compute", { seconds: 0, label: "gated" });
+    const refused = errorOf(await rpc("subscriptions/listen", { notifications: { taskIds: [taskId] } }, { tasks: false }), -32021, 400);
+    expect(refused.data.requiredCapabilities.extensions[TASKS]).toBeDefined();
+  });
+});
+
 describe("refusals, with the extension declared", () => {
   it("tasks/get of an unknown or malformed id is -32602", async () => {
     for (const taskId of ["0123456789abcdef0123456789abcdef", "not-a-task-id"]) errorOf(await rpc("tasks/get", { taskId }, { tasks: true }), -32602);
@@ -255,5 +343,37 @@ describe("refusals, with the extension declared", () => {
     } finally {
       expectAck(await rpc("tasks/cancel", { taskId }, { tasks: true }));
     }
+  });
+});
+
+describe("the example server's alertSweep, as deployed (wrangler.toml binds MCP_TASK)", () => {
+  let example: Awaited<ReturnType<typeof startServer>>;
+  let nws: Awaited<ReturnType<typeof startNwsFixtureServer>>;
+  beforeAll(async () => {
+    nws = await startNwsFixtureServer();
+    example = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nws.url } });
+  });
+  afterAll(async () => {
+    await example?.dispose();
+    await nws?.close();
+  });
+
+  const SWEEP = { name: "alertSweep", arguments: { states: ["CA", "ny", "TX"] } };
+  const SUMMARY = "CA: 1 active (Wind Advisory)\nNY: no active alerts\nTX: no active alerts";
+
+  it("is a task for a client that declares the extension, and a plain call for one that does not", POLLING_TEST, async () => {
+    const plain = resultOf(await rpc("tools/call", SWEEP, { tasks: false, to: example }));
+    expect(plain).toMatchObject({ resultType: "complete", content: [{ type: "text", text: SUMMARY }] });
+
+    const created = resultOf(await rpc("tools/call", SWEEP, { tasks: true, to: example }));
+    expect(created).toMatchObject({ resultType: "task", status: "working", ttlMs: 3_600_000, pollIntervalMs: 2_000 });
+    const deadline = Date.now() + DEADLINE_MS;
+    let task = created;
+    while (!TERMINAL.has(task.status) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      task = resultOf(await rpc("tasks/get", { taskId: created.taskId }, { tasks: true, to: example }));
+    }
+    expect(task).toMatchObject({ taskId: created.taskId, status: "completed", result: { content: [{ type: "text", text: SUMMARY }] } });
+    expect(nws.requests.filter((request) => request.startsWith("GET /alerts/active?area="))).toHaveLength(6);
   });
 });
