@@ -36,8 +36,10 @@ const text = (value) => JSON.stringify(String(value));
  * @param {number} [options.cpu]  pins workerd to this CPU (`taskset`), away from the client's
  * @param {boolean} [options.onDisk]  Durable Object storage in files (in the run's temporary directory) rather than in
  *   memory, where an evicted object (workerd evicts one idle for 10 s) would lose it
+ * @param {boolean} [options.loopbackOnly]  the Worker's `fetch` reaches this machine's loopback services (a local stand-in
+ *   for an upstream) and nothing else; by default workerd lets it reach public addresses only
  */
-export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort, cpu, onDisk = false }) {
+export async function startWorkerd({ entry, vars = {}, objects = {}, minify = true, inspectorPort, cpu, onDisk = false, loopbackOnly = false }) {
   const config = wranglerConfig();
   const dir = await mkdtemp(join(tmpdir(), "durable-mcp-workerd-"));
   await bundleWorker(join(ROOT, entry), join(dir, "worker.mjs"), { minify });
@@ -52,7 +54,7 @@ export async function startWorkerd({ entry, vars = {}, objects = {}, minify = tr
     join(dir, "config.capnp"),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)${onDisk ? `, (name = "objects", disk = (path = ${text(join(dir, "objects"))}, writable = true))` : ""}],
+  services = [(name = "main", worker = .worker)${onDisk ? `, (name = "objects", disk = (path = ${text(join(dir, "objects"))}, writable = true))` : ""}${loopbackOnly ? ', (name = "loopback", network = (allow = ["local"]))' : ""}],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
 );
 const worker :Workerd.Worker = (
@@ -61,7 +63,7 @@ const worker :Workerd.Worker = (
   compatibilityFlags = [${(config.compatibility_flags ?? []).map(text).join(", ")}],
   bindings = [${bindings.join(", ")}],
   durableObjectNamespaces = [${namespaces.join(", ")}],
-  durableObjectStorage = ${onDisk ? '(localDisk = "objects")' : "(inMemory = void)"},
+  durableObjectStorage = ${onDisk ? '(localDisk = "objects")' : "(inMemory = void)"},${loopbackOnly ? '\n  globalOutbound = "loopback",' : ""}
 );
 `,
   );

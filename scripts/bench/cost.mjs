@@ -11,10 +11,13 @@
  * Shapes: (a) claude.ai-like: a new session for every call (initialize, initialized, tools/list,
  * tools/call; the id never reused); (b) Cline-like legacy HTTP+SSE: 10 calls, then idle with the
  * stream open; (c) an SDK client with its GET stream: 10 calls, then idle with the stream open;
- * (d) 2026-07-28: 10 calls, no session.
+ * (d) 2026-07-28: 10 calls, no session; (e) one task (tasks extension): the example's alertSweep
+ * created by a 2026-07-28 call, polled with tasks/get at its pollIntervalMs until completed, read
+ * once more after idling, then left to its TTL (for (e), "session" reads "task").
  *
- * @example npm run bench:cost            # about a minute and a half
+ * @example npm run bench:cost            # about two minutes
  */
+import { startNwsFixtureServer } from "../../test/support/nwsFixtureServer.mjs";
 import { startWorkerd } from "../startWorkerd.mjs";
 import { sseEvents } from "./sseEvents.mjs";
 
@@ -23,14 +26,27 @@ const PRICE = { perMillionRequests: 0.15, perMillionRowsRead: 0.001, perMillionR
 /** A Durable Object is billed as 128 MB while resident. */
 const OBJECT_GB = 0.125;
 const TTL_MS = 20_000;
+/** Longer than the idle period, so that the task is still there to be read after it. */
+const TASK_TTL_MS = 40_000;
 /** The Worker's keepalive: also how soon it notices a client that left. */
 const KEEPALIVE_MS = 5_000;
-/** Longer than workerd's 10 s inactivity eviction. */
-const IDLE_MS = 15_000;
+/**
+ * Longer than workerd's 10 s inactivity eviction, counted from the last thing pending: a task's
+ * run may leave a timer behind it (the example's upstream timeout, 10 s), which keeps its object
+ * that much longer.
+ */
+const IDLE_MS = 25_000;
 const CALLS = 10;
 const CLAUDE_CALLS = 5;
 
-const server = await startWorkerd({ entry: "scripts/bench/costWorker.ts", onDisk: true, vars: { LOG_LEVEL: "error", SESSION_IDLE_TTL_MS: String(TTL_MS), KEEPALIVE_INTERVAL_MS: String(KEEPALIVE_MS) } });
+// The example's weather tools read a local stand-in for the National Weather Service.
+const nws = await startNwsFixtureServer();
+const server = await startWorkerd({
+  entry: "scripts/bench/costWorker.ts",
+  onDisk: true,
+  loopbackOnly: true,
+  vars: { LOG_LEVEL: "error", SESSION_IDLE_TTL_MS: String(TTL_MS), TASK_TTL_MS: String(TASK_TTL_MS), KEEPALIVE_INTERVAL_MS: String(KEEPALIVE_MS), NWS_BASE_URL: nws.url },
+});
 const MCP = `${server.url}/mcp`;
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const initialize = (id, protocolVersion) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
@@ -77,6 +93,19 @@ async function newObjects(before) {
   return Object.keys(after).filter((id) => !(id in before));
 }
 
+/** One 2026-07-28 request, its routing headers and `_meta` as a client sends them (the tasks extension declared); the JSON-RPC answer. */
+async function modern(id, method, params, name) {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+  };
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": name };
+  const answer = await (await post(MCP, { jsonrpc: "2.0", id, method, params: { ...params, _meta } }, headers)).json();
+  if (answer.error) throw new Error(`${method} answered ${JSON.stringify(answer.error)}`);
+  return answer;
+}
+
 async function streamableSession(version = "2025-11-25") {
   const response = await post(MCP, initialize(0, version));
   await response.text();
@@ -120,8 +149,22 @@ try {
   for (let id = 2; id < 2 + CALLS; id++) await (await post(MCP, call(id, "sdk"), sdk)).text();
   const sdkObjects = await newObjects(before);
 
+  // (e) a task: created, polled as its pollIntervalMs suggests until completed.
+  before = await meter();
+  const created = await modern(1, "tools/call", { name: "alertSweep", arguments: { states: ["CA", "NY", "TX"] } }, "alertSweep");
+  const { taskId, pollIntervalMs } = created.result;
+  if (!taskId) throw new Error(`alertSweep was not made a task: ${JSON.stringify(created)}`);
+  let polls = 0;
+  for (let status = "working"; status !== "completed"; polls++) {
+    await sleep(pollIntervalMs);
+    ({ status } = (await modern(2 + polls, "tasks/get", { taskId }, taskId)).result);
+    if (status === "failed" || status === "cancelled") throw new Error(`the task ended ${status}`);
+  }
+  const taskObjects = await newObjects(before);
+
   const constructed = await meter();
   await sleep(IDLE_MS);
+  await modern(100, "tasks/get", { taskId }, taskId);
   // Wake both with one more call each: an object constructed again had been evicted while idle.
   await post(endpoint, call(100, "wake"));
   await legacyEvents.nextMessage();
@@ -130,19 +173,17 @@ try {
   const evicted = (ids) => ids.every((id) => woken[id].constructed > constructed[id].constructed);
   shapes.b = { objects: legacyObjects, sessions: 1, callsPerSession: CALLS + 1, hibernated: evicted(legacyObjects) };
   shapes.c = { objects: sdkObjects, sessions: 1, callsPerSession: CALLS + 1, hibernated: evicted(sdkObjects) };
+  shapes.e = { objects: taskObjects, sessions: 1, callsPerSession: 1 + polls + 1, hibernated: evicted(taskObjects) };
   await legacyEvents.cancel();
   await standaloneEvents.cancel();
 
   // (d) 2026-07-28: no session, no object.
   before = await meter();
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-  for (let id = 1; id <= CALLS; id++) {
-    const body = { jsonrpc: "2.0", id, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "modern" }, _meta: meta } };
-    await (await post(MCP, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "toUpperCase" })).text();
-  }
+  for (let id = 1; id <= CALLS; id++) await modern(id, "tools/call", { name: "toUpperCase", arguments: { input: "modern" } }, "toUpperCase");
   shapes.d = { objects: await newObjects(before), sessions: 1, callsPerSession: CALLS };
 
-  // After the TTL (a deadline lies 1–1.5 TTL after the last activity): what is left?
+  // After the TTL (a deadline lies 1–1.5 TTL after the last activity; the task, created more than
+  // IDLE_MS before, expires sooner still): what is left?
   await sleep(KEEPALIVE_MS + TTL_MS * 1.5 + 5_000);
   const final = await meter();
   const left = await (await fetch(`${server.url}/__meter/keys`)).json();
@@ -174,4 +215,5 @@ try {
   console.log(`An object resident through one idle hour would add $${idleHour.toFixed(2)} per million session-hours (${OBJECT_GB} GB × 3,600 s at $${PRICE.perMillionGbSeconds} per million GB-s).`);
 } finally {
   await server.dispose();
+  await nws.close();
 }

@@ -1,14 +1,16 @@
 /**
  * The Worker `npm run bench:cost` loads into bare workerd: the example server exactly as
- * deployed, with its session object metered the way Cloudflare bills one. Per object it counts
+ * deployed, with its session and task objects metered the way Cloudflare bills one. Per object it counts
  *
  * - requests: RPC calls, fetches (a relayed stream's upgrade), alarms, and incoming WebSocket
  *   messages (billed 20 to a request; counted here one by one, converted by the bench);
  * - storage rows read and written (the SQLite-backed key-value API: a row per key read, put or
  *   deleted; a `list` reads the rows it returns; setting or deleting the alarm writes one);
- * - alarms set (each comes due once, waking the object: a request, unless a later one replaced
- *   it; an alarm whose constructor ends the session is cancelled before its handler runs, so the
- *   bench counts alarms set rather than handlers run), whether the session was wiped, and
+ * - alarms: for a session, alarms set (each comes due once, waking the object: a request, unless
+ *   a later one replaced it; an alarm whose constructor ends the session is cancelled before its
+ *   handler runs, so the bench counts alarms set rather than handlers run); for a task, alarm
+ *   handlers run (a task replaces its alarm within a run — the lease — so most it sets never
+ *   come due, and none is cancelled by a constructor); whether the object was wiped, and
  *   instances constructed (a second construction after idling means the object
  *   had been evicted: hibernated, in workerd's terms, which evicts after 10 s with nothing pending).
  *
@@ -22,6 +24,8 @@ import { taskObject } from "../../worker/taskObject.ts";
 import server from "../../example/server.ts";
 
 interface Meter {
+  /** Which class the object is: its keys are asked of that binding. */
+  kind: "session" | "task";
   requests: number;
   socketMessages: number;
   rowsRead: number;
@@ -34,17 +38,28 @@ interface Meter {
 
 const meters = new Map<string, Meter>();
 
-function meterOf(id: string): Meter {
+function meterOf(id: string, kind: Meter["kind"]): Meter {
   let meter = meters.get(id);
-  if (!meter) meters.set(id, (meter = { requests: 0, socketMessages: 0, rowsRead: 0, rowsWritten: 0, alarms: 0, wiped: false, constructed: 0 }));
+  if (!meter) meters.set(id, (meter = { kind, requests: 0, socketMessages: 0, rowsRead: 0, rowsWritten: 0, alarms: 0, wiped: false, constructed: 0 }));
+  meter.constructed++;
   return meter;
+}
+
+/** The bench's look at what an object stores, not metered (see `storedKeys` below). */
+interface KeysOf {
+  storedKeys(): Promise<string[]>;
+}
+
+/** Reads storage directly, before the object loads anything: a load past a deadline would act on it. */
+async function storedKeys(state: DurableObjectState): Promise<string[]> {
+  return [...(await state.storage.list()).keys()];
 }
 
 /**
  * Counts `storage`'s rows as billed, in place: its methods are replaced by counting ones (the
  * object refuses a Proxy in its place, so the same storage object is metered).
  */
-function meterStorage(storage: DurableObjectStorage, meter: Meter): void {
+function meterStorage(storage: DurableObjectStorage, meter: Meter, { alarmsSet }: { alarmsSet: boolean }): void {
   const real = {
     get: storage.get.bind(storage),
     put: storage.put.bind(storage),
@@ -80,7 +95,7 @@ function meterStorage(storage: DurableObjectStorage, meter: Meter): void {
     },
     setAlarm: async (at: number | Date) => {
       meter.rowsWritten++;
-      meter.alarms++;
+      if (alarmsSet) meter.alarms++;
       return real.setAlarm(at);
     },
     deleteAlarm: async () => {
@@ -99,9 +114,9 @@ const { fetch, McpSession: Base, McpWatch } = createWorker(server, {
       description: "bench: the keys each known object stores",
       handle: async (_request, env) => {
         const keys: Record<string, string[]> = {};
-        for (const id of meters.keys()) {
-          const stub = env.MCP_SESSION.get(env.MCP_SESSION.idFromString(id)) as unknown as { storedKeys(): Promise<string[]> };
-          keys[id] = await stub.storedKeys();
+        for (const [id, { kind }] of meters) {
+          const namespace = (kind === "task" ? env.MCP_TASK! : env.MCP_SESSION) as unknown as DurableObjectNamespace;
+          keys[id] = await (namespace.get(namespace.idFromString(id)) as unknown as KeysOf).storedKeys();
         }
         return Response.json(keys);
       },
@@ -115,9 +130,8 @@ class McpSession extends Base {
   readonly #state: DurableObjectState;
 
   constructor(ctx: DurableObjectState, env: any) {
-    const meter = meterOf(ctx.id.toString());
-    meter.constructed++;
-    meterStorage(ctx.storage, meter);
+    const meter = meterOf(ctx.id.toString(), "session");
+    meterStorage(ctx.storage, meter, { alarmsSet: true });
     super(ctx, env);
     this.#meter = meter;
     this.#state = ctx;
@@ -143,15 +157,63 @@ class McpSession extends Base {
     return super.webSocketMessage(socket, message);
   }
 
-  /**
-   * Not metered: the bench's look at what is left. It reads the storage directly, before the
-   * session is loaded (a load past the deadline would end the session itself).
-   */
-  async storedKeys(): Promise<string[]> {
-    return [...(await this.#state.storage.list()).keys()];
+  /** Not metered: the bench's look at what is left. */
+  storedKeys(): Promise<string[]> {
+    return storedKeys(this.#state);
   }
 }
 
-export { McpSession, McpWatch };
-export const McpTask = taskObject(server);
+const TaskBase = taskObject(server);
+
+/** The task object, metered: every RPC method, the alarm that runs the task, and its storage. */
+class McpTask extends TaskBase {
+  readonly #meter: Meter;
+  readonly #state: DurableObjectState;
+
+  constructor(ctx: DurableObjectState, env: any) {
+    const meter = meterOf(ctx.id.toString(), "task");
+    meterStorage(ctx.storage, meter, { alarmsSet: false });
+    super(ctx, env);
+    this.#meter = meter;
+    this.#state = ctx;
+  }
+
+  override create(...args: Parameters<InstanceType<typeof TaskBase>["create"]>) {
+    this.#meter.requests++;
+    return super.create(...args);
+  }
+
+  override get(...args: Parameters<InstanceType<typeof TaskBase>["get"]>) {
+    this.#meter.requests++;
+    return super.get(...args);
+  }
+
+  override update(...args: Parameters<InstanceType<typeof TaskBase>["update"]>) {
+    this.#meter.requests++;
+    return super.update(...args);
+  }
+
+  override cancel(...args: Parameters<InstanceType<typeof TaskBase>["cancel"]>) {
+    this.#meter.requests++;
+    return super.cancel(...args);
+  }
+
+  /** Counted as an alarm, which the bench bills as a request. */
+  override alarm() {
+    this.#meter.alarms++;
+    return super.alarm();
+  }
+
+  override fetch(request: Request) {
+    this.#meter.requests++;
+    return super.fetch(request);
+  }
+
+  /** Not metered: the bench's look at what is left. */
+  storedKeys(): Promise<string[]> {
+    return storedKeys(this.#state);
+  }
+}
+
+export { McpSession, McpTask, McpWatch };
 export default { fetch };
