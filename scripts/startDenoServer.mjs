@@ -43,6 +43,12 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...config.vars, ...vars, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
   });
+  // Whatever becomes of the caller — a start that fails, a test process that exits before its
+  // afterAll — the server goes with it rather than lingering on its port.
+  const orphaned = () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  process.once("exit", orphaned);
   let output = "";
   const url = await new Promise((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`Deno did not start within 60 s:\n${output}`)), 60_000);
@@ -57,12 +63,17 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     child.stdout.on("data", onData);
     child.stderr.on("data", (chunk) => (output += chunk));
     child.on("exit", (code) => reject(new Error(`Deno exited with ${code} before listening:\n${output}`)));
+  }).catch((error) => {
+    orphaned();
+    process.removeListener("exit", orphaned);
+    throw error;
   });
   return {
     url,
     port: Number(new URL(url).port),
     runtime: "deno",
     async dispose() {
+      process.removeListener("exit", orphaned);
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
