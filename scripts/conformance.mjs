@@ -2,7 +2,8 @@
  * `npm run conformance [-- 2025-11-25 …]`: starts the conformance fixture on a free loopback port
  * and runs the official referee, `@modelcontextprotocol/conformance` (pinned in package.json),
  * with `server --requirements <revision>` for each revision given (default: 2025-11-25 and
- * 2026-07-28, both against the same `/mcp` URL).
+ * 2026-07-28, both against the same `/mcp` URL) — on workerd (miniflare), then on Deno: the same
+ * fixture definition served by each runtime's entry. `RUNTIME=workerd` or `RUNTIME=deno` runs one.
  *
  * The referee runs under Deno (`referee.mjs`). It fails on ANY failing scenario — the scored ones,
  * and also those the requirement file marks as not scored (the referee itself would let those
@@ -19,9 +20,24 @@ const revisions = process.argv.slice(2).length ? process.argv.slice(2) : ["2025-
 const SUMMARY = /^([✓✗]) ([\w-]+): (\d+) passed, (\d+) failed$/;
 const run = (url, revision) => runReferee(["server", "--url", url, "--requirements", revision]);
 
-const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" } });
+const RUNTIMES = ["workerd", "deno"];
+const runtimes = process.env.RUNTIME ? [process.env.RUNTIME] : RUNTIMES;
+if (!runtimes.every((runtime) => RUNTIMES.includes(runtime))) {
+  console.error(`RUNTIME must be one of ${RUNTIMES.join(", ")}, not ${process.env.RUNTIME}`);
+  process.exit(2);
+}
 let failed = false;
-try {
+for (const runtime of runtimes) {
+  const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" }, runtime });
+  try {
+    await referee(server, runtime);
+  } finally {
+    await server.dispose();
+  }
+}
+process.exit(failed ? 1 : 0);
+
+async function referee(server, runtime) {
   for (const revision of revisions) {
     const { code, output } = await run(`${server.url}/mcp`, revision);
     const summaries = output.split("\n").map((l) => SUMMARY.exec(l)).filter((m) => m !== null);
@@ -31,13 +47,10 @@ try {
     const failedChecks = summaries.reduce((sum, m) => sum + Number(m[4]), 0);
     if (code !== 0 || failing.length > 0 || !total || summaries.length === 0) {
       failed = true;
-      console.error(`\nconformance ${revision}: FAILED (referee exit ${code}; failing scenarios, scored or not: ${failing.length})`);
+      console.error(`\nconformance ${revision} on ${runtime}: FAILED (referee exit ${code}; failing scenarios, scored or not: ${failing.length})`);
       for (const line of failing) console.error(`  ${line.trim()}`);
     } else {
-      console.log(`\nconformance ${revision}: every scenario passed, unscored and extension ones included (${summaries.length} scenarios, ${passedChecks} checks passed, ${failedChecks} failed; ${total[0]})`);
+      console.log(`\nconformance ${revision} on ${runtime}: every scenario passed, unscored and extension ones included (${summaries.length} scenarios, ${passedChecks} checks passed, ${failedChecks} failed; ${total[0]})`);
     }
   }
-} finally {
-  await server.dispose();
 }
-process.exit(failed ? 1 : 0);

@@ -45,10 +45,11 @@ const DENO_TWIN_OF = {
  * @param {string} [options.persistDir]  Keep Durable Object storage here across restarts.
  * @param {string} [options.config]  The wrangler config whose bindings to give (default: `wrangler.toml`); its KV
  *   namespaces and rate limits are simulated by miniflare, in memory.
+ * @param {string} [options.runtime]  "deno" for the Deno twin (default: the `RUNTIME` environment variable).
  * @returns {Promise<{ url: string, port: number, mf: Miniflare, dispose(): Promise<void> }>}
  */
-export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath } = {}) {
-  if (process.env.RUNTIME === "deno") {
+export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME } = {}) {
+  if (runtime === "deno") {
     const twin = DENO_TWIN_OF[entry ?? "example/worker.ts"];
     if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
     return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
