@@ -10,8 +10,9 @@
  * - a task's life as a client polls it: `CreateTaskResult`, `working` with the handler's progress
  *   as `statusMessage`, then `completed` with the result, `failed` with the JSON-RPC error, or
  *   `completed` with `isError` for a tool error;
- * - `tasks/cancel` (at once, and again), `tasks/update` answering an `input_required` task, and
- *   a multi round-trip request that goes on as a task;
+ * - `tasks/cancel` (at once, and again), `tasks/update` answering an `input_required` task (an
+ *   elicitation; a sampling request and a roots request at once), and a multi round-trip request
+ *   that goes on as a task;
  * - `subscriptions/listen` with `taskIds`: the acknowledgement names only the tasks found, and
  *   `notifications/tasks` carry each change as `tasks/get` would show it; asking for `taskIds`
  *   without declaring the extension is -32021;
@@ -60,6 +61,8 @@ interface SendOptions {
   headers?: Record<string, string>;
   /** The server asked; the conformance fixture unless said. */
   to?: { url: string };
+  /** Client capabilities beyond elicitation (and the extension). */
+  capabilities?: Json;
 }
 
 let nextId = 1;
@@ -69,9 +72,9 @@ let nextId = 1;
  * and `Mcp-Name` as the tool name (`tools/call`) or the task id (`tasks/get|update|cancel`),
  * unless `headers` replaces them. The request's id, and the response unread.
  */
-async function send(method: string, params: Json, { tasks, headers = {}, to = server }: SendOptions): Promise<{ id: number; response: Response }> {
+async function send(method: string, params: Json, { tasks, headers = {}, to = server, capabilities: more = {} }: SendOptions): Promise<{ id: number; response: Response }> {
   const id = nextId++;
-  const capabilities = tasks ? { elicitation: {}, extensions: { [TASKS]: {} } } : { elicitation: {} };
+  const capabilities = { elicitation: {}, ...more, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) };
   const _meta = {
     "io.modelcontextprotocol/protocolVersion": MODERN,
     "io.modelcontextprotocol/clientInfo": { name: "tasks-e2e", version: "1.0.0" },
@@ -118,7 +121,7 @@ function errorOf({ status, body }: Answer, code: number, httpStatus?: number): J
 }
 
 const call = (name: string, args: Json, tasks = true, extra: Json = {}) => rpc("tools/call", { name, arguments: args, ...extra }, { tasks });
-const getTask = async (taskId: string) => resultOf(await rpc("tasks/get", { taskId }, { tasks: true }));
+const getTask = async (taskId: string, options: SendOptions = { tasks: true }) => resultOf(await rpc("tasks/get", { taskId }, options));
 
 /** Calls a task tool; the `CreateTaskResult`. */
 async function createTask(name: string, args: Json): Promise<Json> {
@@ -131,10 +134,10 @@ async function createTask(name: string, args: Json): Promise<Json> {
  * Polls `tasks/get` until `until(task)` holds or the task is terminal (so a task that ends
  * another way is reported by the caller's assertion, not by a timeout); `seen` gets every answer.
  */
-async function pollUntil(taskId: string, until: (task: Json) => boolean, timeoutMs = DEADLINE_MS, seen: Json[] = []): Promise<Json> {
+async function pollUntil(taskId: string, until: (task: Json) => boolean, timeoutMs = DEADLINE_MS, seen: Json[] = [], options?: SendOptions): Promise<Json> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const task = await getTask(taskId);
+    const task = await getTask(taskId, options);
     seen.push(task);
     expect(task).toMatchObject({ resultType: "complete", taskId });
     if (until(task) || TERMINAL.has(task.status)) return task;
@@ -367,13 +370,40 @@ describe("the example server's alertSweep, as deployed (wrangler.toml binds MCP_
 
     const created = resultOf(await rpc("tools/call", SWEEP, { tasks: true, to: example }));
     expect(created).toMatchObject({ resultType: "task", status: "working", ttlMs: 3_600_000, pollIntervalMs: 2_000 });
-    const deadline = Date.now() + DEADLINE_MS;
-    let task = created;
-    while (!TERMINAL.has(task.status) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      task = resultOf(await rpc("tasks/get", { taskId: created.taskId }, { tasks: true, to: example }));
-    }
+    const task = await pollUntil(created.taskId, () => false, DEADLINE_MS, [], { tasks: true, to: example });
     expect(task).toMatchObject({ taskId: created.taskId, status: "completed", result: { content: [{ type: "text", text: SUMMARY }] } });
     expect(nws.requests.filter((request) => request.startsWith("GET /alerts/active?area="))).toHaveLength(6);
+  });
+});
+
+describe("asks inside a task: ctx.sample and ctx.listRoots", () => {
+  let probes: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    probes = await startServer({ entry: "test/runtime/testWorker.ts", vars: { LOG_LEVEL: "error" } });
+  });
+  afterAll(() => probes?.dispose());
+
+  /** The extension, sampling and roots declared, to the probes server. */
+  const options = (): SendOptions => ({ tasks: true, to: probes, capabilities: { sampling: {}, roots: {} } });
+
+  it("wait together in input_required, and one tasks/update answering both completes the task", POLLING_TEST, async () => {
+    const created = resultOf(await rpc("tools/call", { name: "task_consults", arguments: { topic: "tides" } }, options()));
+    expect(created).toMatchObject({ resultType: "task", status: "working" });
+    const { taskId } = created;
+    const task = await pollUntil(taskId, ({ status }) => status === "input_required", DEADLINE_MS, [], options());
+    expect(task.status, JSON.stringify(task)).toBe("input_required");
+    const asks = Object.entries(task.inputRequests as Record<string, Json>);
+    expect(asks.map(([, ask]) => ask.method).sort()).toEqual(["roots/list", "sampling/createMessage"]);
+    const sampleKey = asks.find(([, ask]) => ask.method === "sampling/createMessage")![0];
+    const rootsKey = asks.find(([, ask]) => ask.method === "roots/list")![0];
+    expect(task.inputRequests[sampleKey].params).toMatchObject({ messages: [{ role: "user", content: { type: "text", text: "One line on tides" } }], maxTokens: 50 });
+
+    const inputResponses = {
+      [sampleKey]: { role: "assistant", content: { type: "text", text: "Tides follow the moon." }, model: "test-model" },
+      [rootsKey]: { roots: [{ uri: "file:///work", name: "work" }] },
+    };
+    expectAck(await rpc("tasks/update", { taskId, inputResponses }, options()));
+    const done = await pollUntil(taskId, () => false, DEADLINE_MS, [], options());
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "test-model said: Tides follow the moon.; roots: file:///work" }] } });
   });
 });

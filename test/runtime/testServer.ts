@@ -1,9 +1,9 @@
 /**
  * The server the runtime and contract tests serve: the example's tools plus tools built to probe
  * the runtime (slow handlers that record their abort, large replies, a tool hidden until another
- * switches it on, change announcements, task tools that note what their handlers saw).
- * Runtime-free, so workerd (`testWorker.ts`) and Deno (`test/support/denoServer.ts --server`)
- * serve the very same definition.
+ * switches it on, change announcements, task tools that note what their handlers saw or ask the
+ * client). Runtime-free, so workerd (`testWorker.ts`) and Deno (`test/support/denoServer.ts
+ * --server`) serve the very same definition.
  */
 import { z } from "zod";
 import { tools as exampleTools } from "../../example/server.ts";
@@ -134,6 +134,20 @@ export const testServer = defineServer({
           seen.returnedAfterAbort = true;
           return "returned after the abort";
         }
+      },
+    }),
+    tool({
+      name: "task_consults",
+      description: "Runs only as a task: asks the client's model about `topic` and lists its roots, both at once, then reports both",
+      input: z.strictObject({ topic: z.string() }),
+      task: "required",
+      handler: async ({ topic }, ctx) => {
+        const [sampled, { roots }] = await Promise.all([
+          ctx.sample({ messages: [{ role: "user", content: { type: "text", text: `One line on ${topic}` } }], maxTokens: 50 }),
+          ctx.listRoots(),
+        ]);
+        const said = [sampled.content].flat().map((block) => (block.type === "text" ? block.text : `(${block.type})`)).join(" ");
+        return `${sampled.model} said: ${said}; roots: ${roots.map((root) => root.uri).join(", ")}`;
       },
     }),
   ],
