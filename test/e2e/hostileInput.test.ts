@@ -503,15 +503,26 @@ describe("generated garbage", () => {
       }
     })();
 
+    // A task that exists (tasks extension), so that garbage aimed at tasks/* can reach one.
+    const TASKS_META = { ...META, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+    const created = await postJson(mcp(), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_until_cancelled", arguments: { ms: 60_000 }, _meta: TASKS_META } }, {
+      headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "task_until_cancelled" },
+    });
+    const { taskId } = ((await created.json()) as { result: { taskId: string } }).result;
+    expect(taskId).toMatch(/^[0-9a-f]{32}$/);
+
     // A seeded generator, so a failure reproduces.
     let seed = 0x6a55;
     const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const maybe = <T>(p: number, value: T): T | undefined => (rand() < p ? value : undefined);
     const values = [undefined, null, true, 0, -1, 1e308, "", "x", MODERN, [], {}, [[]], { a: { b: {} } }, { jsonrpc: "2.0" }, { method: "ping" }];
-    const methods = ["ping", "tools/list", "tools/call", "initialize", "notifications/initialized", "server/discover", "subscriptions/listen", "resources/read", "prompts/get", "", "x/y", 5];
+    const methods = ["ping", "tools/list", "tools/call", "initialize", "notifications/initialized", "server/discover", "subscriptions/listen", "resources/read", "prompts/get", "tasks/get", "tasks/update", "tasks/cancel", "", "x/y", 5];
+    const taskIds = [taskId, taskId, "0".repeat(32), "x", "f".repeat(5_000), 5, null, [taskId]];
     const metas = [
       META,
+      TASKS_META,
+      { ...META, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": pick(values) } } },
       { ...META, "io.modelcontextprotocol/clientCapabilities": pick(values) },
       { "io.modelcontextprotocol/protocolVersion": pick(values), "io.modelcontextprotocol/clientCapabilities": {} },
       { ...META, "io.modelcontextprotocol/logLevel": pick(values), progressToken: pick(values) },
@@ -526,6 +537,9 @@ describe("generated garbage", () => {
         { name: "getScore", arguments: { name: pick(["lisi", 5, "zhangsan"]) }, _meta: pick(metas), requestState: pick(["a.b", "..", "x".repeat(2_000), 5]) },
         { uri: pick(["test://counter", "nope", 5]), _meta: pick(metas) },
         { notifications: pick(values), _meta: pick(metas) },
+        { notifications: { taskIds: pick([[taskId], taskIds, pick(values)]) }, _meta: pick(metas) },
+        { taskId: pick(taskIds), inputResponses: pick([...values, { x: { action: "accept" } }]), _meta: pick(metas) },
+        { name: pick(["task_steps", "task_until_cancelled", "task_consults"]), arguments: pick([...values, { steps: 1, ms: 1 }, { topic: "x" }]), _meta: pick(metas) },
       ]);
       return { jsonrpc: pick(["2.0", "2.0", "2.0", "1.0", 2]), id: pick([1, "a", 1.5, -1, null, {}, [], undefined]), method, params };
     };
@@ -559,8 +573,8 @@ describe("generated garbage", () => {
         headers.accept = pick([BOTH, BOTH, "application/json", "text/event-stream", "*/*", ""]);
         headers["mcp-protocol-version"] = pick(path === 1 ? ["2025-11-25", "2025-11-25", "2025-03-26", "2024-11-05", "v9", undefined] : [MODERN, MODERN, " 2026-07-28 ", "v9"]);
         headers["mcp-session-id"] = path === 1 ? pick([stream.sessionId, stream.sessionId, "d".repeat(32), "", "xyz", undefined]) : maybe(0.2, stream.sessionId);
-        headers["mcp-method"] = maybe(path === 2 ? 0.8 : 0.1, pick(["tools/call", "tools/list", "ping", "=?base64?!!?=", "=?base64?dG9vbHMvY2FsbA==?="]));
-        headers["mcp-name"] = maybe(0.5, pick(["getScore", "toUpperCase", "=?base64?Z2V0U2NvcmU=?=", "=?base64?/w==?=", "test://counter"]));
+        headers["mcp-method"] = maybe(path === 2 ? 0.8 : 0.1, pick(["tools/call", "tools/list", "ping", "tasks/get", "tasks/update", "tasks/cancel", "=?base64?!!?=", "=?base64?dG9vbHMvY2FsbA==?="]));
+        headers["mcp-name"] = maybe(0.5, pick(["getScore", "toUpperCase", "=?base64?Z2V0U2NvcmU=?=", "=?base64?/w==?=", "test://counter", taskId, "task_steps"]));
       }
       const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
       const payload = body();

@@ -337,6 +337,36 @@ describe("refusals, with the extension declared", () => {
     errorOf(await rpc("tasks/list", {}, { tasks: true }), -32601);
   });
 
+  it("malformed task requests get 400 with the code that names the fault, never a 5xx", async () => {
+    const unknown = "0123456789abcdef0123456789abcdef";
+    const refusals: [method: string, params: Json, mcpName: string | undefined, code: number][] = [
+      ["tasks/get", {}, undefined, -32020], // no Mcp-Name: the header is required
+      ["tasks/get", { taskId: 7 }, "7", -32020], // a taskId that is not a string cannot match its header
+      ["tasks/cancel", { taskId: null }, "null", -32020],
+      ["tasks/get", { taskId: { id: unknown } }, unknown, -32020],
+      ["tasks/get", { taskId: "a".repeat(10_000) }, "a".repeat(10_000), -32602], // well-formed, but no such task
+      ["tasks/update", { taskId: unknown }, unknown, -32602], // no inputResponses
+      ["tasks/update", { taskId: unknown, inputResponses: [{ action: "accept" }] }, unknown, -32602],
+      ["tasks/update", { taskId: unknown, inputResponses: "accept" }, unknown, -32602],
+    ];
+    for (const [method, params, mcpName, code] of refusals) {
+      const headers: Record<string, string> = mcpName === undefined ? {} : { "mcp-name": mcpName };
+      const { id, response } = await send(method, params, { tasks: true, headers });
+      const body = (await response.json()) as Json;
+      const what = `${method} ${JSON.stringify(params).slice(0, 80)}`;
+      expect(response.status, what).toBe(400);
+      expect(body, what).toMatchObject({ jsonrpc: "2.0", id, error: { code } });
+      // A long id is not echoed whole.
+      expect(body.error.message.length, what).toBeLessThan(400);
+    }
+  });
+
+  it("a call too large to store as a task is refused with -32602 naming the limit, and no task is made", async () => {
+    const { status, body } = await call("slow_compute", { seconds: 0, label: "x".repeat(1_100_000) });
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/more than the 1048576 bytes a task stores/) });
+  });
+
   it("tasks/get whose Mcp-Name is not its taskId is refused with 400 and -32020, not answered", POLLING_TEST, async () => {
     const { taskId } = await createTask("slow_compute", { seconds: 60, label: "routing" });
     try {
