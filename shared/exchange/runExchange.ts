@@ -89,7 +89,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     const bytes = json.length * 3 <= exchange.maxReplyBytes ? 0 : utf8Length(json);
     if (bytes > exchange.maxReplyBytes) {
       log.error("rpc.reply-too-large", { id, bytes, limit: exchange.maxReplyBytes });
-      reply = errorReply(id, new McpError(500, ErrorCode.InternalError, `The response is ${bytes} bytes, over the session's limit of ${exchange.maxReplyBytes} bytes`));
+      reply = errorReply(id, new McpError(500, ErrorCode.InternalError, `The response is ${bytes} bytes, over the limit of ${exchange.maxReplyBytes} bytes a response may have here`));
       json = JSON.stringify(reply);
     }
     await outlet.reply(reply, json);

@@ -238,7 +238,7 @@ describe("Session: requests and replies", () => {
     await deliver(session, [callTool(1, "echo", { arguments: { text: "x".repeat(2_000) } })]);
     const reply = await stream.next();
     expect(reply.error.code).toBe(ErrorCode.InternalError);
-    expect(reply.error.message).toContain("over the session's limit of 512 bytes");
+    expect(reply.error.message).toContain("over the limit of 512 bytes a response may have here");
     expect(logs.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ level: "error", event: "rpc.reply-too-large", session: logId(SESSION_ID), id: 1, limit: 512 })]);
     // The session id is a bearer secret: no log line carries it.
     expect(logs.join("\n")).not.toContain(SESSION_ID);
@@ -250,7 +250,7 @@ describe("Session: requests and replies", () => {
     // 200 dashes: 200 units, 600 bytes.
     await deliver(session, [callTool(1, "echo", { arguments: { text: "—".repeat(200) } })]);
     const reply = await stream.next();
-    expect(reply.error?.message).toMatch(/The response is \d+ bytes, over the session's limit of 512 bytes/);
+    expect(reply.error?.message).toMatch(/The response is \d+ bytes, over the limit of 512 bytes a response may have here/);
   });
 
   it("runs at most maxConcurrentHandlers at once; the rest wait their turn", async () => {

@@ -65,7 +65,10 @@ export class TaskHost {
   /** undefined until loaded; null once known absent. */
   #state: TaskState | null | undefined;
   #result: Result | undefined;
+  /** The run under way here, claimed (synchronously) before its first await: a wakeup that overlaps it starts none. */
   #run: AbortController | undefined;
+  /** Set by `stop()`: no run starts after it, not even one whose wakeup had begun. */
+  #stopped = false;
 
   constructor(options: TaskHostOptions) {
     this.#options = options;
@@ -74,6 +77,7 @@ export class TaskHost {
 
   /** Aborts a run under way, leaving the stored state as it is: the host is going away (a process that exits, a test that ends). */
   stop(): void {
+    this.#stopped = true;
     this.#run?.abort(STOPPED);
   }
 
@@ -188,25 +192,34 @@ export class TaskHost {
     }
     if (state.status !== "working") return schedule(this.#expiresAt(state));
     if (this.#run) return schedule(this.#leaseEnd(state));
-    if (state.running) {
-      const lostRuns = state.lostRuns + 1;
-      this.#options.logger.warn("task.run-lost", { taskId: state.taskId, lostRuns });
-      if (lostRuns > MAX_LOST_RUNS) {
-        const message = `The task's run was lost ${lostRuns} times (deploys, crashes or resets) and is not started again`;
-        await this.#change({ status: "failed", running: false, lostRuns, statusMessage: message, error: { code: ErrorCode.InternalError, message } });
-        return schedule(this.#expiresAt(state));
-      }
-      await this.#change({ lostRuns }, false);
-    }
-    await this.#execute();
-  }
-
-  async #execute(): Promise<void> {
-    const { store, schedule, logger } = this.#options;
-    await this.#change({ running: true }, false);
+    if (this.#stopped) return;
+    // Claimed before any await, so that wakeups overlapping this one (a retried alarm, a timer
+    // beside an update) find the run under way rather than start a second.
     const controller = new AbortController();
     this.#run = controller;
+    try {
+      if (state.running) {
+        const lostRuns = state.lostRuns + 1;
+        this.#options.logger.warn("task.run-lost", { taskId: state.taskId, lostRuns });
+        if (lostRuns > MAX_LOST_RUNS) {
+          const message = `The task's run was lost ${lostRuns} times (deploys, crashes or resets) and is not started again`;
+          await this.#change({ status: "failed", running: false, lostRuns, statusMessage: message, error: { code: ErrorCode.InternalError, message } });
+          return schedule(this.#expiresAt(state));
+        }
+        await this.#change({ lostRuns }, false);
+      }
+      await this.#execute(controller);
+    } finally {
+      if (this.#run === controller) this.#run = undefined;
+    }
+  }
+
+  async #execute(controller: AbortController): Promise<void> {
+    const { store, schedule, logger } = this.#options;
+    await this.#change({ running: true }, false);
     await schedule(this.#leaseEnd(this.#state!));
+    // Stopped, cancelled or expired while the run was being recorded: the handler never starts.
+    if (controller.signal.aborted) return;
     const heartbeat = setInterval(() => {
       if (this.#state) schedule(this.#leaseEnd(this.#state)).catch((error) => logger.warn("task.lease-failed", { message: String(error) }));
     }, TASK_LEASE_MS / 3);
@@ -219,7 +232,6 @@ export class TaskHost {
       });
     } finally {
       clearInterval(heartbeat);
-      if (this.#run === controller) this.#run = undefined;
     }
     // Cancelled or expired meanwhile: that already decided the status.
     const state = this.#state;

@@ -1,0 +1,119 @@
+/**
+ * `LocalTasks`, the in-process task host (Deno, stdio): its MAX_TASKS bound and its teardown.
+ * Its timers and clock are faked (setImmediate stays real, to let promise chains settle), so a
+ * TTL of a minute passes at once and `vi.getTimerCount()` shows whether any timer is left.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { readConfig } from "../config/readConfig.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { Logger } from "../log/Logger.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
+import type { RequestContext } from "../server/RequestContext.ts";
+import { mcpError } from "../server/testKit.ts";
+import { LocalTasks } from "./LocalTasks.ts";
+import { newTaskId } from "./Tasks.ts";
+import { MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
+
+const TTL_MS = 60_000;
+const config = readConfig({ MAX_TASKS: "3", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
+
+function tasksWith(handler: (ctx: RequestContext) => Promise<string>): LocalTasks {
+  const server = defineServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })] });
+  return new LocalTasks({ server, config, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
+}
+
+const startOf = (text?: string): TaskStart => ({
+  taskId: newTaskId(),
+  params: { name: "job", arguments: text === undefined ? {} : { text } },
+  client: { protocolVersion: "2026-07-28", capabilities: {} },
+  answers: {},
+});
+
+/** Lets promise chains run (on real macrotasks) until `condition` holds; fails after a generous number of turns. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let turn = 0; turn < 1_000; turn++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] }));
+afterEach(() => vi.useRealTimers());
+
+describe("LocalTasks: MAX_TASKS", () => {
+  it("refuses a task past MAX_TASKS with 429, -32000 and Retry-After, and takes one again once a task's TTL frees its slot", async () => {
+    const tasks = tasksWith(async () => "done");
+    const first = startOf();
+    await tasks.create(first);
+    await vi.advanceTimersByTimeAsync(TTL_MS / 2);
+    await tasks.create(startOf());
+    await tasks.create(startOf());
+    expect(tasks.size).toBe(3);
+
+    const refused = await mcpError(tasks.create(startOf()));
+    expect(refused.status).toBe(429);
+    expect(refused.code).toBe(ErrorCode.ServerBusy);
+    expect(refused.headers).toEqual({ "retry-after": "60" });
+    expect(refused.message).toContain("at most 3 tasks");
+    expect(refused.message).toContain("MAX_TASKS");
+    expect(tasks.size).toBe(3);
+
+    // The first task's TTL passes; the two younger ones stay.
+    await vi.advanceTimersByTimeAsync(TTL_MS / 2);
+    await until(() => tasks.size === 2, "the first task is forgotten at its TTL");
+    expect(await tasks.get(first.taskId, undefined)).toBeUndefined();
+    await tasks.create(startOf());
+    expect(tasks.size).toBe(3);
+    expect((await mcpError(tasks.create(startOf()))).status).toBe(429);
+    tasks.close();
+  });
+
+  it("keeps no slot for a call refused as too large", async () => {
+    const tasks = tasksWith(async () => "done");
+    const error = await mcpError(tasks.create(startOf("x".repeat(MAX_TASK_VALUE_BYTES))));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(tasks.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    tasks.close();
+  });
+
+  it("keeps a cancelled task's slot until its TTL: cancel does not delete it", async () => {
+    const tasks = tasksWith(async () => "done");
+    const starts = [startOf(), startOf(), startOf()];
+    for (const start of starts) await tasks.create(start);
+    expect(await tasks.cancel(starts[0]!.taskId, undefined)).toBe(true);
+    expect((await mcpError(tasks.create(startOf()))).status).toBe(429);
+    await vi.advanceTimersByTimeAsync(TTL_MS);
+    await until(() => tasks.size === 0, "every task is forgotten at its TTL");
+    await tasks.create(startOf());
+    tasks.close();
+  });
+});
+
+describe("LocalTasks: close", () => {
+  it("aborts the runs under way, forgets every task and leaves no timer", async () => {
+    const aborted: unknown[] = [];
+    let started = 0;
+    const tasks = tasksWith(async (ctx) => {
+      started++;
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      aborted.push(ctx.signal.reason);
+      return "finished after the abort";
+    });
+    const starts = [startOf(), startOf()];
+    for (const start of starts) await tasks.create(start);
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => started === 2, "both runs start");
+    // Each run holds a lease wakeup, a heartbeat and a deadline.
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+
+    tasks.close();
+    await until(() => aborted.length === 2, "both runs see their signal abort");
+    await until(() => vi.getTimerCount() === 0, "every timer is cleared");
+    expect(tasks.size).toBe(0);
+    expect(await tasks.get(starts[0]!.taskId, undefined)).toBeUndefined();
+  });
+});
