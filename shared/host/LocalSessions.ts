@@ -2,8 +2,8 @@
  * Sessions hosted in this process — the Deno server, tests — by the same `SessionHost` and
  * `Session` a Durable Object hosts on Workers. What the platform gives a Durable Object is done
  * here by hand: one host per session id, loaded from storage before its first use (so a
- * restarted process with persistent storage continues its sessions), and a timer per session
- * for its wakeups (the alarm; re-armed for deadlines past a timer's 24.8-day reach).
+ * restarted process with persistent storage continues its sessions), and an alarm per session
+ * for its wakeups (`LocalAlarms`, which reaches deadlines past a timer's 24.8 days).
  * `restore()` reloads stored sessions at startup: those past their stored deadline are wiped
  * then (a restart resurrects nothing), the others expire on time.
  *
@@ -13,7 +13,6 @@
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
-import { delayFor } from "../config/timerLimits.ts";
 import { toResponse } from "../http/Answer.ts";
 import type { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
@@ -21,6 +20,7 @@ import type { ServerEnv } from "../server/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
+import { LocalAlarms } from "../timers/LocalAlarms.ts";
 import { SessionHost } from "./SessionHost.ts";
 import type { SessionOperation, Sessions } from "./SessionOperation.ts";
 
@@ -37,7 +37,7 @@ export interface LocalSessionsOptions {
 export class LocalSessions implements Sessions {
   readonly #options: LocalSessionsOptions;
   readonly #hosts = new Map<string, SessionHost>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #alarms = new LocalAlarms();
   readonly #memory = new Map<string, MemoryStorage>();
 
   constructor(options: LocalSessionsOptions) {
@@ -70,8 +70,7 @@ export class LocalSessions implements Sessions {
 
   /** Stops every timer: for a clean process exit or the end of a test. Sessions stay in storage. */
   close(): void {
-    for (const timer of this.#timers.values()) clearTimeout(timer);
-    this.#timers.clear();
+    this.#alarms.clearAll();
   }
 
   #host(id: string): SessionHost {
@@ -86,24 +85,16 @@ export class LocalSessions implements Sessions {
       broadcast,
       storage: storageFor?.(id) ?? this.#memoryFor(id),
       // A Durable Object alarm: one per session, a new one replaces the old.
-      scheduleWakeup: async (atMs) => this.#arm(id, host!, atMs),
+      scheduleWakeup: async (atMs) =>
+        this.#alarms.set(id, atMs, () => {
+          host!
+            .wakeup()
+            .catch((error) => this.#options.logger.error("session.wakeup-failed", { session: logId(id), message: String(error) }))
+            .then(() => this.#forgetIfEnded(id, host!));
+        }),
     });
     this.#hosts.set(id, host);
     return host;
-  }
-
-  /** One timer per session; a deadline beyond one timer's reach is reached by re-arming (`delayFor`). */
-  #arm(id: string, host: SessionHost, atMs: number): void {
-    clearTimeout(this.#timers.get(id));
-    const timer = setTimeout(() => {
-      this.#timers.delete(id);
-      if (Date.now() < atMs) return this.#arm(id, host, atMs);
-      host
-        .wakeup()
-        .catch((error) => this.#options.logger.error("session.wakeup-failed", { session: logId(id), message: String(error) }))
-        .then(() => this.#forgetIfEnded(id, host));
-    }, delayFor(atMs));
-    this.#timers.set(id, timer);
   }
 
   #memoryFor(id: string): MemoryStorage {
@@ -116,7 +107,6 @@ export class LocalSessions implements Sessions {
     if (host.live || this.#hosts.get(id) !== host) return;
     this.#hosts.delete(id);
     this.#memory.delete(id);
-    clearTimeout(this.#timers.get(id));
-    this.#timers.delete(id);
+    this.#alarms.clear(id);
   }
 }

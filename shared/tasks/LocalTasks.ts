@@ -1,7 +1,7 @@
 /**
  * Tasks hosted in this process (the Deno server, stdio, tests) by the same `TaskHost` a Durable
- * Object hosts on Workers, with what the platform would give it done by hand: memory storage, a
- * timer for its wakeups, and a `Broadcaster` topic for its listeners. A process that stops loses
+ * Object hosts on Workers, with what the platform would give it done by hand: memory storage, an
+ * alarm for its wakeups (`LocalAlarms`), and a `Broadcaster` topic for its listeners. A process that stops loses
  * its tasks (their clients then get -32602 for them); a Worker's tasks are durable.
  *
  * Bounded: at most MAX_TASKS tasks at once (a create past it gets 429 with Retry-After), each
@@ -10,10 +10,10 @@
  */
 import { type Broadcaster, taskTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
-import { delayFor } from "../config/timerLimits.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { notification } from "../jsonrpc/messages.ts";
+import { LocalAlarms } from "../timers/LocalAlarms.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { Result } from "../server/Method.ts";
 import type { ServerEnv } from "../server/RequestContext.ts";
@@ -37,7 +37,7 @@ const FULL_RETRY_AFTER_SECONDS = 60;
 export class LocalTasks implements Tasks {
   readonly #options: LocalTasksOptions;
   readonly #hosts = new Map<string, TaskHost>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #alarms = new LocalAlarms();
 
   constructor(options: LocalTasksOptions) {
     this.#options = options;
@@ -84,8 +84,7 @@ export class LocalTasks implements Tasks {
   /** Aborts every run, stops every timer and forgets every task: for a clean process exit, a closed connection or the end of a test. */
   close(): void {
     for (const host of this.#hosts.values()) host.stop();
-    for (const timer of this.#timers.values()) clearTimeout(timer);
-    this.#timers.clear();
+    this.#alarms.clearAll();
     this.#hosts.clear();
   }
 
@@ -94,7 +93,8 @@ export class LocalTasks implements Tasks {
     const host = new TaskHost({
       ...this.#options,
       store: new MemoryStorage(),
-      schedule: async (at) => this.#schedule(taskId, at),
+      // The object's alarm: one per task, a new one replaces the old.
+      schedule: async (at) => (at === undefined ? this.#alarms.clear(taskId) : this.#alarms.set(taskId, at, () => void this.#hosts.get(taskId)?.wake())),
       publish: (task) => {
         broadcast.publish(taskTopic(taskId), notification("notifications/tasks", task)).catch((error) => logger.warn("task.publish-failed", { message: String(error) }));
       },
@@ -104,20 +104,8 @@ export class LocalTasks implements Tasks {
     return host;
   }
 
-  #schedule(taskId: string, at: number | undefined): void {
-    clearTimeout(this.#timers.get(taskId));
-    this.#timers.delete(taskId);
-    if (at === undefined) return;
-    const timer = setTimeout(() => {
-      this.#timers.delete(taskId);
-      void this.#hosts.get(taskId)?.wake();
-    }, delayFor(at));
-    this.#timers.set(taskId, timer);
-  }
-
   #forget(taskId: string): void {
-    clearTimeout(this.#timers.get(taskId));
-    this.#timers.delete(taskId);
+    this.#alarms.clear(taskId);
     this.#hosts.delete(taskId);
   }
 }
