@@ -30,14 +30,16 @@ let failed = false;
 for (const runtime of runtimes) {
   const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" }, runtime });
   try {
-    await referee(server, runtime);
+    if (!(await referee(server, runtime))) failed = true;
   } finally {
     await server.dispose();
   }
 }
 process.exit(failed ? 1 : 0);
 
+/** Runs the referee for each revision against `server`; whether every scenario passed. */
 async function referee(server, runtime) {
+  let passed = true;
   for (const revision of revisions) {
     const { code, output } = await run(`${server.url}/mcp`, revision);
     const summaries = output.split("\n").map((l) => SUMMARY.exec(l)).filter((m) => m !== null);
@@ -46,11 +48,12 @@ async function referee(server, runtime) {
     const passedChecks = summaries.reduce((sum, m) => sum + Number(m[3]), 0);
     const failedChecks = summaries.reduce((sum, m) => sum + Number(m[4]), 0);
     if (code !== 0 || failing.length > 0 || !total || summaries.length === 0) {
-      failed = true;
+      passed = false;
       console.error(`\nconformance ${revision} on ${runtime}: FAILED (referee exit ${code}; failing scenarios, scored or not: ${failing.length})`);
       for (const line of failing) console.error(`  ${line.trim()}`);
     } else {
       console.log(`\nconformance ${revision} on ${runtime}: every scenario passed, unscored and extension ones included (${summaries.length} scenarios, ${passedChecks} checks passed, ${failedChecks} failed; ${total[0]})`);
     }
   }
+  return passed;
 }

@@ -51,3 +51,23 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 3_0
     await sleep(20);
   }
 }
+
+export const MODERN = "2026-07-28";
+
+/**
+ * One 2026-07-28 request through the Worker: `_meta` with the protocol version and
+ * `capabilities`, and the `Mcp-Method` header (`headers` adds `Mcp-Name` and the like).
+ */
+export function postModern(method: string, params: Record<string, unknown> = {}, { headers = {}, capabilities = {} }: { headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {}): Promise<Response> {
+  return SELF.fetch(`${BASE}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method, ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextModernId++,
+      method,
+      params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": capabilities } },
+    }),
+  });
+}
+let nextModernId = 1;

@@ -7,19 +7,11 @@
 import { env, evictDurableObject, listDurableObjectIds, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SseReader } from "../support/SseReader.ts";
-import { BASE, eventually } from "./helpers.ts";
+import { BASE, eventually, postModern } from "./helpers.ts";
 
 const MCP = `${BASE}/mcp`;
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-let nextId = 1;
-
-function post(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return SELF.fetch(MCP, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: META } }),
-  });
-}
+const post = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) => postModern(method, params, { headers });
 
 const watchers = (topic: string) => env.MCP_WATCH!.get(env.MCP_WATCH!.idFromName(topic)).subscribers(topic);
 

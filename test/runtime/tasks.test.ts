@@ -12,16 +12,14 @@
  * Nothing waits a fixed time: conditions are polled with generous deadlines, and the 60 s lease
  * is not waited for — `runDurableObjectAlarm` fires the alarm it holds.
  */
-import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OWNER_HEADER } from "../../durable/taskProtocol.ts";
 import { TASK_LEASE_MS } from "../../shared/tasks/TaskHost.ts";
 import type { TaskStart, TaskState } from "../../shared/tasks/TaskState.ts";
-import { BASE, eventually } from "./helpers.ts";
+import { eventually, MODERN, postModern } from "./helpers.ts";
 import { taskProbes } from "./testServer.ts";
 
-const MCP = `${BASE}/mcp`;
-const MODERN = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
 const CAPABILITIES = { extensions: { [TASKS]: {} } };
 /** How long a poll waits: far longer than any task here takes, so a busy 2-core machine passes. */
@@ -32,25 +30,11 @@ const POLLING_TEST = { timeout: 45_000 };
 const CANCELLED = "the task was cancelled";
 
 type Json = Record<string, any>;
-let nextId = 1;
 
-/**
- * One 2026-07-28 request declaring the extension, with the routing headers a client sends
- * (`Mcp-Name`: the tool, or the task id); the JSON-RPC response. Written out as in
- * `stateless.test.ts`: `test/support/messages.ts` builds only the 2024–2025 messages.
- */
+/** One 2026-07-28 request declaring the extension, `Mcp-Name` the tool or the task id; the JSON-RPC response. */
 async function rpc(method: string, params: Json): Promise<Json> {
   const name = method === "tools/call" ? params.name : params.taskId;
-  const response = await SELF.fetch(MCP, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method, "mcp-name": name },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: nextId++,
-      method,
-      params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": CAPABILITIES } },
-    }),
-  });
+  const response = await postModern(method, params, { headers: { "mcp-name": name }, capabilities: CAPABILITIES });
   expect(response.headers.get("content-type")).toContain("application/json");
   return response.json();
 }
