@@ -23,7 +23,7 @@ import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
-import type { ServerEnv } from "../shared/server/RequestContext.ts";
+import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { KvStorage } from "./KvStorage.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";

@@ -62,7 +62,7 @@ import { errorResponse } from "../shared/http/errorResponse.ts";
 import type { SessionOperation } from "../shared/host/SessionOperation.ts";
 import { type Relayed, SessionHost } from "../shared/host/SessionHost.ts";
 import { Logger } from "../shared/log/Logger.ts";
-import type { ServerEnv } from "../shared/server/RequestContext.ts";
+import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { closeBack } from "./sockets.ts";

@@ -22,7 +22,7 @@ import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { McpError } from "../shared/errors/McpError.ts";
 import { errorResponse } from "../shared/http/errorResponse.ts";
 import { closeBack, sendLine } from "./sockets.ts";
-import type { ServerEnv } from "../shared/server/RequestContext.ts";
+import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 
 /** The request header naming the topic a listener's socket watches. */
 const TOPIC_HEADER = "x-mcp-topic";

@@ -20,22 +20,22 @@ export { defineServer, tool } from "./server/defineServer.ts";
 export { prompt } from "./server/prompt.ts";
 export { resource, resourceTemplate } from "./server/resource.ts";
 export { ServerDefinition } from "./server/ServerDefinition.ts";
-export type { CacheableMethod, CacheHint, ServerOptions } from "./server/ServerOptions.ts";
-export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./server/standardSchema.ts";
+export type { CacheableMethod, CacheHint, ServerOptions } from "./definition/ServerOptions.ts";
+export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./schema/standardSchema.ts";
 
 // Tools
-export { toolError } from "./server/callTool.ts";
-export type { AnyToolDefinition, HandlerReturn, JsonSchemaObject, JsonSchemaToolDefinition, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./server/ToolDefinition.ts";
+export { toolError } from "./methods/callTool.ts";
+export type { AnyToolDefinition, HandlerReturn, JsonSchemaObject, JsonSchemaToolDefinition, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./definition/ToolDefinition.ts";
 
 // Resources
-export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./server/ResourceDefinition.ts";
-export { UriTemplate } from "./server/UriTemplate.ts";
+export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./definition/ResourceDefinition.ts";
+export { UriTemplate } from "./methods/UriTemplate.ts";
 export { toBase64 } from "./bytes/toBase64.ts";
 
 // Prompts and completion
-export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage } from "./server/PromptDefinition.ts";
-export type { PromptArgument } from "./server/promptArguments.ts";
-export { MAX_COMPLETION_VALUES } from "./server/completionMethods.ts";
+export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage } from "./definition/PromptDefinition.ts";
+export type { PromptArgument } from "./methods/promptArguments.ts";
+export { MAX_COMPLETION_VALUES } from "./methods/completionMethods.ts";
 
 // What a handler gets
 export type {
@@ -52,10 +52,10 @@ export type {
   SamplingMessage,
   ServerEnv,
   SessionContext,
-} from "./server/RequestContext.ts";
+} from "./definition/RequestContext.ts";
 export type { HandlerStorage, KeyValueStore } from "./storage/KeyValueStore.ts";
-export type { ListFeature, ListKind } from "./server/ListKind.ts";
-export type * from "./server/types.ts";
+export type { ListFeature, ListKind } from "./definition/ListKind.ts";
+export type * from "./definition/types.ts";
 
 // Authorization (the router's `authorization` and `rateLimits` options)
 export type { AuthorizationOptions } from "./auth/ResourceServer.ts";

@@ -5,7 +5,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { notification, request as rpcRequest, resultReply } from "../jsonrpc/messages.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
-import { accepted, refusal } from "../server/testKit.ts";
+import { accepted, refusal } from "../testing/testKit.ts";
 import type { Caller } from "./Caller.ts";
 import { Gatekeeper } from "./Gatekeeper.ts";
 import { jwtVerifier } from "./jwtVerifier.ts";

@@ -18,9 +18,9 @@ import type { McpError } from "../errors/McpError.ts";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
-import type { ListFeature, ListKind } from "../server/ListKind.ts";
-import type { Result } from "../server/Method.ts";
-import type { ClientView, RequestContext, ServerEnv } from "../server/RequestContext.ts";
+import type { ListFeature, ListKind } from "../definition/ListKind.ts";
+import type { Result } from "../definition/Method.ts";
+import type { ClientView, RequestContext, ServerEnv } from "../definition/RequestContext.ts";
 import type { HandlerStorage } from "../storage/KeyValueStore.ts";
 
 /** Where one request's messages go. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { mcpError } from "../server/testKit.ts";
+import { mcpError } from "../testing/testKit.ts";
 import { InputRequired, InputRounds } from "./InputRounds.ts";
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };

@@ -7,8 +7,8 @@
 import type { Principal } from "../auth/Principal.ts";
 import { notification, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { atLeast } from "../protocol/logLevels.ts";
-import { FEATURE_OF, LIST_CHANGED_METHOD } from "../server/ListKind.ts";
-import type { CreateMessageResult, ElicitResult, ListRootsResult, RequestContext } from "../server/RequestContext.ts";
+import { FEATURE_OF, LIST_CHANGED_METHOD } from "../definition/ListKind.ts";
+import type { CreateMessageResult, ElicitResult, ListRootsResult, RequestContext } from "../definition/RequestContext.ts";
 import type { Outlet, Scope } from "./Exchange.ts";
 
 /**

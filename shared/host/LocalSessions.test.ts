@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
-import { probeTools } from "../server/testKit.ts";
+import { probeTools } from "../testing/testKit.ts";
 import { defineServer } from "../server/defineServer.ts";
 import { LocalSessions } from "./LocalSessions.ts";
 

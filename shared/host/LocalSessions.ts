@@ -16,7 +16,7 @@ import type { Config } from "../config/readConfig.ts";
 import { toResponse } from "../http/Answer.ts";
 import type { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
-import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { refusal } from "../server/testKit.ts";
+import { refusal } from "../testing/testKit.ts";
 import { requireAccept, requireJsonContentType, requireMcpSessionId, requireProtocolVersion, requireSessionId } from "./guards.ts";
 
 

@@ -30,7 +30,7 @@ import { errorResponse } from "../http/errorResponse.ts";
 import { checkOrigin } from "../http/originPolicy.ts";
 import type { Sessions } from "../host/SessionOperation.ts";
 import { Logger } from "../log/Logger.ts";
-import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";

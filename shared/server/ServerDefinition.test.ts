@@ -6,7 +6,7 @@ import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { defineServer, tool } from "./defineServer.ts";
 import { prompt } from "./prompt.ts";
 import { resource } from "./resource.ts";
-import { call, mcpError } from "./testKit.ts";
+import { call, mcpError } from "../testing/testKit.ts";
 
 const echo = tool({
   name: "echo",

@@ -15,17 +15,17 @@
  */
 import { isObject } from "../jsonrpc/isObject.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
-import { TASKS_EXTENSION } from "./tasksExtension.ts";
+import { TASKS_EXTENSION } from "../methods/tasksExtension.ts";
 import { MODERN_PROTOCOL_VERSIONS, negotiateVersion, type ProtocolVersion } from "../protocol/versions.ts";
-import { type Feature, type FeatureGroup, featuresOf } from "./Feature.ts";
-import { type ListKind, toggleKey, type SwitchView } from "./ListKind.ts";
-import type { Method, MethodGroup, Result } from "./Method.ts";
-import type { ParamHeader } from "./paramHeaders.ts";
-import { ScopeIndex } from "./ScopeIndex.ts";
-import type { CacheableMethod, CacheHint, ServerOptions } from "./ServerOptions.ts";
-import type { TaskOptions } from "./ToolDefinition.ts";
-import { type ToolMethodGroup, toolMethods } from "./toolMethods.ts";
-import type { Implementation } from "./types.ts";
+import { type Feature, type FeatureGroup, featuresOf } from "../definition/Feature.ts";
+import { type ListKind, toggleKey, type SwitchView } from "../definition/ListKind.ts";
+import type { Method, MethodGroup, Result } from "../definition/Method.ts";
+import type { ParamHeader } from "../schema/paramHeaders.ts";
+import { ScopeIndex } from "../methods/ScopeIndex.ts";
+import type { CacheableMethod, CacheHint, ServerOptions } from "../definition/ServerOptions.ts";
+import type { TaskOptions } from "../definition/ToolDefinition.ts";
+import { type ToolMethodGroup, toolMethods } from "../methods/toolMethods.ts";
+import type { Implementation } from "../definition/types.ts";
 
 /** What a session must remember from an `initialize` request. */
 export interface Negotiated {

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { defineServer, tool } from "./defineServer.ts";
 import { prompt } from "./prompt.ts";
 import { resourceTemplate } from "./resource.ts";
-import { call } from "./testKit.ts";
-import type { CompletionContext, RequestContext } from "./RequestContext.ts";
+import { call } from "../testing/testKit.ts";
+import type { CompletionContext, RequestContext } from "../definition/RequestContext.ts";
 
 // The helpers are identities; what they are for is inference, which `tsc -p .` checks here.
 describe("definition helpers", () => {

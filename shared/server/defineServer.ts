@@ -15,9 +15,9 @@
  * });
  */
 import { ServerDefinition } from "./ServerDefinition.ts";
-import type { StandardSchemaV1 } from "./standardSchema.ts";
-import type { ServerOptions } from "./ServerOptions.ts";
-import type { JsonSchemaToolDefinition, ToolDefinition } from "./ToolDefinition.ts";
+import type { StandardSchemaV1 } from "../schema/standardSchema.ts";
+import type { ServerOptions } from "../definition/ServerOptions.ts";
+import type { JsonSchemaToolDefinition, ToolDefinition } from "../definition/ToolDefinition.ts";
 
 /**
  * Never throws: a malformed tool, resource or prompt is kept as the definition's `problem`, a

@@ -3,10 +3,10 @@
  * (`resources/list`, `resources/templates/list`, `resources/read`; a session's subscriptions)
  * and completes template variables (`completion/complete`) with them.
  */
-import { COMPLETION } from "./completionMethods.ts";
-import { type Featured, withFeatures } from "./Feature.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
-import { RESOURCES } from "./resourceMethods.ts";
+import { COMPLETION } from "../methods/completionMethods.ts";
+import { type Featured, withFeatures } from "../definition/Feature.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../definition/ResourceDefinition.ts";
+import { RESOURCES } from "../methods/resourceMethods.ts";
 
 /** Declares a resource with a fixed URI. */
 export function resource(definition: ResourceDefinition): ResourceDefinition & Featured {

@@ -1,6 +1,6 @@
 import { afterEach, describe, it, expect } from "vitest";
 import { z } from "zod";
-import { probeTools } from "../server/testKit.ts";
+import { probeTools } from "../testing/testKit.ts";
 import { DEFAULT_CONFIG, type Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";

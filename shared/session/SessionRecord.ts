@@ -7,8 +7,8 @@ import { serialisedLength } from "../bytes/utf8Length.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { ProtocolVersion } from "../protocol/versions.ts";
-import type { Overrides } from "../server/ListKind.ts";
-import type { Implementation } from "../server/types.ts";
+import type { Overrides } from "../definition/ListKind.ts";
+import type { Implementation } from "../definition/types.ts";
 
 export const SESSION_KEY = "session";
 export const DATA_PREFIX = "data:";

@@ -3,7 +3,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer } from "../server/defineServer.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
-import { mcpError, stubContext } from "../server/testKit.ts";
+import { mcpError, stubContext } from "../testing/testKit.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_SUBSCRIPTIONS, sessionMethods } from "./sessionMethods.ts";
 import type { SessionRecord } from "./SessionRecord.ts";

@@ -11,8 +11,8 @@ import { utf8Length } from "../bytes/utf8Length.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Logger } from "../log/Logger.ts";
 import { isLogLevel } from "../protocol/logLevels.ts";
-import type { Method } from "../server/Method.ts";
-import { requireUri } from "../server/resourceMethods.ts";
+import type { Method } from "../definition/Method.ts";
+import { requireUri } from "../methods/resourceMethods.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { SessionRecord } from "./SessionRecord.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { mcpError } from "../server/testKit.ts";
+import { mcpError } from "../testing/testKit.ts";
 import { paramsDigest, RequestState } from "./RequestState.ts";
 
 const SECRET = "0123456789abcdef0123456789abcdef";

@@ -7,13 +7,13 @@
 import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
-import type { SwitchView } from "../server/ListKind.ts";
+import type { SwitchView } from "../definition/ListKind.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 import { type ListenPlan, planListen } from "./listen.ts";
 import { readRequestMeta, type RequestMeta } from "./readRequestMeta.ts";
 import { STATELESS_METHODS } from "./statelessExchange.ts";
-import { TASK_METHODS } from "../server/tasksExtension.ts";
+import { TASK_METHODS } from "../methods/tasksExtension.ts";
 
 export interface Admitted {
   meta: RequestMeta;

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import type { McpError } from "../errors/McpError.ts";
 import type { Checked } from "../errors/Checked.ts";
-import { refusal } from "../server/testKit.ts";
-import type { ParamHeader } from "../server/paramHeaders.ts";
+import { refusal } from "../testing/testKit.ts";
+import type { ParamHeader } from "../schema/paramHeaders.ts";
 import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 
 /** Asserts the HeaderMismatch face of a refusal: -32020 and HTTP 400. */

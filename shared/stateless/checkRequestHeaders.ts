@@ -12,7 +12,7 @@
 import { type Checked, PASSED, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { ParamHeader } from "../server/paramHeaders.ts";
+import type { ParamHeader } from "../schema/paramHeaders.ts";
 
 /** Which body field `Mcp-Name` mirrors, per method. */
 const NAME_FIELD: Readonly<Record<string, string>> = {

@@ -5,9 +5,9 @@
  * complete results. An interim `InputRequiredResult` carries no caching hints.
  */
 import { META } from "../protocol/metaKeys.ts";
-import type { Result } from "../server/Method.ts";
+import type { Result } from "../definition/Method.ts";
 import { CACHEABLE_METHODS, type ServerDefinition } from "../server/ServerDefinition.ts";
-import type { CacheableMethod } from "../server/ServerOptions.ts";
+import type { CacheableMethod } from "../definition/ServerOptions.ts";
 
 const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
 

@@ -26,10 +26,10 @@ import { followAbort } from "../exchange/followAbort.ts";
 import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, notification, resultReply } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
-import type { SwitchView } from "../server/ListKind.ts";
-import { MAX_URI_CHARS } from "../server/resourceMethods.ts";
+import type { SwitchView } from "../definition/ListKind.ts";
+import { MAX_URI_CHARS } from "../methods/resourceMethods.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
-import { declaresTasks, tasksRequired } from "../server/tasksExtension.ts";
+import { declaresTasks, tasksRequired } from "../methods/tasksExtension.ts";
 import { isTaskId, type Tasks } from "../tasks/Tasks.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */

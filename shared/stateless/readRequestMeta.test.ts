@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { accepted, refusal } from "../server/testKit.ts";
+import { accepted, refusal } from "../testing/testKit.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { readRequestMeta } from "./readRequestMeta.ts";
 

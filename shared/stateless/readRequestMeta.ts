@@ -14,7 +14,7 @@ import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { isModernVersion, MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "../protocol/versions.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
-import type { Implementation } from "../server/types.ts";
+import type { Implementation } from "../definition/types.ts";
 
 export interface RequestMeta {
   protocolVersion: ModernProtocolVersion;

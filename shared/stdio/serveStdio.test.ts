@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { probeTools } from "../server/testKit.ts";
+import { probeTools } from "../testing/testKit.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";

@@ -17,7 +17,7 @@
 import { readConfig } from "../config/readConfig.ts";
 import type { McpError } from "../errors/McpError.ts";
 import type { Logger } from "../log/Logger.ts";
-import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { type MessageStream, serveMessages } from "../transport/serveMessages.ts";
 import { encodeLine } from "./encodeLine.ts";

@@ -10,9 +10,9 @@ import { DEFAULT_CONFIG, readConfig, type Config } from "../config/readConfig.ts
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
-import type { Result } from "../server/Method.ts";
-import type { RequestContext } from "../server/RequestContext.ts";
-import { mcpError } from "../server/testKit.ts";
+import type { Result } from "../definition/Method.ts";
+import type { RequestContext } from "../definition/RequestContext.ts";
+import { mcpError } from "../testing/testKit.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { newTaskId } from "./Tasks.ts";
 import { MAX_LOST_RUNS, TaskHost } from "./TaskHost.ts";

@@ -29,7 +29,7 @@
 import { utf8Length } from "../bytes/utf8Length.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { Result } from "../server/Method.ts";
+import type { Result } from "../definition/Method.ts";
 import { answerProblem } from "../exchange/InputRounds.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
 import { runTask, type RunOutcome, type TaskRunDeps } from "./runTask.ts";

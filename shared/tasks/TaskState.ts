@@ -6,8 +6,8 @@
  */
 import type { JsonRpcErrorObject } from "../errors/McpError.ts";
 import type { Principal } from "../auth/Principal.ts";
-import type { Result } from "../server/Method.ts";
-import type { ClientView } from "../server/RequestContext.ts";
+import type { Result } from "../definition/Method.ts";
+import type { ClientView } from "../definition/RequestContext.ts";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 

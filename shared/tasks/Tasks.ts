@@ -4,7 +4,7 @@
  * `LocalTasks`). Every operation names the caller's `owner` digest, and a task another principal
  * created answers as an unknown one does.
  */
-import type { Result } from "../server/Method.ts";
+import type { Result } from "../definition/Method.ts";
 import { randomHex } from "../session/newSessionId.ts";
 import type { TaskStart } from "./TaskState.ts";
 

@@ -9,11 +9,11 @@ import type { Caller } from "../auth/Caller.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
-import { declaresTasks, tasksRequired } from "../server/tasksExtension.ts";
-import type { Result } from "../server/Method.ts";
-import type { ClientView } from "../server/RequestContext.ts";
+import { declaresTasks, tasksRequired } from "../methods/tasksExtension.ts";
+import type { Result } from "../definition/Method.ts";
+import type { ClientView } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
-import type { TaskOptions } from "../server/ToolDefinition.ts";
+import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { isTaskId, newTaskId, type Tasks } from "./Tasks.ts";
 
 /**

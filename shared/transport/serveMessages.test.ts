@@ -5,7 +5,7 @@ import { McpError } from "../errors/McpError.ts";
 import { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
-import { probeTools } from "../server/testKit.ts";
+import { probeTools } from "../testing/testKit.ts";
 import { serveMessages } from "./serveMessages.ts";
 
 /** A session over an in-memory message stream: what a WebSocket adapter hands `serveMessages`. */

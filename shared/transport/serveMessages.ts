@@ -42,7 +42,7 @@ import { errorReply, isRequest, type JsonRpcMessage, type JsonRpcRequest, type R
 import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { Logger, stderrSink } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
-import type { ServerEnv } from "../server/RequestContext.ts";
+import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { Session } from "../session/Session.ts";

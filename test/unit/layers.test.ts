@@ -1,8 +1,10 @@
 /**
  * The structure as a test: no import cycle between files, none between folders, and the core
- * (`shared/`) on web standards only, below the runtime edges. A failure names the cycle.
+ * (`shared/`) on web standards only, below the runtime edges, its folders in the order of the
+ * layer table below (docs/architecture.md has the same table, with what each folder holds). A
+ * failure names the cycle, or the import that goes up.
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cycles, folderGraph, type Graph, importGraph, sourceFiles, specifiersOf } from "../support/importGraph.ts";
 
@@ -37,8 +39,50 @@ describe("the import graph", () => {
   });
 });
 
+/**
+ * The layers of `shared/`, lowest first: a folder imports only folders of lower layers. A new
+ * folder must be placed here, or the test below names it.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["protocol", "bytes", "storage", "broadcast"],
+  ["log", "config"],
+  ["errors", "timers"],
+  ["jsonrpc", "auth", "outbound"],
+  ["http", "schema"],
+  ["definition"],
+  ["methods"],
+  ["server"],
+  ["exchange"],
+  ["session"],
+  ["tasks"],
+  ["stateless"],
+  ["transport"],
+  ["host", "stdio"],
+  ["routes"],
+  // Helpers for tests of definitions (the unit tests' kit).
+  ["testing"],
+  // The public entries: shared/index.ts and its siblings.
+  ["."],
+];
+
 describe("the core, shared/", () => {
   const core = files.filter((f) => f.startsWith("shared/"));
+  const folderOf = (file: string) => dirname(file).slice("shared".length + 1) || ".";
+  const layerOf = new Map(LAYERS.flatMap((folders, layer) => folders.map((folder) => [folder, layer] as const)));
+
+  it("places every folder in one layer of the table", () => {
+    const unplaced = [...new Set(core.map(folderOf))].filter((folder) => !layerOf.has(folder));
+    expect(unplaced).toEqual([]);
+  });
+
+  it("imports only from lower layers (or within a folder)", () => {
+    const upward = core.flatMap((file) =>
+      [...graph.get(file)!]
+        .filter((target) => target.startsWith("shared/") && folderOf(target) !== folderOf(file) && layerOf.get(folderOf(target))! >= layerOf.get(folderOf(file))!)
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(upward).toEqual([]);
+  });
 
   it("touches web standards only: no node: and no cloudflare: imports", () => {
     const offending = core.flatMap((file) => specifiersOf(ROOT, file).filter((s) => /^(node|cloudflare):/.test(s)).map((s) => `${file} → ${s}`));

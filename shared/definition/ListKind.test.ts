@@ -1,11 +1,11 @@
 import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { defineServer, tool } from "./defineServer.ts";
-import { prompt } from "./prompt.ts";
-import { resource, resourceTemplate } from "./resource.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
+import { prompt } from "../server/prompt.ts";
+import { resource, resourceTemplate } from "../server/resource.ts";
 import { switchOverrides } from "./ListKind.ts";
-import { call, mcpError, problemOf, stubContext, stubSession } from "./testKit.ts";
+import { call, mcpError, problemOf, stubContext, stubSession } from "../testing/testKit.ts";
 
 /** A request context in a fresh session of `server`, and that session. */
 function inSession() {

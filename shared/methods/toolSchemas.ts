@@ -8,9 +8,9 @@
  * with `"type": "object"` at the root (schema `Tool.inputSchema` / `Tool.outputSchema`).
  */
 import { isObject } from "../jsonrpc/isObject.ts";
-import { jsonSchemaValidator } from "./jsonSchemaValidator.ts";
-import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type StandardSchemaV1, type Validated, validateStandard } from "./standardSchema.ts";
-import type { AnyToolDefinition, JsonSchemaObject } from "./ToolDefinition.ts";
+import { jsonSchemaValidator } from "../schema/jsonSchemaValidator.ts";
+import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type StandardSchemaV1, type Validated, validateStandard } from "../schema/standardSchema.ts";
+import type { AnyToolDefinition, JsonSchemaObject } from "../definition/ToolDefinition.ts";
 
 export interface ToolSchemas {
   inputSchema: JsonSchemaObject;

@@ -12,13 +12,13 @@ import { tasksRequired } from "./tasksExtension.ts";
 import { isModernVersion } from "../protocol/versions.ts";
 import { callTool } from "./callTool.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
-import { isOffered, switchable } from "./ListKind.ts";
-import type { MethodGroup, Result } from "./Method.ts";
-import { type ParamHeader, paramHeaders } from "./paramHeaders.ts";
+import { isOffered, switchable } from "../definition/ListKind.ts";
+import type { MethodGroup, Result } from "../definition/Method.ts";
+import { type ParamHeader, paramHeaders } from "../schema/paramHeaders.ts";
 import { listResult } from "./paginate.ts";
-import type { JsonSchemaConverter } from "./standardSchema.ts";
+import type { JsonSchemaConverter } from "../schema/standardSchema.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
-import { type AnyToolDefinition, type TaskOptions, taskOptionsOf } from "./ToolDefinition.ts";
+import { type AnyToolDefinition, type TaskOptions, taskOptionsOf } from "../definition/ToolDefinition.ts";
 
 /** Tool names per the MCP tools spec ("Tool names"): 1–128 characters, case-sensitive. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

@@ -6,9 +6,9 @@
  * A malformed return is a bug in the server, not in the request: it throws a TypeError, which
  * the error boundary logs and answers as -32603 (resources spec, "Error Handling").
  */
-import type { ResourceReturn } from "./ResourceDefinition.ts";
+import type { ResourceReturn } from "../definition/ResourceDefinition.ts";
 import { toBase64 } from "../bytes/toBase64.ts";
-import type { ResourceContents } from "./types.ts";
+import type { ResourceContents } from "../definition/types.ts";
 
 /**
  * @param uri      The URI the client read (for a template, the concrete one).

@@ -5,7 +5,7 @@
 import type { Featured } from "./Feature.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
-import type { JsonSchemaConverter } from "./standardSchema.ts";
+import type { JsonSchemaConverter } from "../schema/standardSchema.ts";
 import type { AnyToolDefinition } from "./ToolDefinition.ts";
 
 export interface ServerOptions {

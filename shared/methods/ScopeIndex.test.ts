@@ -3,15 +3,15 @@ import { z } from "zod";
 import type { Principal } from "../auth/Principal.ts";
 import { request } from "../jsonrpc/messages.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { defineServer, tool } from "./defineServer.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
 import { grants } from "../auth/grants.ts";
-import { isOffered } from "./ListKind.ts";
-import { prompt } from "./prompt.ts";
-import { resource, resourceTemplate } from "./resource.ts";
+import { isOffered } from "../definition/ListKind.ts";
+import { prompt } from "../server/prompt.ts";
+import { resource, resourceTemplate } from "../server/resource.ts";
 import { MAX_URI_CHARS } from "./resourceMethods.ts";
 import { ScopeIndex } from "./ScopeIndex.ts";
-import type { ServerOptions } from "./ServerOptions.ts";
-import { call, mcpError, problemOf, stubContext, stubSession } from "./testKit.ts";
+import type { ServerOptions } from "../definition/ServerOptions.ts";
+import { call, mcpError, problemOf, stubContext, stubSession } from "../testing/testKit.ts";
 
 const text = (value: string) => [{ role: "user" as const, content: { type: "text" as const, text: value } }];
 

@@ -1,9 +1,9 @@
 import { describe, it, expect } from "vitest";
 import { z } from "zod";
-import { defineServer, tool } from "./defineServer.ts";
-import { call } from "./testKit.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
+import { call } from "../testing/testKit.ts";
 import { toolSchemas } from "./toolSchemas.ts";
-import type { JsonSchemaObject, JsonSchemaToolDefinition } from "./ToolDefinition.ts";
+import type { JsonSchemaObject, JsonSchemaToolDefinition } from "../definition/ToolDefinition.ts";
 
 /** The 2020-12 schema of the brief, as text, so that "verbatim" is checked byte for byte. */
 const CONTACT_SCHEMA_JSON =

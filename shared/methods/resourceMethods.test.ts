@@ -1,11 +1,11 @@
 import { describe, it, expect } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { defineServer } from "./defineServer.ts";
-import { resource, resourceTemplate } from "./resource.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import { defineServer } from "../server/defineServer.ts";
+import { resource, resourceTemplate } from "../server/resource.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../definition/ResourceDefinition.ts";
 import { MAX_URI_CHARS } from "./resourceMethods.ts";
-import { allPages, call, mcpError, stubContext } from "./testKit.ts";
+import { allPages, call, mcpError, stubContext } from "../testing/testKit.ts";
 
 const text: ResourceDefinition = {
   uri: "test://static-text",

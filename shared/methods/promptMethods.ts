@@ -7,13 +7,13 @@
  */
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
-import type { Feature } from "./Feature.ts";
-import { isOffered, switchable } from "./ListKind.ts";
-import { type MethodGroup, NO_METHODS, type Result } from "./Method.ts";
+import type { Feature } from "../definition/Feature.ts";
+import { isOffered, switchable } from "../definition/ListKind.ts";
+import { type MethodGroup, NO_METHODS, type Result } from "../definition/Method.ts";
 import { listResult } from "./paginate.ts";
 import { promptArguments } from "./promptArguments.ts";
-import type { PromptDefinition } from "./PromptDefinition.ts";
-import { type JsonSchemaConverter, validateStandard } from "./standardSchema.ts";
+import type { PromptDefinition } from "../definition/PromptDefinition.ts";
+import { type JsonSchemaConverter, validateStandard } from "../schema/standardSchema.ts";
 import { toGetPromptResult } from "./toGetPromptResult.ts";
 
 /** Prompts, as `prompt()` brings them to a server. */

@@ -2,11 +2,11 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { MAX_COMPLETION_VALUES } from "./completionMethods.ts";
-import { defineServer } from "./defineServer.ts";
-import { prompt } from "./prompt.ts";
-import { resource, resourceTemplate } from "./resource.ts";
-import { call, mcpError, stubContext } from "./testKit.ts";
-import type { CompletionContext } from "./RequestContext.ts";
+import { defineServer } from "../server/defineServer.ts";
+import { prompt } from "../server/prompt.ts";
+import { resource, resourceTemplate } from "../server/resource.ts";
+import { call, mcpError, stubContext } from "../testing/testKit.ts";
+import type { CompletionContext } from "../definition/RequestContext.ts";
 
 const seen: { value: string; arguments: unknown; env: unknown }[] = [];
 const MANY = Array.from({ length: 250 }, (_, i) => `v${String(i).padStart(3, "0")}`);

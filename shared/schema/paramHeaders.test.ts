@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineServer, tool } from "./defineServer.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
 import { paramHeaders } from "./paramHeaders.ts";
 
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });

@@ -2,10 +2,10 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { defineServer } from "./defineServer.ts";
-import { prompt } from "./prompt.ts";
-import type { PromptDefinition } from "./PromptDefinition.ts";
-import { allPages, call, mcpError, stubContext } from "./testKit.ts";
+import { defineServer } from "../server/defineServer.ts";
+import { prompt } from "../server/prompt.ts";
+import type { PromptDefinition } from "../definition/PromptDefinition.ts";
+import { allPages, call, mcpError, stubContext } from "../testing/testKit.ts";
 
 const review = prompt({
   name: "code_review",

@@ -10,7 +10,7 @@
  */
 import { isObject } from "../jsonrpc/isObject.ts";
 import { MAX_URI_CHARS } from "./resourceMethods.ts";
-import type { ServerOptions } from "./ServerOptions.ts";
+import type { ServerOptions } from "../definition/ServerOptions.ts";
 import { UriTemplate } from "./UriTemplate.ts";
 
 /** RFC 6749 §3.3 `scope-token`: printable ASCII except space, `"` and `\`. */

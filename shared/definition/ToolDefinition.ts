@@ -3,7 +3,7 @@
  * any Standard Schema (zod, valibot, arktype…) or a raw JSON Schema — and an async handler.
  */
 import type { RequestContext } from "./RequestContext.ts";
-import type { InferInput, InferOutput, StandardSchemaV1 } from "./standardSchema.ts";
+import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
 import type { CallToolResult, ToolAnnotations } from "./types.ts";
 
 /** A JSON Schema whose root describes an object, as MCP requires of tool input and output schemas. */

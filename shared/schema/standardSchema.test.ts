@@ -4,10 +4,10 @@ import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
-import { defineServer, tool } from "./defineServer.ts";
-import { prompt } from "./prompt.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
+import { prompt } from "../server/prompt.ts";
 import { MAX_REPORTED_ISSUES, validateStandard } from "./standardSchema.ts";
-import { call } from "./testKit.ts";
+import { call } from "../testing/testKit.ts";
 
 type ToolResult = { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
 type Listed = { tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] };

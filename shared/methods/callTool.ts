@@ -10,9 +10,9 @@
  */
 import { McpError } from "../errors/McpError.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
-import type { RequestContext } from "./RequestContext.ts";
-import type { AnyToolDefinition } from "./ToolDefinition.ts";
-import type { CallToolResult } from "./types.ts";
+import type { RequestContext } from "../definition/RequestContext.ts";
+import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
+import type { CallToolResult } from "../definition/types.ts";
 
 /** A tool result that tells the model what went wrong, e.g. `return toolError("No such city")`. */
 export function toolError(text: string): CallToolResult {

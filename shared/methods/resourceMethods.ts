@@ -15,13 +15,13 @@
  */
 import { grants } from "../auth/grants.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { Feature, FeatureGroup } from "./Feature.ts";
-import { isOffered, switchable, type SwitchView } from "./ListKind.ts";
-import { NO_METHODS, type Result } from "./Method.ts";
+import type { Feature, FeatureGroup } from "../definition/Feature.ts";
+import { isOffered, switchable, type SwitchView } from "../definition/ListKind.ts";
+import { NO_METHODS, type Result } from "../definition/Method.ts";
 import { listResult } from "./paginate.ts";
-import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../definition/ResourceDefinition.ts";
 import { toResourceContents } from "./toResourceContents.ts";
-import type { RequestContext } from "./RequestContext.ts";
+import type { RequestContext } from "../definition/RequestContext.ts";
 import { UriTemplate } from "./UriTemplate.ts";
 
 /** RFC 3986 §3.1: a URI starts with its scheme. */

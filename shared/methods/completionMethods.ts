@@ -10,12 +10,12 @@
  */
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
-import type { Feature } from "./Feature.ts";
-import { isOffered } from "./ListKind.ts";
-import { type MethodGroup, NO_METHODS } from "./Method.ts";
-import type { PromptDefinition } from "./PromptDefinition.ts";
-import type { ResourceTemplateDefinition } from "./ResourceDefinition.ts";
-import type { Completer } from "./RequestContext.ts";
+import type { Feature } from "../definition/Feature.ts";
+import { isOffered } from "../definition/ListKind.ts";
+import { type MethodGroup, NO_METHODS } from "../definition/Method.ts";
+import type { PromptDefinition } from "../definition/PromptDefinition.ts";
+import type { ResourceTemplateDefinition } from "../definition/ResourceDefinition.ts";
+import type { Completer } from "../definition/RequestContext.ts";
 
 /** Completion spec, "Completion Results": "Maximum 100 items per response". */
 export const MAX_COMPLETION_VALUES = 100;

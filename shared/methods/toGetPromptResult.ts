@@ -7,7 +7,7 @@
  * and answers as -32603 (prompts spec, "Error Handling").
  */
 import { isObject } from "../jsonrpc/isObject.ts";
-import type { GetPromptResult, PromptMessage } from "./PromptDefinition.ts";
+import type { GetPromptResult, PromptMessage } from "../definition/PromptDefinition.ts";
 
 const ROLES = new Set(["user", "assistant"]);
 const CONTENT_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);

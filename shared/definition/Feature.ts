@@ -12,7 +12,7 @@ import type { SwitchView } from "./ListKind.ts";
 import type { MethodGroup } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
-import type { JsonSchemaConverter } from "./standardSchema.ts";
+import type { JsonSchemaConverter } from "../schema/standardSchema.ts";
 
 export const FEATURES: unique symbol = Symbol("durable-mcp features");
 

@@ -9,10 +9,10 @@ import { McpError } from "../errors/McpError.ts";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { scoped } from "../storage/KeyValueStore.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
-import { tool } from "./defineServer.ts";
-import { type Overrides, switchedState, switchOverrides } from "./ListKind.ts";
-import type { RequestContext, SessionContext } from "./RequestContext.ts";
-import type { ServerDefinition } from "./ServerDefinition.ts";
+import { tool } from "../server/defineServer.ts";
+import { type Overrides, switchedState, switchOverrides } from "../definition/ListKind.ts";
+import type { RequestContext, SessionContext } from "../definition/RequestContext.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
 /** A session whose definitions are all as declared, unless switched through it. */
 export function stubSession(server: ServerDefinition): SessionContext & { overrides: Overrides } {

@@ -2,9 +2,9 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { McpError } from "../errors/McpError.ts";
 import { callTool, toolError } from "./callTool.ts";
-import { tool } from "./defineServer.ts";
-import { stubContext } from "./testKit.ts";
-import type { ToolDefinition } from "./ToolDefinition.ts";
+import { tool } from "../server/defineServer.ts";
+import { stubContext } from "../testing/testKit.ts";
+import type { ToolDefinition } from "../definition/ToolDefinition.ts";
 
 /** A handler's context with no session behind it; progress and log calls are recorded. */
 function recordingContext(signal = new AbortController().signal) {

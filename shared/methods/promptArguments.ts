@@ -6,8 +6,8 @@
  * Prompt arguments are strings on the wire, so a field that does not take a string fails here,
  * at startup, naming the prompt and the field.
  */
-import type { PromptArguments } from "./PromptDefinition.ts";
-import { type JsonSchemaConverter, jsonSchemaOf } from "./standardSchema.ts";
+import type { PromptArguments } from "../definition/PromptDefinition.ts";
+import { type JsonSchemaConverter, jsonSchemaOf } from "../schema/standardSchema.ts";
 
 /** MCP `PromptArgument`. */
 export interface PromptArgument {

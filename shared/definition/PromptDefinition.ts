@@ -7,7 +7,7 @@
  * so every field of `arguments` must accept a string: with zod `z.string()`, `z.enum([...])`,
  * optional or described as needed. Anything else fails at startup.
  */
-import type { InferInput, InferOutput, StandardSchemaV1 } from "./standardSchema.ts";
+import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
 import type { Completer, RequestContext } from "./RequestContext.ts";
 import type { ContentBlock, Meta, Role } from "./types.ts";
 
