@@ -30,12 +30,23 @@ declare namespace Deno {
   interface KvEntryMaybe<T> {
     key: KvKey;
     value: T | null;
+    versionstamp: string | null;
+  }
+  interface AtomicOperation {
+    check(...checks: { key: KvKey; versionstamp: string | null }[]): AtomicOperation;
+    set(key: KvKey, value: unknown, options?: { expireIn?: number }): AtomicOperation;
+    delete(key: KvKey): AtomicOperation;
+    sum(key: KvKey, n: bigint): AtomicOperation;
+    commit(): Promise<{ ok: true; versionstamp: string } | { ok: false }>;
   }
   interface Kv {
     get<T = unknown>(key: KvKey): Promise<KvEntryMaybe<T>>;
-    set(key: KvKey, value: unknown): Promise<unknown>;
+    getMany<T extends readonly unknown[]>(keys: readonly KvKey[]): Promise<{ [K in keyof T]: KvEntryMaybe<T[K]> }>;
+    set(key: KvKey, value: unknown, options?: { expireIn?: number }): Promise<unknown>;
     delete(key: KvKey): Promise<void>;
-    list<T = unknown>(selector: { prefix: KvKey; start?: KvKey }, options?: { limit?: number }): AsyncIterable<{ key: KvKey; value: T }>;
+    list<T = unknown>(selector: { prefix: KvKey; start?: KvKey; end?: KvKey }, options?: { limit?: number; reverse?: boolean }): AsyncIterable<{ key: KvKey; value: T; versionstamp: string }>;
+    atomic(): AtomicOperation;
+    watch<T extends readonly unknown[]>(keys: readonly KvKey[]): ReadableStream<{ [K in keyof T]: KvEntryMaybe<T[K]> }>;
     close(): void;
   }
   function openKv(path?: string): Promise<Kv>;

@@ -21,6 +21,8 @@ import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { readConfig } from "../shared/config/readConfig.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
+import { LocalHomes } from "../shared/home/LocalHomes.ts";
+import { homeProblem } from "../shared/home/deploymentProblems.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
@@ -60,14 +62,19 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
+  // A deployment that cannot serve the homes its definitions declare does not start.
+  const problem = homeProblem(definition, options.authorization !== undefined, true);
+  if (problem) throw problem;
   const kv = kvPath === undefined ? undefined : await Deno.openKv(kvPath);
-  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, storageFor: kv && ((id) => new KvStorage(kv, id)) });
+  const homes = definition.homes.user || definition.homes.handle ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
+  if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));
+  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
   // Tasks are kept in memory: they end with the process (a Worker's are durable).
-  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast });
+  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes });
   const handle = createRouter<Record<string, string>>(
     definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, clientAddress: (_request, info) => peerAddress(info) },
+    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, clientAddress: (_request, info) => peerAddress(info) },
     options,
   );
   let listening!: (url: string) => void;
@@ -78,6 +85,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
     async shutdown() {
       sessions.close();
       tasks.close();
+      homes?.close();
       await http.shutdown();
       kv?.close();
     },

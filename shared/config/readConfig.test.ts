@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { DEFAULT_CONFIG, MAX_SESSION_IDLE_TTL_MS, readConfig } from "./readConfig.ts";
+import { DEFAULT_CONFIG, MAX_HOME_RETENTION_MS, MAX_SESSION_IDLE_TTL_MS, readConfig } from "./readConfig.ts";
 import { MAX_TIMER_MS } from "./timerLimits.ts";
 
 describe("readConfig", () => {
@@ -21,6 +21,9 @@ describe("readConfig", () => {
       taskTimeoutMs: 600_000,
       taskPollIntervalMs: 2_000,
       maxTasks: 1_000,
+      homeRetentionMs: 90 * 86_400_000,
+      maxHomeBytes: 16 * 1024 * 1024,
+      maxHomeKeys: 10_000,
       allowedOrigins: [],
       allowedHosts: [],
     });
@@ -49,6 +52,9 @@ describe("readConfig", () => {
       TASK_TIMEOUT_MS: "90000",
       TASK_POLL_INTERVAL_MS: "500",
       MAX_TASKS: "10",
+      HOME_RETENTION_MS: "86400000",
+      MAX_HOME_BYTES: "65536",
+      MAX_HOME_KEYS: "100",
       ALLOWED_ORIGINS: "https://app.example.com",
       ALLOWED_HOSTS: "mcp.example.com",
     });
@@ -69,6 +75,9 @@ describe("readConfig", () => {
       taskTimeoutMs: 90000,
       taskPollIntervalMs: 500,
       maxTasks: 10,
+      homeRetentionMs: 86_400_000,
+      maxHomeBytes: 65536,
+      maxHomeKeys: 100,
       allowedOrigins: ["https://app.example.com"],
       allowedHosts: ["mcp.example.com"],
     });
@@ -155,5 +164,10 @@ describe("readConfig", () => {
     expect(() => readConfig({ SESSION_IDLE_TTL_MS: String(MAX_SESSION_IDLE_TTL_MS + 1) })).toThrow(
       new RegExp(`^SESSION_IDLE_TTL_MS must be at most ${MAX_SESSION_IDLE_TTL_MS} ms`),
     );
+  });
+
+  it("keeps a home up to ten years unused, not a day more", () => {
+    expect(readConfig({ HOME_RETENTION_MS: String(MAX_HOME_RETENTION_MS) }).homeRetentionMs).toBe(MAX_HOME_RETENTION_MS);
+    expect(() => readConfig({ HOME_RETENTION_MS: String(MAX_HOME_RETENTION_MS + 1) })).toThrow(`HOME_RETENTION_MS must be at most ${MAX_HOME_RETENTION_MS} ms (ten years)`);
   });
 });

@@ -18,6 +18,9 @@ import { MAX_TIMER_MS } from "./timerLimits.ts";
  */
 export const MAX_SESSION_IDLE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
+/** Upper bound, in ms, of `HOME_RETENTION_MS`: ten years. A home's retention is an alarm at an epoch time, or a chain of timers locally. */
+export const MAX_HOME_RETENTION_MS = 3_650 * 24 * 60 * 60 * 1000;
+
 /** Upper bound of `TASK_TIMEOUT_MS`: 14 minutes, inside the 15 a Durable Object's alarm handler may run. */
 export const MAX_TASK_TIMEOUT_MS = 14 * 60_000;
 
@@ -65,6 +68,15 @@ export interface Config {
   taskPollIntervalMs: number;
   /** Tasks one process holds at once, on hosts that keep them in memory (Deno, stdio) (`MAX_TASKS`); on Workers each task is an object of its own. */
   maxTasks: number;
+  /**
+   * A user's or a handle's home unused for this long is deleted, every key of it (`HOME_RETENTION_MS`,
+   * at most `MAX_HOME_RETENTION_MS`). "Used" means a handler ran there, or a write.
+   */
+  homeRetentionMs: number;
+  /** Bytes one home may store, values and keys as their storage counts them (`MAX_HOME_BYTES`); a write past it is refused. */
+  maxHomeBytes: number;
+  /** Keys one home may store (`MAX_HOME_KEYS`); a write of a new key past it is refused. */
+  maxHomeKeys: number;
   /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
   allowedOrigins: readonly string[] | "*";
   /**
@@ -92,6 +104,9 @@ export const DEFAULT_CONFIG: Config = {
   taskTimeoutMs: 10 * 60_000,
   taskPollIntervalMs: 2_000,
   maxTasks: 1_000,
+  homeRetentionMs: 90 * 24 * 60 * 60 * 1000,
+  maxHomeBytes: 16 * 1024 * 1024,
+  maxHomeKeys: 10_000,
   allowedOrigins: [],
   allowedHosts: [],
 };
@@ -112,6 +127,9 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
   taskTimeoutMs: "TASK_TIMEOUT_MS",
   taskPollIntervalMs: "TASK_POLL_INTERVAL_MS",
   maxTasks: "MAX_TASKS",
+  homeRetentionMs: "HOME_RETENTION_MS",
+  maxHomeBytes: "MAX_HOME_BYTES",
+  maxHomeKeys: "MAX_HOME_KEYS",
 };
 
 /**
@@ -127,6 +145,7 @@ const MAX_DURATION_MS: Partial<Record<keyof typeof NUMERIC, number>> = {
   taskTtlMs: MAX_TIMER_MS,
   taskTimeoutMs: MAX_TASK_TIMEOUT_MS,
   taskPollIntervalMs: MAX_TIMER_MS,
+  homeRetentionMs: MAX_HOME_RETENTION_MS,
 };
 
 const cache = new WeakMap<object, Config>();
@@ -146,7 +165,14 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
     }
     const max = MAX_DURATION_MS[key];
     if (max !== undefined && value > max) {
-      const why = max === MAX_TIMER_MS ? "the longest delay setTimeout can hold, about 24.8 days" : max === MAX_TASK_TIMEOUT_MS ? "14 minutes: a Durable Object's alarm handler runs at most 15" : "365 days";
+      const why =
+        max === MAX_TIMER_MS
+          ? "the longest delay setTimeout can hold, about 24.8 days"
+          : max === MAX_TASK_TIMEOUT_MS
+            ? "14 minutes: a Durable Object's alarm handler runs at most 15"
+            : max === MAX_HOME_RETENTION_MS
+              ? "ten years"
+              : "365 days";
       throw new RangeError(`${name} must be at most ${max} ms (${why}), got ${JSON.stringify(raw)}`);
     }
     config[key] = value;

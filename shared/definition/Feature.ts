@@ -8,6 +8,7 @@
  * A definition made by a helper carries its features under a symbol; the server definition
  * compiles each feature once, from all of its options.
  */
+import type { Home } from "./Home.ts";
 import type { SwitchView } from "./ListKind.ts";
 import type { MethodGroup } from "./Method.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
@@ -18,9 +19,9 @@ export const FEATURES: unique symbol = Symbol("durable-mcp features");
 
 /** What a feature is compiled from: the server options it reads. */
 export interface FeatureOptions {
-  prompts?: readonly PromptDefinition<any>[];
-  resources?: readonly ResourceDefinition[];
-  resourceTemplates?: readonly ResourceTemplateDefinition<any>[];
+  prompts?: readonly PromptDefinition<any, Home>[];
+  resources?: readonly ResourceDefinition<Home>[];
+  resourceTemplates?: readonly ResourceTemplateDefinition<any, Home>[];
   toJsonSchema?: JsonSchemaConverter;
 }
 

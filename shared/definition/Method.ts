@@ -3,6 +3,7 @@
  * methods (tools, resources, prompts, completion) together with the capability `initialize`
  * advertises for it, so that the two cannot disagree.
  */
+import type { HomePlan } from "./Home.ts";
 import type { RequestContext } from "./RequestContext.ts";
 
 /** A JSON-RPC `result` object. */
@@ -15,6 +16,12 @@ export type Method = (params: Record<string, unknown>, ctx: RequestContext) => P
 export interface MethodGroup {
   capabilities: Result;
   methods: Record<string, Method>;
+  /**
+   * Where a request to one of these methods runs, when the definition it names has a home of its
+   * own (`home: "user"` or a handle); undefined for the request's own session (or none). Absent
+   * when no definition of the group has one.
+   */
+  homeOf?(method: string, params: Record<string, unknown>): HomePlan | undefined;
 }
 
 /** A feature the definition does not have: nothing advertised, every method -32601 (completion spec, "Error Handling"). */

@@ -8,7 +8,8 @@
  * optional or described as needed. Anything else fails at startup.
  */
 import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
-import type { Completer, RequestContext } from "./RequestContext.ts";
+import type { Home } from "./Home.ts";
+import type { Completer, ContextIn } from "./RequestContext.ts";
 import type { ContentBlock, Meta, Role } from "./types.ts";
 
 /** MCP `PromptMessage`. */
@@ -40,7 +41,7 @@ export type PromptArgumentName<Args> = Args extends PromptArguments ? keyof Infe
  *   get: async ({ code, language }) => [{ role: "user", content: { type: "text", text: `Review this ${language ?? ""} code:\n${code}` } }],
  *   complete: { language: (value) => ["python", "rust"].filter((l) => l.startsWith(value)) } })
  */
-export interface PromptDefinition<Args extends PromptArguments | undefined = PromptArguments | undefined> {
+export interface PromptDefinition<Args extends PromptArguments | undefined = PromptArguments | undefined, H extends Home = Home> {
   /** Unique within the server. */
   name: string;
   title?: string;
@@ -58,8 +59,10 @@ export interface PromptDefinition<Args extends PromptArguments | undefined = Pro
    * token (stdio, a server without `authorization`).
    */
   scopes?: readonly string[];
+  /** Where `get` runs and whose storage `ctx.storage` is (see `Home.ts`); a handle travels in the argument it names. */
+  home?: H;
   /** A message list, or a full result (e.g. with its own `description`). Without `arguments`, `args` is `{}`. */
-  get(args: Args extends PromptArguments ? InferOutput<Args> : Record<string, never>, ctx: RequestContext): Promise<PromptMessage[] | GetPromptResult>;
+  get(args: Args extends PromptArguments ? InferOutput<Args> : Record<string, never>, ctx: ContextIn<H>): Promise<PromptMessage[] | GetPromptResult>;
   /** Completers for `completion/complete` with `ref: { type: "ref/prompt", name }`. */
   complete?: Partial<Record<PromptArgumentName<Args>, Completer>>;
 }

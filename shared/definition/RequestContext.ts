@@ -1,13 +1,15 @@
 /**
  * What a handler gets besides its arguments: one `RequestContext` per request, the same in every
  * protocol era. Where an era lacks something, it is absent and typed so: 2026-07-28 has no
- * session, so `ctx.session` and `ctx.storage` are undefined there, never a stand-in that drops
- * what it is given.
+ * session, so a session tool's `ctx.session` and `ctx.storage` are undefined there, never a
+ * stand-in that drops what it is given. A definition with a home of its own (`home: "user"` or a
+ * handle, `Home.ts`) has `ctx.storage` in every era: its home's (`HomeContext`).
  */
 import type { Principal } from "../auth/Principal.ts";
 import type { RequestId } from "../jsonrpc/messages.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { HandlerStorage } from "../storage/KeyValueStore.ts";
+import type { HandleHome } from "./Home.ts";
 import type { ListFeature, ListKind } from "./ListKind.ts";
 import type { ContentBlock, Implementation, Role } from "./types.ts";
 
@@ -190,8 +192,70 @@ interface WithoutSession {
   storage?: undefined;
 }
 
+/**
+ * The storage of a user's or a handle's home: the session storage's four operations, plus a
+ * transaction for read-modify-write (on Deno KV shared by several processes, two writers of one
+ * home cannot lose each other's update), and on Workers the home object's SQLite database.
+ * Bounded per home (MAX_HOME_BYTES, MAX_HOME_KEYS): a write past a bound rejects with an error
+ * that says which, which a tool handler's caller sees as a tool error.
+ */
+export interface HomeStorage extends HandlerStorage {
+  /**
+   * Runs `body` against a consistent view of this home: its reads see one state, and its writes
+   * apply together or not at all. `body` may run more than once (when another process wrote what
+   * it read first, on Deno KV), so keep side effects out of it.
+   *
+   * @example await ctx.storage.transaction(async (txn) => txn.put("notes", [...((await txn.get<string[]>("notes")) ?? []), text]))
+   */
+  transaction<T>(body: (txn: HandlerStorage) => Promise<T>): Promise<T>;
+  /**
+   * Workers only: the home object's own SQLite database (`ctx.storage.sql` of a Durable Object).
+   * Each statement runs in a transaction of its own, and one that would grow the database past
+   * MAX_HOME_BYTES is rolled back with an error saying so. Undefined on Deno and stdio.
+   */
+  readonly sql?: SqlDatabase;
+}
+
+/** The SQL a Workers home offers: a synchronous SQLite database. */
+export interface SqlDatabase {
+  /** Runs one statement with `?` bindings; its rows are read at once. */
+  exec<T extends Record<string, SqlValue> = Record<string, SqlValue>>(query: string, ...bindings: SqlValue[]): SqlRows<T>;
+  /** Bytes the database takes, every table of the home counted. */
+  readonly databaseSize: number;
+}
+
+export type SqlValue = string | number | null | ArrayBuffer;
+
+/** The rows a statement returned. */
+export interface SqlRows<T> extends Iterable<T> {
+  toArray(): T[];
+  /** The one row; throws when there is not exactly one. */
+  one(): T;
+  readonly columnNames: string[];
+  readonly rowsRead: number;
+  readonly rowsWritten: number;
+}
+
+/** In a home of its own (`home: "user"` or a handle): its storage, in every era, and the session if the request has one. */
+interface InHome {
+  session?: SessionContext;
+  storage: HomeStorage;
+  /**
+   * A handle home's handle: the one the call named, or — for a call that named none — the new one
+   * opened for it, for the handler to give the model (it is kept once something is stored under
+   * it). Undefined in a user's home.
+   */
+  handle?: string;
+}
+
 /** Everything a handler may use besides its arguments. One object per request. */
-export type RequestContext = ContextBase & (WithSession | WithoutSession);
+export type RequestContext = ContextBase & (WithSession | WithoutSession | InHome);
+
+/** The context of a handler whose definition has a home of its own: `ctx.storage` is always there. */
+export type HomeContext = ContextBase & InHome;
+
+/** The context a definition's handler gets for its declared `home`. */
+export type ContextIn<H> = [H] extends ["user" | HandleHome] ? HomeContext : RequestContext;
 
 /**
  * What a completer gets besides the typed-so-far value: the request's context plus the values the

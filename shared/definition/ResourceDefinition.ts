@@ -5,7 +5,8 @@
  *
  * Templates use RFC 6570 level 1 only (`{var}`, simple string expansion); see `UriTemplate`.
  */
-import type { Completer, RequestContext } from "./RequestContext.ts";
+import type { Home } from "./Home.ts";
+import type { Completer, ContextIn } from "./RequestContext.ts";
 import type { Annotations, ResourceContents } from "./types.ts";
 
 /**
@@ -21,7 +22,7 @@ export type ResourceReturn = string | Uint8Array | ResourceContents[];
  * { uri: "config://app", name: "app-config", mimeType: "application/json",
  *   read: async (ctx) => JSON.stringify(await ctx.storage.get("config") ?? {}) }
  */
-export interface ResourceDefinition {
+export interface ResourceDefinition<H extends Home = Home> {
   /** Unique within the server; any scheme (`file://`, `https://`, or your own such as `notes://`). */
   uri: string;
   name: string;
@@ -43,7 +44,9 @@ export interface ResourceDefinition {
    * token (stdio, a server without `authorization`).
    */
   scopes?: readonly string[];
-  read(ctx: RequestContext): Promise<ResourceReturn>;
+  /** Where `read` runs and whose storage `ctx.storage` is: `"session"` (default) or `"user"` (see `Home.ts`). */
+  home?: H;
+  read(ctx: ContextIn<H>): Promise<ResourceReturn>;
 }
 
 /** The variable names of a level-1 URI template: `"a://{x}/{y}"` gives `"x" | "y"`. */
@@ -63,7 +66,7 @@ export type TemplateVariables<T extends string> = string extends T
  *   read: async ({ id }, _uri, ctx) => (await ctx.storage.get<string>(`note:${id}`)) ?? "",
  *   complete: { id: async (prefix, ctx) => (await ctx.storage.get<string[]>("ids") ?? []).filter((i) => i.startsWith(prefix)) } })
  */
-export interface ResourceTemplateDefinition<T extends string = string> {
+export interface ResourceTemplateDefinition<T extends string = string, H extends Home = Home> {
   uriTemplate: T;
   name: string;
   title?: string;
@@ -82,8 +85,10 @@ export interface ResourceTemplateDefinition<T extends string = string> {
    * token (stdio, a server without `authorization`).
    */
   scopes?: readonly string[];
+  /** Where `read` runs and whose storage `ctx.storage` is (see `Home.ts`); a handle travels in the template variable it names. */
+  home?: H;
   /** `uri` is the URI the client asked for, exactly as sent. */
-  read(vars: Record<TemplateVariables<T>, string>, uri: string, ctx: RequestContext): Promise<ResourceReturn>;
+  read(vars: Record<TemplateVariables<T>, string>, uri: string, ctx: ContextIn<H>): Promise<ResourceReturn>;
   /** Completers for `completion/complete` with `ref: { type: "ref/resource", uri: <uriTemplate> }`. */
   complete?: Partial<Record<TemplateVariables<T>, Completer>>;
 }

@@ -3,6 +3,7 @@
  * options that shape what every client sees (list changes, 2026-07-28 caching hints).
  */
 import type { Featured } from "./Feature.ts";
+import type { Home } from "./Home.ts";
 import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import type { JsonSchemaConverter } from "../schema/standardSchema.ts";
@@ -23,11 +24,11 @@ export interface ServerOptions {
   toJsonSchema?: JsonSchemaConverter;
   tools?: AnyToolDefinition[];
   /** Fixed resources, listed by `resources/list`; each made with `resource()`. */
-  resources?: (ResourceDefinition & Featured)[];
+  resources?: (ResourceDefinition<Home> & Featured)[];
   /** Parameterised resources, listed by `resources/templates/list` and tried in order by `resources/read`; each made with `resourceTemplate()`. */
-  resourceTemplates?: (ResourceTemplateDefinition<any> & Featured)[];
+  resourceTemplates?: (ResourceTemplateDefinition<any, Home> & Featured)[];
   /** Each made with `prompt()`. */
-  prompts?: (PromptDefinition<any> & Featured)[];
+  prompts?: (PromptDefinition<any, Home> & Featured)[];
   /**
    * Features whose lists may change for everyone while clients listen (`ctx.listChanged`):
    * advertised as `listChanged: true`. Features with a definition declared with `enabled` are

@@ -2,14 +2,15 @@
  * How a server author declares tools (MCP tools spec): a name, a description, an input schema —
  * any Standard Schema (zod, valibot, arktype…) or a raw JSON Schema — and an async handler.
  */
-import type { RequestContext } from "./RequestContext.ts";
+import type { Home } from "./Home.ts";
+import type { ContextIn } from "./RequestContext.ts";
 import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
 import type { CallToolResult, ToolAnnotations } from "./types.ts";
 
 /** A JSON Schema whose root describes an object, as MCP requires of tool input and output schemas. */
 export type JsonSchemaObject = { type: "object"; [key: string]: unknown };
 
-interface ToolBase {
+interface ToolBase<H extends Home> {
   /** Unique within the server; 1–128 characters of [A-Za-z0-9_.-]. */
   name: string;
   title?: string;
@@ -34,6 +35,12 @@ interface ToolBase {
    * `TaskOptions` for one that asks the client for input before its task starts.
    */
   task?: TaskSupport | TaskOptions;
+  /**
+   * Where the handler runs and whose storage `ctx.storage` is (see `Home.ts`): `"session"` (the
+   * default), `"user"` (the signed-in user's home, the same in every era), or `{ handle: "arg" }`
+   * (state under a handle the model passes back in argument `arg`; a call without one opens one).
+   */
+  home?: H;
 }
 
 /** Whether a tool may run as a task (`"optional"`) or only as one (`"required"`). */
@@ -65,14 +72,15 @@ export function taskOptionsOf(tool: { task?: TaskSupport | TaskOptions }): TaskO
  * A tool whose arguments (and, optionally, output) are described with a Standard Schema: zod 4
  * (classic, or mini with `toJsonSchema` in the server definition), valibot, arktype…
  */
-export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV1, Output extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined> extends ToolBase {
+export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV1, Output extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined, H extends Home = Home>
+  extends ToolBase<H> {
   /** Validated before the handler runs; advertised as JSON Schema. With zod, `z.strictObject` refuses extra keys. */
   input: Input;
   /** When set, the handler returns this shape; it goes out as `structuredContent` plus a JSON text block. */
   output?: Output;
   inputSchema?: never;
   outputSchema?: never;
-  handler(args: InferOutput<Input>, ctx: RequestContext): Promise<HandlerReturn<Output>>;
+  handler(args: InferOutput<Input>, ctx: ContextIn<H>): Promise<HandlerReturn<Output>>;
 }
 
 /**
@@ -85,17 +93,17 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
  *        inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
  *        handler: async (args) => `Hello ${String(args.name)}` })
  */
-export interface JsonSchemaToolDefinition extends ToolBase {
+export interface JsonSchemaToolDefinition<H extends Home = Home> extends ToolBase<H> {
   inputSchema: JsonSchemaObject;
   /** When set, the handler returns an object matching it (or a full `CallToolResult`). */
   outputSchema?: JsonSchemaObject;
   input?: never;
   output?: never;
-  handler(args: Record<string, unknown>, ctx: RequestContext): Promise<ToolReturn | Record<string, unknown>>;
+  handler(args: Record<string, unknown>, ctx: ContextIn<H>): Promise<ToolReturn | Record<string, unknown>>;
 }
 
 /** Either kind of tool, as a server definition holds them. */
-export type AnyToolDefinition = ToolDefinition<any, any> | JsonSchemaToolDefinition;
+export type AnyToolDefinition = ToolDefinition<any, any, Home> | JsonSchemaToolDefinition<Home>;
 
 /** Without an output schema a handler returns plain text or a full result. */
 export type ToolReturn = string | CallToolResult;

@@ -12,6 +12,7 @@
  * `storageFor(id)`, memory by default; see `deno/KvStorage.ts` for Deno KV.
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import type { Homes } from "../home/Homes.ts";
 import type { Config } from "../config/readConfig.ts";
 import { toResponse } from "../http/Answer.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -30,6 +31,8 @@ export interface LocalSessionsOptions {
   logger: Logger;
   env: ServerEnv;
   broadcast: Broadcaster;
+  /** Where definitions with a home of their own run; undefined where none are hosted. */
+  homes?: Homes;
   /** One session's storage; each id must get its own keyspace. Default: in memory. */
   storageFor?(sessionId: string): KeyValueStore;
 }
@@ -76,13 +79,14 @@ export class LocalSessions implements Sessions {
   #host(id: string): SessionHost {
     let host = this.#hosts.get(id);
     if (host) return host;
-    const { server, config, logger, env, broadcast, storageFor } = this.#options;
+    const { server, config, logger, env, broadcast, homes, storageFor } = this.#options;
     host = new SessionHost({
       server,
       config,
       logger,
       env,
       broadcast,
+      homes,
       storage: storageFor?.(id) ?? this.#memoryFor(id),
       // A Durable Object alarm: one per session, a new one replaces the old.
       scheduleWakeup: async (atMs) =>

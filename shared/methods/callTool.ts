@@ -28,7 +28,7 @@ export async function callTool(tool: AnyToolDefinition, args: unknown, ctx: Requ
   if (!input.ok) return toolError(`Invalid arguments for tool ${tool.name}:\n${input.message}`);
   let value: unknown;
   try {
-    value = await tool.handler(input.value as never, ctx);
+    value = await tool.handler(input.value as never, ctx as never);
   } catch (error) {
     if (error instanceof McpError) throw error;
     if (ctx.signal.aborted) throw ctx.signal.reason;

@@ -16,6 +16,7 @@ import { type MethodGroup, NO_METHODS } from "../definition/Method.ts";
 import type { PromptDefinition } from "../definition/PromptDefinition.ts";
 import type { ResourceTemplateDefinition } from "../definition/ResourceDefinition.ts";
 import type { Completer } from "../definition/RequestContext.ts";
+import { checkHome, type HandleHome, type HomePlan, planFor } from "../definition/Home.ts";
 
 /** Completion spec, "Completion Results": "Maximum 100 items per response". */
 export const MAX_COMPLETION_VALUES = 100;
@@ -46,7 +47,22 @@ export function completionMethods(prompts: readonly PromptDefinition[], template
   if (prompts.length === 0 && templates.length === 0) return NO_METHODS;
   const forPrompt = new Map(prompts.map((p) => [p.name, p]));
   const forTemplate = new Map(templates.map((t) => [t.uriTemplate, t]));
+  const homed = [...prompts, ...templates].some((d) => d.home !== undefined && d.home !== "session");
   return {
+    // A completer runs where its prompt or template does: in the user's home, or in the handle's
+    // the client already chose (`context.arguments`); with no handle chosen yet, in the request.
+    ...(homed && {
+      homeOf: (_method: string, params: Record<string, unknown>): HomePlan | undefined => {
+        const parsed = readParams(params);
+        if (typeof parsed === "string") return undefined;
+        const { ref } = parsed;
+        const definition = ref.type === "ref/prompt" ? forPrompt.get(ref.name) : forTemplate.get(ref.uri);
+        const home = definition && checkHome("", definition.home);
+        if (!home) return undefined;
+        const chosen = (home as HandleHome).handle === undefined ? undefined : parsed.arguments[(home as HandleHome).handle];
+        return home === "user" || chosen !== undefined ? planFor(home, parsed.arguments) : undefined;
+      },
+    }),
     capabilities: { completions: {} },
     methods: {
       "completion/complete": async (params, ctx) => {

@@ -15,6 +15,7 @@ import { promptArguments } from "./promptArguments.ts";
 import type { PromptDefinition } from "../definition/PromptDefinition.ts";
 import { type JsonSchemaConverter, validateStandard } from "../schema/standardSchema.ts";
 import { toGetPromptResult } from "./toGetPromptResult.ts";
+import { checkHome, type HandleHome, planFor } from "../definition/Home.ts";
 
 /** Prompts, as `prompt()` brings them to a server. */
 export const PROMPTS: Feature = { name: "prompts", compile: (options) => promptMethods(options.prompts ?? [], options.toJsonSchema) };
@@ -23,6 +24,7 @@ export const PROMPTS: Feature = { name: "prompts", compile: (options) => promptM
 export function promptMethods(prompts: readonly PromptDefinition[], convert?: JsonSchemaConverter): MethodGroup {
   if (prompts.length === 0) return NO_METHODS;
   const byName = new Map<string, PromptDefinition>();
+  const homes = new Map<string, "user" | HandleHome>();
   const listed: { prompt: PromptDefinition; entry: Result }[] = [];
   for (const prompt of prompts) {
     const what = `Prompt ${JSON.stringify(prompt.name)}`;
@@ -30,9 +32,21 @@ export function promptMethods(prompts: readonly PromptDefinition[], convert?: Js
     if (byName.has(prompt.name)) throw new TypeError(`Prompt ${prompt.name} is defined twice`);
     if (typeof prompt.get !== "function") throw new TypeError(`${what} needs a "get" function`);
     byName.set(prompt.name, prompt);
-    listed.push({ prompt, entry: describePrompt(prompt, what, convert) });
+    const entry = describePrompt(prompt, what, convert);
+    listed.push({ prompt, entry });
+    const home = checkHome(what, prompt.home);
+    if (typeof home === "object" && !(entry.arguments as { name: string }[] | undefined)?.some((a) => a.name === home.handle)) {
+      throw new TypeError(`${what} keeps its state under a handle in its "${home.handle}" argument, but has no such argument; add it, optional`);
+    }
+    if (home) homes.set(prompt.name, home);
   }
   return {
+    ...(homes.size > 0 && {
+      homeOf: (method: string, params: Record<string, unknown>) => {
+        const home = method === "prompts/get" && typeof params.name === "string" ? homes.get(params.name) : undefined;
+        return home && planFor(home, params.arguments);
+      },
+    }),
     capabilities: { prompts: { listChanged: switchable(prompts) } },
     methods: {
       "prompts/list": async (params, ctx) => {

@@ -23,6 +23,7 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from "../definiti
 import { toResourceContents } from "./toResourceContents.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { UriTemplate } from "./UriTemplate.ts";
+import { checkHome, type HandleHome, type HomePlan, planFor } from "../definition/Home.ts";
 
 /** RFC 3986 §3.1: a URI starts with its scheme. */
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -37,6 +38,7 @@ export const MAX_URI_CHARS = 8_192;
 interface Compiled {
   definition: ResourceTemplateDefinition;
   template: UriTemplate;
+  home: "user" | HandleHome | undefined;
 }
 
 /** Resources and their templates, as `resource()` and `resourceTemplate()` bring them to a server. */
@@ -46,12 +48,29 @@ export const RESOURCES: Feature = { name: "resources", compile: (options) => res
 export function resourceMethods(resources: readonly ResourceDefinition[], templates: readonly ResourceTemplateDefinition[]): FeatureGroup {
   if (resources.length === 0 && templates.length === 0) return { ...NO_METHODS, resolves: () => false };
   const byUri = new Map<string, ResourceDefinition>();
+  const homes = new Map<string, "user">();
   for (const resource of resources) {
-    checkCommon(resource, `Resource ${JSON.stringify(resource.uri)}`, resource.uri);
+    const what = `Resource ${JSON.stringify(resource.uri)}`;
+    checkCommon(resource, what, resource.uri);
     if (byUri.has(resource.uri)) throw new TypeError(`Resource ${resource.uri} is defined twice`);
     byUri.set(resource.uri, resource);
+    const home = checkHome(what, resource.home);
+    if (typeof home === "object") throw new TypeError(`${what} has a fixed URI, so no variable of it can carry a handle; declare a resourceTemplate with the handle as one of its {variables}`);
+    if (home) homes.set(resource.uri, home);
   }
   const compiled = templates.map(compileTemplate);
+  const homed = homes.size > 0 || compiled.some((c) => c.home !== undefined);
+
+  /** The home of the definition a read of `uri` names (a static resource first, then the first matching template), as a read resolves it. */
+  function homeOfUri(uri: string): HomePlan | undefined {
+    if (uri.length > MAX_URI_CHARS) return undefined;
+    if (byUri.has(uri)) return homes.has(uri) ? planFor("user", undefined) : undefined;
+    for (const { template, home } of compiled) {
+      const vars = template.match(uri);
+      if (vars) return home && planFor(home, vars);
+    }
+    return undefined;
+  }
   const listedResources = resources.map((r) => ({ on: (ctx: RequestContext) => resourceOn(r, ctx), entry: describe(r, { uri: r.uri }) }));
   const listedTemplates = templates.map((t) => ({ on: (ctx: RequestContext) => templateOn(t, ctx), entry: describe(t, { uriTemplate: t.uriTemplate }) }));
   const visible = (listed: typeof listedResources, ctx: RequestContext) => listed.filter(({ on }) => on(ctx)).map(({ entry }) => entry);
@@ -77,6 +96,7 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
   }
 
   return {
+    ...(homed && { homeOf: (method: string, params: Record<string, unknown>) => (method === "resources/read" && typeof params.uri === "string" ? homeOfUri(params.uri) : undefined) }),
     capabilities: { resources: { subscribe: true, listChanged: switchable([...resources, ...templates]) } },
     resolves: (uri, ctx) => resolve(uri, ctx) !== undefined,
     methods: {
@@ -110,7 +130,11 @@ function compileTemplate(definition: ResourceTemplateDefinition, index: number, 
       throw new TypeError(`${what} has a completer for "${name}", which is not one of its variables (${template.variables.join(", ") || "none"})`);
     }
   }
-  return { definition, template };
+  const home = checkHome(what, definition.home);
+  if (typeof home === "object" && !template.variables.includes(home.handle)) {
+    throw new TypeError(`${what} keeps its state under a handle in its {${home.handle}} variable, but has no such variable (${template.variables.join(", ") || "none"})`);
+  }
+  return { definition, template, home };
 }
 
 function checkCommon(definition: ResourceDefinition | ResourceTemplateDefinition, what: string, uri: unknown): void {

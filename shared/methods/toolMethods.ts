@@ -19,6 +19,7 @@ import { listResult } from "./paginate.ts";
 import type { JsonSchemaConverter } from "../schema/standardSchema.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
 import { type AnyToolDefinition, type TaskOptions, taskOptionsOf } from "../definition/ToolDefinition.ts";
+import { checkHome, type HandleHome, planFor } from "../definition/Home.ts";
 
 /** Tool names per the MCP tools spec ("Tool names"): 1–128 characters, case-sensitive. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -34,7 +35,7 @@ export interface ToolMethodGroup extends MethodGroup {
 
 /** @example toolMethods(definition.tools ?? []).methods["tools/list"]({}, ctx) */
 export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonSchemaConverter): ToolMethodGroup {
-  const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas; headers: ParamHeader[]; task: TaskOptions | undefined }>();
+  const byName = new Map<string, { tool: AnyToolDefinition; schemas: ToolSchemas; headers: ParamHeader[]; task: TaskOptions | undefined; home: "user" | HandleHome | undefined }>();
   const listed: { tool: AnyToolDefinition; entry: Result }[] = [];
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) {
@@ -42,10 +43,21 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
     }
     if (byName.has(tool.name)) throw new TypeError(`Tool ${tool.name} is defined twice`);
     const schemas = toolSchemas(tool, convert);
-    byName.set(tool.name, { tool, schemas, headers: paramHeaders(tool.name, schemas.inputSchema), task: taskOptionsOf(tool) });
+    const home = checkHome(`Tool ${tool.name}`, tool.home);
+    if (typeof home === "object" && !isObject((schemas.inputSchema.properties as Record<string, unknown> | undefined)?.[home.handle])) {
+      throw new TypeError(`Tool ${tool.name} keeps its state under a handle in its "${home.handle}" argument (home: { handle: "${home.handle}" }), but its input has no "${home.handle}" property; add it, optional, as a string`);
+    }
+    byName.set(tool.name, { tool, schemas, headers: paramHeaders(tool.name, schemas.inputSchema), task: taskOptionsOf(tool), home });
     listed.push({ tool, entry: describeTool(tool, schemas) });
   }
+  const homed = [...byName.values()].some((entry) => entry.home !== undefined);
   return {
+    ...(homed && {
+      homeOf: (method: string, params: Record<string, unknown>) => {
+        const home = method === "tools/call" && typeof params.name === "string" ? byName.get(params.name)?.home : undefined;
+        return home && planFor(home, params.arguments);
+      },
+    }),
     paramHeaders: (name) => byName.get(name)?.headers ?? [],
     taskOptions: (name) => byName.get(name)?.task,
     hasTasks: [...byName.values()].some((entry) => entry.task !== undefined),

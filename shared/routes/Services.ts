@@ -20,6 +20,8 @@ export interface Services {
   stateless: StatelessDeps;
   /** Token and rate checks; undefined when neither is configured. */
   gate: Gatekeeper | undefined;
+  /** Why this deployment cannot serve the definition (homes it declares but cannot host); undefined when it can. */
+  problem?: Error;
 }
 
 /** `caller`: who sent the request, where the server checks tokens. */

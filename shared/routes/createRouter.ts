@@ -35,6 +35,8 @@ import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
+import type { Homes } from "../home/Homes.ts";
+import { homeProblem } from "../home/deploymentProblems.ts";
 import { describeServer } from "./describeServer.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
 import type { Handler, Services } from "./Services.ts";
@@ -48,10 +50,12 @@ const WELL_KNOWN = "/.well-known/";
 
 /** What a runtime supplies, per environment: where sessions live and where changes fan out. */
 export interface Platform<E extends Env> {
-  sessions(env: E, services: { config: Config; logger: Logger }): Sessions;
+  sessions(env: E, services: { config: Config; logger: Logger; homes: Homes | undefined }): Sessions;
   broadcaster(env: E, config: Config): Broadcaster;
   /** Where tasks live (tasks extension); undefined, or absent, where none are hosted. */
   tasks?(env: E, services: { config: Config; logger: Logger; broadcast: Broadcaster }): Tasks | undefined;
+  /** Where definitions with a home of their own run (`home: "user"` or a handle); undefined, or absent, where none are hosted. */
+  homes?(env: E, services: { config: Config; logger: Logger }): Homes | undefined;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;
   /** The platform's own limiter for a rate limit (a Workers binding), or undefined for one in this process. */
@@ -120,12 +124,16 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       if (definition.problem) logger.error("definition.invalid", { message: definition.problem.message });
       const broadcast = platform.broadcaster(env, config);
       const requestState = new RequestState(secret, config.requestStateTtlMs);
-      const gate = gatekeeper(env, platform, options);
+      const authorization = authorizationFor(env, options);
+      const gate = gatekeeper(env, platform, options, authorization);
       // Only a server with task tools gets a task host: the rest never route a task method.
       const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
       if (definition.hasTasks && !tasks) logger.error("config.tasks", { message: "Some tools run as tasks, but this deployment hosts no tasks (on Workers: bind MCP_TASK in wrangler.toml)" });
-      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(), tasks };
-      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger }), stateless };
+      const homes = definition.homes.user || definition.homes.handle ? platform.homes?.(env, { config, logger }) : undefined;
+      const problem = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
+      if (problem) logger.error("config.homes", { message: problem.message });
+      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(), tasks, homes };
+      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes }), stateless, problem };
       built.set(env, services);
     }
     return services;
@@ -136,10 +144,12 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
   /** path → method → handler, for the MCP routes; `GET /` is one of them. */
   const table = new Map<string, Map<string, Handler>>();
   for (const route of MCP_ROUTES) {
-    const handle = definition.problem && route.path !== "/health" ? () => invalidDefinition(definition.problem!) : route.handle;
+    // While the definition (or this deployment of it) cannot be served, every MCP route says why.
+    const handle: Handler =
+      route.path === "/health" ? route.handle : (request, services, caller) => (definition.problem ?? services.problem ? invalidDefinition((definition.problem ?? services.problem)!) : route.handle(request, services, caller));
     table.set(route.path, (table.get(route.path) ?? new Map()).set(route.method, handle));
   }
-  table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described)]]));
+  table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem)]]));
 
   const dispatch = async (request: Request, env: E, context: unknown, services: Services): Promise<Response> => {
     const policy = { allowed: services.config.allowedOrigins };
@@ -192,9 +202,13 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
   };
 }
 
+/** The authorization options for one environment; undefined where requests are not authenticated. */
+function authorizationFor<E extends Env>(env: E, options: RouterOptions<E>): AuthorizationOptions | undefined {
+  return typeof options.authorization === "function" ? options.authorization(env) : options.authorization;
+}
+
 /** The token and rate checks the options configure, for one environment; undefined for none. */
-function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>): Gatekeeper | undefined {
-  const authorization = typeof options.authorization === "function" ? options.authorization(env) : options.authorization;
+function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>, authorization: AuthorizationOptions | undefined): Gatekeeper | undefined {
   const limits = (typeof options.rateLimits === "function" ? options.rateLimits(env) : options.rateLimits) ?? (authorization ? DEFAULT_RATE_LIMITS : {});
   const limiter = (name: keyof RateLimits): RateLimiter | undefined => {
     const rate = limits[name];

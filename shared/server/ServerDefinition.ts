@@ -26,6 +26,7 @@ import type { CacheableMethod, CacheHint, ServerOptions } from "../definition/Se
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { type ToolMethodGroup, toolMethods } from "../methods/toolMethods.ts";
 import type { Implementation } from "../definition/types.ts";
+import { checkHome, type HomePlan } from "../definition/Home.ts";
 
 /** What a session must remember from an `initialize` request. */
 export interface Negotiated {
@@ -50,6 +51,11 @@ export class ServerDefinition {
   #scopes: ScopeIndex | undefined;
   /** Declared state of every switchable definition, by `toggleKey`. */
   readonly #switchable = new Map<string, boolean>();
+  /** Every switchable definition, as `ctx.session.isEnabled` names it. */
+  readonly #switches: [ListKind, string][] = [];
+  /** The home lookup of each method whose definitions may have homes of their own. */
+  #homeOf = new Map<string, NonNullable<MethodGroup["homeOf"]>>();
+  #homes = { user: false, handle: false };
 
   constructor(options: ServerOptions) {
     this.#options = options;
@@ -124,6 +130,25 @@ export class ServerDefinition {
     return { result, negotiated };
   }
 
+  /**
+   * Where a request runs when the definition it names has a home of its own (`home: "user"` or a
+   * handle; see `definition/Home.ts`); undefined for the request's session, or none. One map
+   * lookup for a server without homes.
+   */
+  homeOf(method: string, params: Record<string, unknown>): HomePlan | undefined {
+    return this.#homeOf.get(method)?.(method, params);
+  }
+
+  /** Which homes the definitions use: a deployment must offer them (`user` needs authorization; both need a home host). */
+  get homes(): { readonly user: boolean; readonly handle: boolean } {
+    return this.#homes;
+  }
+
+  /** Every definition declared with `enabled`, by kind and id: what a session's switches are made of. */
+  get switches(): readonly (readonly [ListKind, string])[] {
+    return this.#switches;
+  }
+
   /** The declared state of a definition declared with `enabled`; undefined for any other (always on, or unknown). */
   declared(kind: ListKind, id: string): boolean | undefined {
     return this.#switchable.get(toggleKey(kind, id));
@@ -160,7 +185,11 @@ export class ServerDefinition {
       if (enabled === undefined) continue;
       if (typeof enabled !== "boolean") throw new TypeError(`The ${kind} ${JSON.stringify(id)} has "enabled": ${JSON.stringify(enabled)}; it must be true or false`);
       this.#switchable.set(toggleKey(kind, id), enabled);
+      this.#switches.push([kind, id]);
     }
+    for (const group of groups) if (group.homeOf) for (const method of Object.keys(group.methods)) this.#homeOf.set(method, group.homeOf);
+    const homes = [...(options.tools ?? []), ...(options.prompts ?? []), ...(options.resources ?? []), ...(options.resourceTemplates ?? [])].map((d) => checkHome("", d.home));
+    this.#homes = { user: homes.includes("user"), handle: homes.some((home) => typeof home === "object") };
     // Every session answers logging/setLevel (and 2026-07-28 requests may name a level), so `logging` is always advertised.
     const capabilities: Result = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));
     for (const [feature, on] of Object.entries(options.listChanged ?? {})) {

@@ -17,7 +17,8 @@
 import { ServerDefinition } from "./ServerDefinition.ts";
 import type { StandardSchemaV1 } from "../schema/standardSchema.ts";
 import type { ServerOptions } from "../definition/ServerOptions.ts";
-import type { JsonSchemaToolDefinition, ToolDefinition } from "../definition/ToolDefinition.ts";
+import type { Home } from "../definition/Home.ts";
+import type { AnyToolDefinition, JsonSchemaToolDefinition, ToolDefinition } from "../definition/ToolDefinition.ts";
 
 /**
  * Never throws: a malformed tool, resource or prompt is kept as the definition's `problem`, a
@@ -32,10 +33,10 @@ export function defineServer(options: ServerOptions): ServerDefinition {
  * Types a tool: with a Standard Schema `input` the handler gets its parsed type; with a raw JSON
  * Schema `inputSchema` it gets `Record<string, unknown>` (already validated against the schema).
  */
-export function tool<Input extends StandardSchemaV1, Output extends StandardSchemaV1 | undefined = undefined>(
-  definition: ToolDefinition<Input, Output>,
-): ToolDefinition<Input, Output>;
-export function tool(definition: JsonSchemaToolDefinition): JsonSchemaToolDefinition;
-export function tool(definition: ToolDefinition<any, any> | JsonSchemaToolDefinition): ToolDefinition<any, any> | JsonSchemaToolDefinition {
+export function tool<Input extends StandardSchemaV1, Output extends StandardSchemaV1 | undefined = undefined, const H extends Home = "session">(
+  definition: ToolDefinition<Input, Output, H>,
+): ToolDefinition<Input, Output, H>;
+export function tool<const H extends Home = "session">(definition: JsonSchemaToolDefinition<H>): JsonSchemaToolDefinition<H>;
+export function tool(definition: AnyToolDefinition): AnyToolDefinition {
   return definition;
 }

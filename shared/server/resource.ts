@@ -5,15 +5,16 @@
  */
 import { COMPLETION } from "../methods/completionMethods.ts";
 import { type Featured, withFeatures } from "../definition/Feature.ts";
+import type { Home } from "../definition/Home.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../definition/ResourceDefinition.ts";
 import { RESOURCES } from "../methods/resourceMethods.ts";
 
 /** Declares a resource with a fixed URI. */
-export function resource(definition: ResourceDefinition): ResourceDefinition & Featured {
+export function resource<const H extends Home = "session">(definition: ResourceDefinition<H>): ResourceDefinition<H> & Featured {
   return withFeatures(definition, [RESOURCES]);
 }
 
 /** Types a resource template: `read` receives its `{variables}` by name, and `complete` may only name them. */
-export function resourceTemplate<const T extends string>(definition: ResourceTemplateDefinition<T>): ResourceTemplateDefinition<T> & Featured {
+export function resourceTemplate<const T extends string, const H extends Home = "session">(definition: ResourceTemplateDefinition<T, H>): ResourceTemplateDefinition<T, H> & Featured {
   return withFeatures(definition, [RESOURCES, COMPLETION]);
 }

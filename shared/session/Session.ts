@@ -43,6 +43,8 @@ import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { type KeyValueStore, scoped } from "../storage/KeyValueStore.ts";
 import { SessionStorage } from "../storage/SessionStorage.ts";
+import type { Homes } from "../home/Homes.ts";
+import { runInHome } from "../home/runInHome.ts";
 import { ClientRequests } from "./ClientRequests.ts";
 import { sessionMethods } from "./sessionMethods.ts";
 import { checkRecordSize, DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
@@ -61,6 +63,8 @@ export interface SessionDeps {
   env: ServerEnv;
   /** Where changes for everyone go (2026-07-28 `subscriptions/listen` streams); optional. */
   broadcast?: Broadcaster;
+  /** Where definitions with a home of their own run (`home: "user"` or a handle); optional. */
+  homes?: Homes;
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
   scheduleWakeup(atMs: number): Promise<void>;
   /**
@@ -304,9 +308,11 @@ export class Session<T extends Transport = Transport> {
       request: message,
       auth,
       run: (ctx) => {
-        const method = Object.hasOwn(this.#methods, message.method) ? this.#methods[message.method] : server.method(message.method);
+        const params = message.params ?? {};
+        if (Object.hasOwn(this.#methods, message.method)) return this.#methods[message.method]!(params, ctx);
+        const method = server.method(message.method);
         if (!method) throw McpError.methodNotFound(message.method);
-        return method(message.params ?? {}, ctx);
+        return runInHome(server, message.method, params, ctx, method, { homes: this.#deps.homes, owner: this.#record.owner });
       },
       scope: this.#scope,
       outlet: replies.outlet(this.#budget.reserve(size)),

@@ -27,6 +27,8 @@ import { paramsDigest, type RequestState } from "./RequestState.ts";
 import { TASK_METHODS } from "../methods/tasksExtension.ts";
 import { planTask, startTask, taskMethod } from "../tasks/taskMethods.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
+import type { Homes } from "../home/Homes.ts";
+import { runInHome } from "../home/runInHome.ts";
 
 /** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
 class TaskStarted extends Error {
@@ -45,6 +47,8 @@ export interface StatelessDeps {
   listens: OpenListens;
   /** Where tasks live (tasks extension); undefined where none are hosted. */
   tasks?: Tasks;
+  /** Where definitions with a home of their own run (`home: "user"` or a handle); undefined where none are hosted. */
+  homes?: Homes;
 }
 
 /** The client requests of this revision (schema `ClientRequest`); the rest, `initialize` and `ping` included, are -32601. */
@@ -122,11 +126,12 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       const handler = STATELESS_METHODS.has(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);
       const task = method === "tools/call" ? planTask(server, params, meta.clientCapabilities, deps.tasks) : undefined;
-      if (!task) return handler(params, ctx);
+      const route = { homes: deps.homes, owner: caller?.owner };
+      if (!task) return runInHome(server, method, params, ctx, handler, route);
       if (!task.startsItself) return startTask(deps.tasks!, params, scope.client, caller, {});
       // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
       startable = true;
-      const result = await handler(params, ctx);
+      const result = await runInHome(server, method, params, ctx, handler, route);
       return started && !rounds.needsInput ? startTask(deps.tasks!, params, scope.client, caller, rounds.used) : result;
     },
   };

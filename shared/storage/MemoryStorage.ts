@@ -1,12 +1,16 @@
 /**
  * `KeyValueStore` in a Map, for unit tests and for hosts without durable storage. Values are
  * structured-cloned on the way in and out, as Durable Object storage does, so code tested on it
- * cannot come to depend on sharing objects with storage.
+ * cannot come to depend on sharing objects with storage. Transactions (`atomically`) run one at
+ * a time; a plain `put` does not wait for them, so a store written through transactions should
+ * be written only through them (as a home's is).
  */
-import type { KeyValueStore } from "./KeyValueStore.ts";
+import { type AtomicStore, type Transaction, WriteBuffer } from "./AtomicStore.ts";
 
-export class MemoryStorage implements KeyValueStore {
+export class MemoryStorage implements AtomicStore {
   readonly #map = new Map<string, unknown>();
+  /** The last transaction queued: the next one starts when it ends. */
+  #turn: Promise<unknown> = Promise.resolve();
 
   async get<T>(key: string): Promise<T | undefined> {
     return structuredClone(this.#map.get(key)) as T | undefined;
@@ -23,5 +27,19 @@ export class MemoryStorage implements KeyValueStore {
   }
   async deleteAll(): Promise<void> {
     this.#map.clear();
+  }
+
+  atomically<T>(body: (txn: Transaction) => Promise<T>): Promise<T> {
+    const run = this.#turn.then(async () => {
+      const txn = new WriteBuffer(this);
+      const result = await body(txn);
+      for (const [key, write] of txn.writes) {
+        if (write) this.#map.set(key, write.value);
+        else this.#map.delete(key);
+      }
+      return result;
+    });
+    this.#turn = run.catch(() => {});
+    return run;
   }
 }

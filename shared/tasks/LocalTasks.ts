@@ -19,6 +19,7 @@ import type { Result } from "../definition/Method.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
+import type { Homes } from "../home/Homes.ts";
 import { TaskHost } from "./TaskHost.ts";
 import type { Tasks } from "./Tasks.ts";
 import type { TaskStart } from "./TaskState.ts";
@@ -29,6 +30,8 @@ export interface LocalTasksOptions {
   logger: Logger;
   env: ServerEnv;
   broadcast: Broadcaster;
+  /** Where tools with a home of their own run; undefined where none are hosted. */
+  homes?: Homes;
 }
 
 /** Seconds a create refused for MAX_TASKS is told to wait: a slot frees when some task's TTL passes. */

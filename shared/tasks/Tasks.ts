@@ -5,7 +5,7 @@
  * created answers as an unknown one does.
  */
 import type { Result } from "../definition/Method.ts";
-import { randomHex } from "../session/newSessionId.ts";
+import { randomHex } from "../bytes/randomHex.ts";
 import type { TaskStart } from "./TaskState.ts";
 
 export interface Tasks {

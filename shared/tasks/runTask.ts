@@ -27,6 +27,8 @@ import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
 import { InputRounds } from "../exchange/InputRounds.ts";
+import type { Homes } from "../home/Homes.ts";
+import { runInHome } from "../home/runInHome.ts";
 import { type InputRequest, MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
 
 export interface TaskRunDeps {
@@ -36,6 +38,8 @@ export interface TaskRunDeps {
   env: ServerEnv;
   /** Where a handler's `ctx.resourceUpdated` and `ctx.listChanged` go; without one, nowhere. */
   broadcast?: Broadcaster;
+  /** Where tools with a home of their own run (`home: "user"` or a handle); without one, such a task fails. */
+  homes?: Homes;
 }
 
 export type RunOutcome =
@@ -85,7 +89,7 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     log: deps.logger,
     timeoutMs: config.taskTimeoutMs,
     maxReplyBytes: Math.min(config.maxQueueBytes, MAX_TASK_VALUE_BYTES),
-    run: (ctx) => server.method("tools/call")!(params, ctx),
+    run: (ctx) => runInHome(server, "tools/call", params, ctx, server.method("tools/call")!, { homes: deps.homes, owner: start.owner, freshHandle: start.taskId }),
   };
   await runExchange(exchange);
   const answered = reply as JsonRpcResponse | undefined;

@@ -28,7 +28,7 @@ import { EventStore } from "../outbound/EventStore.ts";
 import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
 import type { Reservation } from "../outbound/QueueBudget.ts";
 import { ResumableStream } from "../outbound/ResumableStream.ts";
-import { randomHex } from "../session/newSessionId.ts";
+import { randomHex } from "../bytes/randomHex.ts";
 import type { Transport, TransportLink, TransportType } from "../session/Transport.ts";
 import { UnfinishedPosts } from "./UnfinishedPosts.ts";
 

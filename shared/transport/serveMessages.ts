@@ -32,6 +32,9 @@
  * @example await serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env });
  */
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import type { Homes } from "../home/Homes.ts";
+import { LocalHomes } from "../home/LocalHomes.ts";
+import { userHomeNeedsSignIn } from "../home/deploymentProblems.ts";
 import { LocalTasks } from "../tasks/LocalTasks.ts";
 import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
@@ -76,6 +79,12 @@ export interface ServeMessagesOptions {
   env?: ServerEnv;
   /** Operator logs. Default: JSON lines at `LOG_LEVEL` on stderr (`stderrSink`). */
   logger?: Logger;
+  /**
+   * Where definitions with a home of their own run. Default, for a server with handle homes: in
+   * memory, for as long as this connection (a user's home needs a signed-in user, which a message
+   * stream has not). Pass a `LocalHomes` over Deno KV to keep them (`serveDenoStdio --kv`).
+   */
+  homes?: Homes;
 }
 
 const encoder = new TextEncoder();
@@ -86,9 +95,13 @@ const encoder = new TextEncoder();
  */
 export async function serveMessages(options: ServeMessagesOptions): Promise<void> {
   const server = options.server.assertValid();
+  if (server.homes.user) throw userHomeNeedsSignIn("this message stream");
   const env = options.env ?? {};
   const config = readConfig(env);
   const logger = options.logger ?? new Logger(config.logLevel, {}, stderrSink);
+  // Made here, closed here: the connection's own handle homes, in memory.
+  const ownHomes = !options.homes && server.homes.handle ? new LocalHomes({ server, config, logger }) : undefined;
+  const homes = options.homes ?? ownHomes;
   const kind = options.kind ?? "message";
   // One connection is one process's worth of listeners: changes fan out in memory.
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
@@ -99,6 +112,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     logger,
     env,
     broadcast,
+    homes,
     // Wakeups expire sessions whose stream closed, awaiting a reconnection. This connection is
     // never reopened: when either side ends it, this function ends the session itself.
     scheduleWakeup: async () => {},
@@ -107,8 +121,8 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
   // Tasks live as long as the connection: a client that goes away cannot poll them any more.
-  const tasks = server.hasTasks ? new LocalTasks({ server, config, logger: log, env, broadcast }) : undefined;
-  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks };
+  const tasks = server.hasTasks ? new LocalTasks({ server, config, logger: log, env, broadcast, homes }) : undefined;
+  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes };
 
   const reader = options.messages.readable.getReader();
   const writer = options.messages.writable.getWriter();
@@ -193,6 +207,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   } finally {
     reader.releaseLock();
     tasks?.close();
+    ownHomes?.close();
     await session.end(outputGone ? "output-closed" : "input-closed");
     await pumping;
     await writer.close().catch(() => {});

@@ -53,6 +53,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["methods"],
   ["server"],
   ["exchange"],
+  ["home"],
   ["session"],
   ["tasks"],
   ["stateless"],

@@ -1,0 +1,135 @@
+/**
+ * One home, whoever hosts it (a Durable Object on Workers, `LocalHomes` in a process): runs the
+ * requests sent to it with `ctx.storage` its bounded storage, and ends it when it has gone unused
+ * for HOME_RETENTION_MS. Its storage layout and lifetime are in `HomeRecord.ts`.
+ *
+ * - Ownership: a handle's record names the principal it was minted for; a call from anyone else
+ *   (or with a handle never stored, or expired) is answered as for an unknown handle — a tool
+ *   error the model can recover from by opening a new one (2026-07-28 "Stateful Tools"), -32602
+ *   for a prompt or a read. A user's home is named by its owner's digest, so only its owner
+ *   reaches it.
+ * - Retention: the alarm is armed when the home is made, at its creation plus the retention; when
+ *   it rings, a home used since is re-armed at its last use plus the retention, and one unused
+ *   that long is erased — every key, the alarm too. Reads push `usedAt` at most once per
+ *   `TOUCH_INTERVAL_MS`, so a read-mostly home costs a write a day, not one per call; waking twice
+ *   is harmless.
+ *
+ * Not here: where the request came from (the caller's era runs it through `runInHome`), how the
+ * handler's context reaches a remote home (`homePeer.ts`).
+ */
+import type { Config } from "../config/readConfig.ts";
+import { McpError } from "../errors/McpError.ts";
+import type { Result } from "../definition/Method.ts";
+import type { RequestContext, SqlDatabase } from "../definition/RequestContext.ts";
+import type { Logger } from "../log/Logger.ts";
+import { logId } from "../log/logId.ts";
+import { toolError } from "../methods/callTool.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { AtomicStore } from "../storage/AtomicStore.ts";
+import { BoundedStorage } from "./BoundedStorage.ts";
+import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
+import type { HomeAddress, HomeCall } from "./Homes.ts";
+
+/** How often reads alone push a home's `usedAt`: a day, or a tenth of the retention if that is shorter. */
+const TOUCH_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+export interface HomeHostDeps {
+  server: ServerDefinition;
+  config: Config;
+  logger: Logger;
+  store: AtomicStore;
+  /** Sets (or, with undefined, clears) the home's one alarm, at an epoch-millisecond time. */
+  schedule(atMs: number | undefined): Promise<void>;
+  /** Workers: the home's SQL database for this run; `wrote` is called when a statement changes rows. */
+  sql?(wrote: () => void): SqlDatabase;
+}
+
+export class HomeHost {
+  readonly #deps: HomeHostDeps;
+
+  constructor(deps: HomeHostDeps) {
+    this.#deps = deps;
+  }
+
+  /** Runs `call` here with `ctx` (the request's own), `ctx.storage` this home's. Rejects as the method would. */
+  async run(address: HomeAddress, call: HomeCall, ctx: RequestContext): Promise<Result> {
+    const { server, config, store } = this.#deps;
+    const record = await store.get<HomeRecord>(RECORD_KEY);
+    const owner = address.owner ?? null;
+    // A fresh handle may already have a record: the same call run again (a task's next run).
+    if (address.kind === "handle" && (record === undefined ? !address.fresh : record.owner !== owner)) return unknownHandle(call, address.id);
+    if (record && record.owner !== owner) throw new Error(`Home ${logId(address.kind === "user" ? address.owner : address.id)} belongs to another principal than its name says`);
+    const method = server.method(call.method);
+    if (!method) throw McpError.methodNotFound(call.method);
+    const now = Date.now();
+    if (record && now - record.usedAt >= Math.min(TOUCH_INTERVAL_MS, config.homeRetentionMs / 10)) await this.#touch(address);
+    let sqlWrote = false;
+    const storage = new BoundedStorage(
+      store,
+      { maxBytes: config.maxHomeBytes, maxKeys: config.maxHomeKeys },
+      () => freshRecord(address),
+      (stored, created) => (created ? this.#created(address, stored) : undefined),
+      this.#deps.sql?.(() => (sqlWrote = true)),
+    );
+    const handle = address.kind === "handle" ? address.id : undefined;
+    try {
+      return await method(call.params, { ...ctx, storage, handle } as RequestContext);
+    } finally {
+      // SQL writes bypass the record: a home written only through SQL is made here, so that it too expires.
+      if (sqlWrote && !(await store.get(RECORD_KEY))) await this.#touch(address);
+    }
+  }
+
+  /**
+   * The alarm: erases the home if it has gone unused for the retention, else re-arms at its last
+   * use plus the retention. Harmless to call at any time, or twice.
+   */
+  async wake(now = Date.now()): Promise<"alive" | "erased"> {
+    const record = await this.#deps.store.get<HomeRecord>(RECORD_KEY);
+    const due = record ? record.usedAt + this.#deps.config.homeRetentionMs : now;
+    if (now < due) {
+      await this.#deps.schedule(due);
+      return "alive";
+    }
+    await this.erase("retention");
+    return "erased";
+  }
+
+  /** Deletes every key of this home and its alarm. Idempotent. */
+  async erase(reason: string): Promise<void> {
+    const record = await this.#deps.store.get<HomeRecord>(RECORD_KEY);
+    await this.#deps.store.deleteAll();
+    if (record) this.#deps.logger.info("home.erased", { kind: record.kind, reason, keys: record.keys, bytes: record.bytes });
+  }
+
+  /** Marks the home used now, making it if it has no record yet (a home written only through SQL). */
+  async #touch(address: HomeAddress): Promise<void> {
+    const made = await this.#deps.store.atomically(async (txn) => {
+      const stored = await txn.get<HomeRecord>(RECORD_KEY);
+      txn.put(RECORD_KEY, stored ? { ...stored, usedAt: Date.now() } : freshRecord(address));
+      return stored === undefined;
+    });
+    if (made) await this.#created(address, freshRecord(address));
+  }
+
+  async #created(address: HomeAddress, record: HomeRecord): Promise<void> {
+    await this.#deps.schedule(record.createdAt + this.#deps.config.homeRetentionMs);
+    this.#deps.logger.info("home.created", { kind: address.kind });
+  }
+}
+
+function freshRecord(address: HomeAddress): HomeRecord {
+  const now = Date.now();
+  return { kind: address.kind, owner: address.owner ?? null, createdAt: now, usedAt: now, keys: 0, bytes: 0 };
+}
+
+/**
+ * A handle nobody here may use: never stored, expired, or another principal's — told apart for
+ * nobody. For a tool, a tool error that says so, so the model can open a new one; else -32602.
+ */
+export function unknownHandle(call: HomeCall, id: unknown): Result {
+  const shown = typeof id === "string" ? JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id) : JSON.stringify(typeof id);
+  const sentence = `Unknown handle ${shown}: it was never made, has expired unused, or is not yours.`;
+  if (call.method === "tools/call") return { ...toolError(`${sentence} Call ${String(call.params.name)} without it to start a new one.`) };
+  throw McpError.invalidParams(sentence);
+}
