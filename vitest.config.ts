@@ -33,7 +33,22 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: "runtime", include: ["test/runtime/**/*.test.ts"] },
+        test: { name: "runtime", include: ["test/runtime/**/*.test.ts"], exclude: ["test/runtime/homes/**"] },
+      },
+      {
+        resolve,
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // Homes need a signed-in user: a Worker of their own, behind authorization (homeWorker.ts).
+            main: "./test/runtime/homes/homeWorker.ts",
+            miniflare: {
+              // Small bounds, so the tests reach them; a short handler deadline for the cancellation tests.
+              bindings: { LOG_LEVEL: "error", HANDLER_TIMEOUT_MS: "5000", SESSION_IDLE_TTL_MS: "3000", KEEPALIVE_INTERVAL_MS: "250", MAX_HOME_KEYS: "20", MAX_HOME_BYTES: "65536" },
+            },
+          }),
+        ],
+        test: { name: "runtime-homes", include: ["test/runtime/homes/**/*.test.ts"] },
       },
       {
         resolve,

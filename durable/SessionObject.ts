@@ -64,6 +64,8 @@ import { type Relayed, SessionHost } from "../shared/host/SessionHost.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { HomeObject } from "./HomeObject.ts";
+import { remoteHomes } from "./homeRegistry.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { closeBack } from "./sockets.ts";
 import { RelayedStream, type RelayState } from "./RelayedStream.ts";
@@ -74,6 +76,8 @@ import { durableBroadcaster, type WatchObject } from "./WatchObject.ts";
 export type SessionObjectEnv = ServerEnv & {
   /** Change fan-out across isolates (2026-07-28 `subscriptions/listen`); without it, none from sessions. */
   MCP_WATCH?: DurableObjectNamespace<WatchObject>;
+  /** Where definitions with a home of their own run (`home: "user"` or a handle). */
+  MCP_HOME?: DurableObjectNamespace<HomeObject>;
 };
 
 /**
@@ -98,6 +102,7 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
       logger,
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
+      homes: remoteHomes(definition, env.MCP_HOME),
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
       // Checked while loading, before the sockets are reattached: a hibernated client is still connected.
       relaying: () => ctx.getWebSockets().length > 0,

@@ -33,15 +33,20 @@ import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { TaskHost } from "../shared/tasks/TaskHost.ts";
 import type { TaskStart } from "../shared/tasks/TaskState.ts";
+import type { HomeObject } from "./HomeObject.ts";
+import { remoteHomes } from "./homeRegistry.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { closeAll, closeBack, sendLine } from "./sockets.ts";
-import { OWNER_HEADER, type Settled } from "./taskProtocol.ts";
+import { OWNER_HEADER } from "./taskProtocol.ts";
+import { type Settled, settle } from "./settled.ts";
 import { durableBroadcaster, type WatchObject } from "./WatchObject.ts";
 
 /** What the task object reads from its environment. */
 export type TaskObjectEnv = ServerEnv & {
   /** Where a task handler's `ctx.resourceUpdated` and `ctx.listChanged` fan out; without it, nowhere. */
   MCP_WATCH?: DurableObjectNamespace<WatchObject>;
+  /** Where tools with a home of their own run (`home: "user"` or a handle). */
+  MCP_HOME?: DurableObjectNamespace<HomeObject>;
 };
 
 const TASK_GONE = "task-gone";
@@ -62,6 +67,7 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
       logger: new Logger(config.logLevel),
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
+      homes: remoteHomes(definition, env.MCP_HOME),
       store: durableStorage(ctx.storage),
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
       publish: (task) => sendLine(ctx.getWebSockets(), notification("notifications/tasks", task)),
@@ -103,14 +109,5 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
     closeBack(socket, code, reason);
-  }
-}
-
-async function settle<T>(operation: Promise<T>): Promise<Settled<T>> {
-  try {
-    return { ok: true, value: await operation };
-  } catch (error) {
-    if (!(error instanceof McpError)) throw error;
-    return { ok: false, status: error.status, error: error.toJsonRpc(), ...(error.headers ? { headers: error.headers } : {}) };
   }
 }

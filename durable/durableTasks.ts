@@ -4,20 +4,15 @@
  * and a listener is a WebSocket the object accepts (`TaskObject`). Kept apart from the object
  * itself, so that a Worker imports the task host only where it exports the task class.
  */
-import { McpError } from "../shared/errors/McpError.ts";
 import type { Tasks } from "../shared/tasks/Tasks.ts";
 import type { TaskObject } from "./TaskObject.ts";
-import { OWNER_HEADER, type Settled } from "./taskProtocol.ts";
+import { OWNER_HEADER } from "./taskProtocol.ts";
+import { unsettle } from "./settled.ts";
 import { followSocket } from "./WatchObject.ts";
 
 export type { TaskObject };
 
 const LISTEN_URL = "https://task.internal/listen";
-
-function unsettle<T>(settled: Settled<T>): T {
-  if (settled.ok) return settled.value;
-  throw new McpError(settled.status, settled.error.code, settled.error.message, settled.error.data, settled.headers);
-}
 
 /** The `Tasks` a Worker uses when `MCP_TASK` is bound: each task id reaches its own object, from any isolate. */
 export function durableTasks(namespace: DurableObjectNamespace<TaskObject>, maxBytes: number): Tasks {

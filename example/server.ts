@@ -1,8 +1,9 @@
 /**
  * The example server: the surface of the "my-weather-server" captured talking to Cline 3.15.5
  * over HTTP+SSE (../shared/seeds/001_…), tool for tool and schema for schema, plus a note pad
- * that shows per-session state kept in the session's Durable Object storage, and an alert sweep
- * that runs as a durable task for clients that support the tasks extension.
+ * that keeps per-session state in the session's storage, an alert sweep that runs as a durable
+ * task for clients that support the tasks extension, and a notebook that keeps notes under a
+ * handle, for every client (2026-07-28 included), in a home of its own (`notes.ts`).
  *
  * This one file is all a server author writes: tools with input schemas and async handlers. The
  * schemas use zod/mini, the small build of zod, whose JSON Schema converter is named once below
@@ -11,11 +12,10 @@
 import * as z from "zod/mini";
 import { defineServer, type ServerEnv, tool, toolError } from "durable-mcp";
 import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
+import { notebook, notepad } from "./notes.ts";
 
 /** The captured server's score table; `lisi` scores 80.0 as in the capture. */
 const SCORES: Record<string, number> = { zhangsan: 92.5, lisi: 80.0, wangwu: 67.0 };
-const MAX_NOTES = 100;
-const MAX_NOTE_CHARS = 2_000;
 /** The states, territories and marine areas NWS issues alerts for number fewer than this. */
 const MAX_SWEEP_AREAS = 80;
 
@@ -72,32 +72,7 @@ export const tools = [
       return JSON.stringify(score.toFixed(1));
     },
   }),
-  tool({
-    name: "notepad",
-    description: "A note pad private to this session: add a note, list the notes, or clear them. Notes last as long as the session.",
-    input: z.strictObject({
-      action: z.enum(["add", "list", "clear"]),
-      text: z.optional(z.string().check(z.describe('The note, for action "add"'), z.maxLength(MAX_NOTE_CHARS))),
-    }),
-    handler: async ({ action, text }, ctx) => {
-      // A 2026-07-28 request has no session, and so no storage: say so rather than lose notes.
-      const { storage } = ctx;
-      if (!storage) {
-        return toolError("The note pad keeps notes in a session, and this client speaks protocol 2026-07-28, which has none. Connect with a 2025 (session) or HTTP+SSE client to keep notes.");
-      }
-      const notes = (await storage.get<string[]>("notes")) ?? [];
-      if (action === "list") return notes.length ? notes.map((n, i) => `${i + 1}. ${n}`).join("\n") : "The note pad is empty.";
-      if (action === "clear") {
-        await storage.delete("notes");
-        return `Cleared ${notes.length} note(s).`;
-      }
-      if (!text) return toolError('Action "add" needs a "text".');
-      if (notes.length >= MAX_NOTES) return toolError(`The note pad is full (${MAX_NOTES} notes); clear it first.`);
-      notes.push(text);
-      await storage.put("notes", notes);
-      return `Noted. The pad has ${notes.length} note(s).`;
-    },
-  }),
+  notepad,
   tool({
     name: "alertSweep",
     description:
@@ -124,6 +99,7 @@ export const tools = [
       return lines.join("\n");
     },
   }),
+  notebook,
 ];
 
 export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools });

@@ -8,7 +8,7 @@
  * Durable Object with `stub.fetch(request)` and serve it there, so the session could use the
  * object's storage and the hibernation API; the transport code would be the same.)
  */
-import { createWorker, taskObject } from "durable-mcp/cloudflare";
+import { createWorker, homeObject, taskObject } from "durable-mcp/cloudflare";
 import { serveMessages } from "durable-mcp/transport";
 import server from "./server.ts";
 import { offersSubprotocol, refuseUpgrade, SUBPROTOCOL, webSocketMessages } from "./webSocketMessages.ts";
@@ -32,5 +32,6 @@ const { fetch, McpSession, McpWatch } = createWorker(server, {
   ],
 });
 export { McpSession, McpWatch };
+export const McpHome = homeObject(server);
 export const McpTask = taskObject(server);
 export default { fetch };

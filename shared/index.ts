@@ -41,6 +41,9 @@ export { MAX_COMPLETION_VALUES } from "./methods/completionMethods.ts";
 export type {
   ClientView,
   Completer,
+  ContextIn,
+  HomeContext,
+  HomeStorage,
   CompletionContext,
   CreateMessageParams,
   CreateMessageResult,
@@ -52,7 +55,11 @@ export type {
   SamplingMessage,
   ServerEnv,
   SessionContext,
+  SqlDatabase,
+  SqlRows,
+  SqlValue,
 } from "./definition/RequestContext.ts";
+export type { HandleHome, Home } from "./definition/Home.ts";
 export type { HandlerStorage, KeyValueStore } from "./storage/KeyValueStore.ts";
 export type { ListFeature, ListKind } from "./definition/ListKind.ts";
 export type * from "./definition/types.ts";

@@ -30,9 +30,13 @@ import { relayToClient } from "./relayToClient.ts";
 import { BindingLimiter, RATE_LIMIT_BINDINGS, type RateLimitBinding } from "./bindingLimiter.ts";
 import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
 import { durableTasks, type TaskObject } from "../durable/durableTasks.ts";
+import type { HomeObject } from "../durable/HomeObject.ts";
+import { remoteHomes } from "../durable/homeRegistry.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
 export type WorkerEnv = SessionObjectEnv & {
+  /** One object per user and per handle (`home: "user"` or a handle); needed only by servers whose definitions declare such homes. */
+  MCP_HOME?: DurableObjectNamespace<HomeObject>;
   MCP_SESSION: DurableObjectNamespace<SessionObject>;
   /** One object per task (tasks extension); needed only by servers with tools that run as tasks. */
   MCP_TASK?: DurableObjectNamespace<TaskObject>;
@@ -61,6 +65,7 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
       broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
       tasks: (env, { config }) => (env.MCP_TASK ? durableTasks(env.MCP_TASK, config.maxQueueBytes) : undefined),
+      homes: (env) => remoteHomes(definition, env.MCP_HOME),
       // Set by Cloudflare's edge, which a client cannot forge; absent under a local runtime.
       clientAddress: (request) => request.headers.get("cf-connecting-ip") ?? undefined,
       rateLimiter: (env, name, rate) => {

@@ -17,5 +17,8 @@ export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createR
 export { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
 export { WatchObject } from "../durable/WatchObject.ts";
 export { taskObject } from "./taskObject.ts";
+export { homeObject } from "./homeObject.ts";
 export { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
+export { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";
 export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "./providerVerifier.ts";
+export { deleteUserData } from "./deleteUserData.ts";

@@ -1,6 +1,7 @@
 /**
- * The example's tools behind OAuth: the weather, score and note-pad tools of `example/server.ts`,
- * plus two that show what authorization gives a handler:
+ * The example's tools behind OAuth: the weather, score and note tools of `example/server.ts` —
+ * its `notepad` now each signed-in user's own, kept in their home in every era and session — plus
+ * two that show what authorization gives a handler:
  * - `whoami` answers with `ctx.auth` — the user, the scopes of this request's token, and what the
  *   consent page stored with the grant (its props);
  * - `scoreboard` declares the scope `scores:admin`: a token without it does not see it in
@@ -10,6 +11,7 @@
 import * as z from "zod/mini";
 import { defineServer, tool } from "durable-mcp";
 import { tools } from "../server.ts";
+import { userNotepad } from "../notes.ts";
 
 /** Every request needs this one; the consent page grants it unless the client asked for none of ours. */
 export const BASE_SCOPE = "mcp";
@@ -24,7 +26,8 @@ export default defineServer({
   version: "0.0.1",
   toJsonSchema: z.toJSONSchema,
   tools: [
-    ...tools,
+    // The example's tools, but the note pad is each signed-in user's own (home: "user").
+    ...tools.map((t) => (t.name === "notepad" ? userNotepad : t)),
     tool({
       name: "whoami",
       title: "Who am I",

@@ -17,7 +17,7 @@
  * MAX_ORIGINS are kept).
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { createWorker, providerVerifier, taskObject, type WorkerEnv } from "durable-mcp/cloudflare";
+import { createWorker, homeObject, providerVerifier, taskObject, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type ConsentEnv, consent } from "./consent.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 
@@ -68,6 +68,7 @@ const mcp = createWorker<Env>(server, {
 });
 
 export const { McpSession, McpWatch } = mcp;
+export const McpHome = homeObject(server);
 export const McpTask = taskObject(server);
 
 export default {

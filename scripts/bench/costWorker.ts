@@ -21,6 +21,7 @@
  */
 import { createWorker } from "../../worker/createWorker.ts";
 import { taskObject } from "../../worker/taskObject.ts";
+import { homeObject } from "../../worker/homeObject.ts";
 import server from "../../example/server.ts";
 
 interface Meter {
@@ -164,6 +165,8 @@ class McpSession extends Base {
 }
 
 const TaskBase = taskObject(server);
+/** The home object: not metered yet (the example's definitions keep no user state). */
+const McpHome = homeObject(server);
 
 /** The task object, metered: every RPC method, the alarm that runs the task, and its storage. */
 class McpTask extends TaskBase {
@@ -215,5 +218,5 @@ class McpTask extends TaskBase {
   }
 }
 
-export { McpSession, McpTask, McpWatch };
+export { McpHome, McpSession, McpTask, McpWatch };
 export default { fetch };

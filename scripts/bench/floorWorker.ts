@@ -17,7 +17,7 @@
 import { DurableObject } from "cloudflare:workers";
 import worker from "../../example/worker.ts";
 
-export { McpSession, McpWatch, McpTask } from "../../example/worker.ts";
+export { McpSession, McpWatch, McpTask, McpHome } from "../../example/worker.ts";
 
 interface FloorEnv {
   FLOOR: DurableObjectNamespace<FloorObject>;

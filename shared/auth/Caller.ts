@@ -14,6 +14,11 @@ export interface Caller {
 }
 
 export async function callerOf(principal: Principal): Promise<Caller> {
+  return { auth: principal, owner: await ownerOf(principal) };
+}
+
+/** The digest that names a user everywhere it is stored (a session's owner, a task's, a user's home). */
+export function ownerOf(who: { readonly issuer: string; readonly subject: string }): Promise<string> {
   // JSON, so no issuer and subject pair can be confused with another by where one ends.
-  return { auth: principal, owner: await sha256(JSON.stringify([principal.issuer, principal.subject])) };
+  return sha256(JSON.stringify([who.issuer, who.subject]));
 }

@@ -23,12 +23,12 @@ import type { Result } from "../definition/Method.ts";
 import type { RequestContext, SqlDatabase } from "../definition/RequestContext.ts";
 import type { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
-import { toolError } from "../methods/callTool.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { AtomicStore } from "../storage/AtomicStore.ts";
 import { BoundedStorage } from "./BoundedStorage.ts";
 import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
 import type { HomeAddress, HomeCall } from "./Homes.ts";
+import { unknownHandle } from "./unknownHandle.ts";
 
 /** How often reads alone push a home's `usedAt`: a day, or a tenth of the retention if that is shorter. */
 const TOUCH_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -121,15 +121,4 @@ export class HomeHost {
 function freshRecord(address: HomeAddress): HomeRecord {
   const now = Date.now();
   return { kind: address.kind, owner: address.owner ?? null, createdAt: now, usedAt: now, keys: 0, bytes: 0 };
-}
-
-/**
- * A handle nobody here may use: never stored, expired, or another principal's — told apart for
- * nobody. For a tool, a tool error that says so, so the model can open a new one; else -32602.
- */
-export function unknownHandle(call: HomeCall, id: unknown): Result {
-  const shown = typeof id === "string" ? JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id) : JSON.stringify(typeof id);
-  const sentence = `Unknown handle ${shown}: it was never made, has expired unused, or is not yours.`;
-  if (call.method === "tools/call") return { ...toolError(`${sentence} Call ${String(call.params.name)} without it to start a new one.`) };
-  throw McpError.invalidParams(sentence);
 }

@@ -13,7 +13,7 @@ import { McpError } from "../errors/McpError.ts";
 import type { Method, Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
-import { unknownHandle } from "./HomeHost.ts";
+import { unknownHandle } from "./unknownHandle.ts";
 import { type HomeAddress, type Homes, isHandle, newHandle } from "./Homes.ts";
 
 /** What an era knows of where homes are and who is asking. */

@@ -1,0 +1,91 @@
+/**
+ * The home Durable Object (issue 20): one instance per user (`user:<owner digest>`) and one per
+ * handle (`handle:<id>`), found by `idFromName` — never by a value the client chose. It hosts a
+ * runtime-agnostic `HomeHost` and is the only place that knows about Durable Objects.
+ *
+ * A request to a definition with a home of its own comes here as one RPC call, `run`, from
+ * wherever the request is served: the Worker (2026-07-28), a session's object (2025, HTTP+SSE) or
+ * a task's object. The handler runs here, so `ctx.storage` is this object's own storage — local,
+ * transactional, one object per user serializing its requests — and `ctx.storage.sql` its SQLite
+ * database. What the handler asks of its request (progress, logs, asks to the client) goes back
+ * through the `Peer` function the call carries (`homePeer.ts`); the request's cancellation comes
+ * as `abort(callId)`, and a run whose caller vanished is ended by its own deadline.
+ *
+ * Persisted: the home's record and its handlers' keys (`HomeRecord.ts`), and any SQL tables.
+ * Lifecycle: a home exists from its first write; its alarm ends it after HOME_RETENTION_MS
+ * unused (every key, every table, the alarm); between calls nothing holds it in memory, so it is
+ * evicted and its alarm brings it back.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { readConfig } from "../shared/config/readConfig.ts";
+import type { Result } from "../shared/definition/Method.ts";
+import type { ServerEnv } from "../shared/definition/RequestContext.ts";
+import { contextOf, type Peer, type RemoteCall } from "../shared/home/homePeer.ts";
+import { HomeHost } from "../shared/home/HomeHost.ts";
+import type { HomeAddress } from "../shared/home/Homes.ts";
+import { Logger } from "../shared/log/Logger.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { boundedSql } from "./boundedSql.ts";
+import { atomicStorage } from "./durableStorage.ts";
+import { type Settled, settleAll } from "./settled.ts";
+
+/** What the home object reads from its environment: the limits, and handlers' `ctx.env`. */
+export type HomeObjectEnv = ServerEnv;
+
+/** Past the caller's own deadline, how long a run goes on before this object ends it: the caller is gone. */
+const ORPHAN_GRACE_MS = 5_000;
+
+/**
+ * One server definition's home class. `createWorker` makes the subclass wrangler.toml binds
+ * (`McpHome`, as `MCP_HOME`); you rarely extend this yourself.
+ */
+export class HomeObject extends DurableObject<HomeObjectEnv> {
+  readonly #host: HomeHost;
+  /** How long a plain call's run and a task's may last here, grace included. */
+  readonly #deadlineMs: { call: number; task: number };
+  /** The runs under way here, by call id: what `abort` reaches. */
+  readonly #running = new Map<string, AbortController>();
+
+  constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: ServerDefinition) {
+    super(ctx, env);
+    const config = readConfig(env);
+    this.#deadlineMs = { call: config.handlerTimeoutMs + ORPHAN_GRACE_MS, task: config.taskTimeoutMs + ORPHAN_GRACE_MS };
+    this.#host = new HomeHost({
+      server: definition,
+      config,
+      logger: new Logger(config.logLevel),
+      store: atomicStorage(ctx.storage),
+      schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
+      sql: (wrote) => boundedSql(ctx.storage, config.maxHomeBytes, wrote),
+    });
+  }
+
+  /** Runs one request's method here (see the module header); its `McpError` comes back settled. */
+  async run(address: HomeAddress, call: RemoteCall, peer: Peer): Promise<Settled<Result>> {
+    const controller = new AbortController();
+    this.#running.set(call.callId, controller);
+    // The caller aborts at its own deadline; this one ends a run whose caller is gone without a word.
+    const deadline = setTimeout(() => controller.abort(new Error("The request's caller went away")), call.taskId === undefined ? this.#deadlineMs.call : this.#deadlineMs.task);
+    try {
+      return await settleAll(this.#host.run(address, call, contextOf(call, peer, this.env, controller.signal)));
+    } finally {
+      clearTimeout(deadline);
+      this.#running.delete(call.callId);
+    }
+  }
+
+  /** The request was cancelled, or passed its deadline: its handler's signal is aborted. */
+  abort(callId: string): void {
+    this.#running.get(callId)?.abort(new Error("The request was cancelled"));
+  }
+
+  /** Deletes everything this home holds (a user's data, on request). */
+  async erase(): Promise<void> {
+    await this.#host.erase("erased on request");
+  }
+
+  /** Retention: erases the home if unused that long, else re-arms (`HomeHost.wake`). */
+  override async alarm(): Promise<void> {
+    await this.#host.wake();
+  }
+}

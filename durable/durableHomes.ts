@@ -1,0 +1,39 @@
+/**
+ * The side of the home objects that requests use: the `Homes` a session object, a task object or
+ * the Worker itself holds when `MCP_HOME` is bound. Each home reaches its own object
+ * (`idFromName(homeName)`), from any isolate; a run is one RPC call carrying the request by value
+ * and its context as a `Peer` function, and the request's cancellation follows as `abort`. Kept
+ * apart from the object, as `durableTasks.ts` is.
+ */
+import type { Homes } from "../shared/home/Homes.ts";
+import { homeName } from "../shared/home/Homes.ts";
+import { toRemote } from "../shared/home/homePeer.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { HomeObject } from "./HomeObject.ts";
+import { unsettle } from "./settled.ts";
+
+export type { HomeObject };
+
+export function durableHomes(namespace: DurableObjectNamespace<HomeObject>, server: ServerDefinition): Homes {
+  const stub = (name: string) => namespace.get(namespace.idFromName(name));
+  return {
+    async run(address, call, ctx) {
+      ctx.signal.throwIfAborted();
+      const home = stub(homeName(address));
+      const { remote, peer } = toRemote(call, ctx, server);
+      const abort = () => void home.abort(remote.callId).catch(() => {});
+      ctx.signal.addEventListener("abort", abort, { once: true });
+      try {
+        return unsettle(await home.run(address, remote, peer));
+      } finally {
+        ctx.signal.removeEventListener("abort", abort);
+      }
+    },
+    erase: (owner) => eraseUserHome(namespace, owner),
+  };
+}
+
+/** Deletes the home of the principal with this digest: every key, table and alarm of its object. */
+export async function eraseUserHome(namespace: DurableObjectNamespace<HomeObject>, owner: string): Promise<void> {
+  await namespace.get(namespace.idFromName(homeName({ kind: "user", owner }))).erase();
+}

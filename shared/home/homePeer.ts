@@ -1,0 +1,109 @@
+/**
+ * A request's context carried to a home in another place (on Workers, the home's Durable Object;
+ * issue 20). What can travel by value does — the method and params, the request id, the client,
+ * the principal, the task, the session's switches — and the rest stays with the request: one
+ * `Peer` function the home calls back for progress, logs, asks to the client, switches, changes
+ * and `ctx.startTask()`, so the era's own rules for each (a progress token, a log threshold, an
+ * input round, a session's stream) apply exactly as for a handler that runs in the request.
+ *
+ * The home rebuilds a `RequestContext` from the two (`contextOf`); the request's cancellation
+ * reaches it separately (the host's `abort`), since a signal does not cross.
+ */
+import type { Principal } from "../auth/Principal.ts";
+import type { RequestId } from "../jsonrpc/messages.ts";
+import type { ListKind } from "../definition/ListKind.ts";
+import type { ClientView, RequestContext, ServerEnv } from "../definition/RequestContext.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { randomHex } from "../bytes/randomHex.ts";
+import type { HomeCall } from "./Homes.ts";
+
+/** What the home may ask of the request's context. */
+export type PeerOp = "progress" | "log" | "sample" | "elicit" | "listRoots" | "closeStream" | "startTask" | "resourceUpdated" | "listChanged" | "setEnabled";
+
+/** The request's context, as one function a remote home calls back (RPC carries functions, not objects of them). */
+export type Peer = (op: PeerOp, args: unknown[]) => Promise<unknown>;
+
+/** A request to a home, by value. */
+export interface RemoteCall extends HomeCall {
+  /** Names this run in its home, for the request's cancellation to find it. */
+  callId: string;
+  requestId: RequestId;
+  client: ClientView;
+  auth?: Principal;
+  taskId?: string;
+  /** The request's session: its id, and the state of each definition switchable in it. */
+  session?: { id: string; switches: [ListKind, string, boolean][] };
+}
+
+/** The call and its peer, from the request's own context. */
+export function toRemote(call: HomeCall, ctx: RequestContext, server: ServerDefinition): { remote: RemoteCall; peer: Peer } {
+  const remote: RemoteCall = { ...call, callId: randomHex(8), requestId: ctx.requestId, client: ctx.client };
+  if (ctx.auth) remote.auth = ctx.auth;
+  if (ctx.taskId !== undefined) remote.taskId = ctx.taskId;
+  const session = ctx.session;
+  if (session) remote.session = { id: session.id, switches: server.switches.map(([kind, id]) => [kind, id, session.isEnabled(kind, id)]) };
+  const peer: Peer = async (op, args) => {
+    const a = args as unknown;
+    switch (op) {
+      case "progress":
+        return ctx.progress(...(a as [number, number?, string?]));
+      case "log":
+        return ctx.log(...(a as Parameters<RequestContext["log"]>));
+      case "sample":
+        return ctx.sample(...(a as Parameters<RequestContext["sample"]>));
+      case "elicit":
+        return ctx.elicit(...(a as Parameters<RequestContext["elicit"]>));
+      case "listRoots":
+        return ctx.listRoots(...(a as Parameters<RequestContext["listRoots"]>));
+      case "closeStream":
+        return ctx.closeStream();
+      case "startTask":
+        return ctx.startTask();
+      case "resourceUpdated":
+        return ctx.resourceUpdated(...(a as [string]));
+      case "listChanged":
+        return ctx.listChanged(...(a as Parameters<RequestContext["listChanged"]>));
+      case "setEnabled":
+        if (!session) throw new TypeError("This request has no session: nothing to switch for it");
+        return session.setEnabled(...(a as [ListKind, string, boolean]));
+      default:
+        throw new TypeError(`A home asked its request for ${JSON.stringify(op)}, which it does not offer`);
+    }
+  };
+  return { remote, peer };
+}
+
+/** The handler's context in the home: the call's values, `env` and `signal` the home's own, everything else through `peer`. Storage is the host's to add. */
+export function contextOf(call: RemoteCall, peer: Peer, env: ServerEnv, signal: AbortSignal): RequestContext {
+  const ask = (op: PeerOp) => (...args: unknown[]) => peer(op, args) as Promise<never>;
+  const context: Record<string, unknown> = {
+    signal,
+    requestId: call.requestId,
+    client: call.client,
+    env,
+    auth: call.auth,
+    taskId: call.taskId,
+    progress: ask("progress"),
+    log: ask("log"),
+    sample: ask("sample"),
+    elicit: ask("elicit"),
+    listRoots: ask("listRoots"),
+    // Fire and forget, as locally: closing a stream answers nothing.
+    closeStream: () => void peer("closeStream", []).catch(() => {}),
+    startTask: ask("startTask"),
+    resourceUpdated: ask("resourceUpdated"),
+    listChanged: ask("listChanged"),
+  };
+  if (call.session) {
+    const states = new Map(call.session.switches.map(([kind, id, on]) => [`${kind}:${id}`, on]));
+    context.session = {
+      id: call.session.id,
+      isEnabled: (kind: ListKind, id: string) => states.get(`${kind}:${id}`) ?? true,
+      setEnabled: async (kind: ListKind, id: string, enabled: boolean) => {
+        await peer("setEnabled", [kind, id, enabled]);
+        states.set(`${kind}:${id}`, enabled);
+      },
+    };
+  }
+  return context as unknown as RequestContext;
+}

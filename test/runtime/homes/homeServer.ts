@@ -1,0 +1,61 @@
+/**
+ * What the home runtime tests serve (`homeWorker.ts`): the OAuth example's tools — the weather
+ * and score tools, the user's own `notepad` (home: "user") and the `notebook` (a handle) — plus
+ * probes of what a home gives a handler: SQL, a long wait that reports progress and records its
+ * abort, and a task whose handler runs in the user's home.
+ */
+import * as z from "zod/mini";
+import { defineServer, tool } from "durable-mcp";
+import { tools } from "../../../example/server.ts";
+import { userNotepad } from "../../../example/notes.ts";
+import { pause } from "../../support/pause.ts";
+
+export const homeServer = defineServer({
+  name: "home-test-server",
+  version: "1.0.0",
+  toJsonSchema: z.toJSONSchema,
+  tools: [
+    ...tools.map((t) => (t.name === "notepad" ? userNotepad : t)),
+    tool({
+      name: "sql_notes",
+      description: "Adds a row of `bytes` characters to the user's SQL table; answers the rows and the database size",
+      input: z.strictObject({ bytes: z.number().check(z.int(), z.minimum(0), z.maximum(1_000_000)) }),
+      home: "user",
+      handler: async ({ bytes }, ctx) => {
+        const sql = ctx.storage.sql;
+        if (!sql) return "no SQL here";
+        sql.exec("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+        if (bytes > 0) sql.exec("INSERT INTO notes (body) VALUES (?)", "n".repeat(bytes));
+        const { rows } = sql.exec<{ rows: number }>("SELECT count(*) AS rows FROM notes").one();
+        return JSON.stringify({ rows, size: sql.databaseSize });
+      },
+    }),
+    tool({
+      name: "user_wait",
+      description: "In the user's home: reports progress, waits `ms` (or until aborted), and records an abort in the user's storage",
+      input: z.strictObject({ ms: z.number().check(z.int(), z.minimum(0)) }),
+      home: "user",
+      handler: async ({ ms }, ctx) => {
+        await ctx.progress(0, 1, "started in the home");
+        try {
+          await pause(ms, ctx.signal);
+        } catch (reason) {
+          await ctx.storage.put("aborted", String(reason));
+          throw reason;
+        }
+        return `waited ${ms} ms`;
+      },
+    }),
+    tool({
+      name: "user_task",
+      description: "Runs only as a task, in the user's home: appends `text` to the user's notes",
+      input: z.strictObject({ text: z.string() }),
+      task: "required",
+      home: "user",
+      handler: async ({ text }, ctx) => {
+        await ctx.storage.transaction(async (txn) => txn.put("notes", [...((await txn.get<string[]>("notes")) ?? []), text]));
+        return `noted by task ${ctx.taskId}`;
+      },
+    }),
+  ],
+});

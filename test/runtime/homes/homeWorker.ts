@@ -1,0 +1,32 @@
+/**
+ * The Worker the home runtime tests load into workerd (the `runtime-homes` project): `homeServer`
+ * behind authorization, since a user's home needs a signed-in user. Tokens are real JWTs, checked
+ * by `jwtVerifier` (jose) against the key set the test made and handed over with `useKeys` — the
+ * test and this Worker share one isolate, as the runtime tests and their objects do.
+ */
+import type { JSONWebKeySet } from "jose";
+import { jwtVerifier } from "durable-mcp";
+import { createWorker, homeObject, taskObject } from "durable-mcp/cloudflare";
+import { homeServer } from "./homeServer.ts";
+
+export const ISSUER = "https://issuer.home-test";
+let keys: JSONWebKeySet | undefined;
+
+/** The key set tokens are checked against from now on. */
+export function useKeys(jwks: JSONWebKeySet): void {
+  keys = jwks;
+}
+
+const { fetch, McpSession, McpWatch } = createWorker(homeServer, {
+  authorization: {
+    authorizationServers: [ISSUER],
+    verify: (token, resource, env) => {
+      if (!keys) throw new Error("The test has not handed over its keys (useKeys)");
+      return jwtVerifier({ issuer: ISSUER, keys })(token, resource, env);
+    },
+  },
+});
+export { McpSession, McpWatch };
+export const McpHome = homeObject(homeServer);
+export const McpTask = taskObject(homeServer);
+export default { fetch };

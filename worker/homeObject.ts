@@ -1,0 +1,25 @@
+/**
+ * The home Durable Object class for a server whose definitions keep state in homes of their own
+ * (`home: "user"` or a handle): export it as `McpHome`, which wrangler.toml binds as `MCP_HOME`.
+ * A call of its own, apart from `createWorker`, so that a Worker without homes does not ship the
+ * home host; calling it also tells the Worker and its objects to run those definitions there.
+ *
+ * @example
+ * const { fetch, McpSession, McpWatch } = createWorker(server);
+ * export { McpSession, McpWatch };
+ * export const McpHome = homeObject(server);
+ * export default { fetch };
+ */
+import { durableHomes } from "../durable/durableHomes.ts";
+import { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";
+import { hostHomes } from "../durable/homeRegistry.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+
+export function homeObject(definition: ServerDefinition): new (ctx: DurableObjectState, env: HomeObjectEnv) => HomeObject {
+  hostHomes(definition, (namespace) => durableHomes(namespace, definition));
+  return class McpHome extends HomeObject {
+    constructor(ctx: DurableObjectState, env: HomeObjectEnv) {
+      super(ctx, env, definition);
+    }
+  };
+}
