@@ -47,6 +47,8 @@ export interface DenoServer {
 }
 
 const DEFAULT_PORT = 8787;
+/** How long a shutdown waits for open connections to finish before it goes on without them. */
+const SHUTDOWN_GRACE_MS = 5_000;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /** @throws the definition's problem ("The server definition is invalid: …") when it cannot be served. */
@@ -86,7 +88,11 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
       sessions.close();
       tasks.close();
       homes?.close();
-      await http.shutdown();
+      // Graceful, but not for ever: a client holding a stream open (HTTP+SSE, a listen) would hold
+      // the shutdown until it leaves. Past the grace, the process exits with its streams cut.
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([http.shutdown(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
+      clearTimeout(grace);
       kv?.close();
     },
   };

@@ -48,13 +48,19 @@ it("serves a 2026-07-28 client, a 2025-11-25 session and a legacy SSE client fro
   );
   expect(rounds).toEqual(Array.from({ length: 5 }, (_, i) => [`MODERN ${i}`, `SESSION ${i}`, `LEGACY ${i}`]));
 
-  const names = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep"];
+  const names = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook"];
   expect((await modern.listTools()).tools.map((t) => t.name)).toEqual(names);
   expect((await session.listTools()).tools.map((t) => t.name)).toEqual(names);
-  // Per-session state exists only where there is a session.
+  // Per-session state exists only where there is a session; the notepad points a 2026-07-28 client to the notebook.
   const modernNote: any = await modern.callTool({ name: "notepad", arguments: { action: "add", text: "hi" } });
   expect(modernNote.isError).toBe(true);
-  expect(modernNote.content[0].text).toMatch(/protocol 2026-07-28, which has none/);
+  expect(modernNote.content[0].text).toMatch(/protocol 2026-07-28, which has none\. Use the notebook tool instead/);
   expect(await upper(session.callTool({ name: "notepad", arguments: { action: "add", text: "hi" } }))).toBe("Noted. The pad has 1 note(s).");
+  // State under a handle is the same in every era: opened by the 2026-07-28 client, added to by the others.
+  const opened = await upper(modern.callTool({ name: "notebook", arguments: { action: "add", text: "from 2026-07-28" } }));
+  const notebook = /notebook ([0-9a-f]{32})/.exec(opened)![1];
+  expect(await upper(session.callTool({ name: "notebook", arguments: { notebook, action: "add", text: "from a session" } }))).toBe("Noted. The pad has 2 note(s).");
+  expect(await upper(legacy.callTool({ name: "notebook", arguments: { notebook, action: "add", text: "from HTTP+SSE" } }))).toBe("Noted. The pad has 3 note(s).");
+  expect(await upper(modern.callTool({ name: "notebook", arguments: { notebook, action: "list" } }))).toBe("1. from 2026-07-28\n2. from a session\n3. from HTTP+SSE");
   await Promise.all([modern.close(), session.close(), legacy.close()]);
 });

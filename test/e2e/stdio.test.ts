@@ -17,7 +17,7 @@ import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The `stdio` script of package.json, spelled out for a transport that spawns without a shell. */
 const DENO_ARGS = ["node_modules/deno/bin.cjs", "run", "--quiet", "--allow-env", "--allow-net", "example/stdio.ts"];
-const TOOLS = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep"];
+const TOOLS = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook"];
 
 let nws: Awaited<ReturnType<typeof startNwsFixtureServer>>;
 /** A weather API that accepts connections and never answers: keeps a handler running. */
@@ -105,6 +105,9 @@ describe("the v2 SDK client over stdio, protocol 2026-07-28", () => {
     // No session on this revision, so the note pad says so instead of losing notes.
     const note: any = await client.callTool({ name: "notepad", arguments: { action: "add", text: "x" } });
     expect(note.isError).toBe(true);
+    // The notebook keeps notes under a handle instead: in this process's memory, for this connection.
+    const notebook = /notebook ([0-9a-f]{32})/.exec(text(await client.callTool({ name: "notebook", arguments: { action: "add", text: "kept" } })))![1];
+    expect(text(await client.callTool({ name: "notebook", arguments: { notebook, action: "list" } }))).toBe("1. kept");
     await client.close();
     const events = stderr.trim().split("\n").map((line) => JSON.parse(line).event);
     expect(events).not.toContain("session.initialized");
