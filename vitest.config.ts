@@ -44,7 +44,16 @@ export default defineConfig({
             main: "./test/runtime/homes/homeWorker.ts",
             miniflare: {
               // Small bounds, so the tests reach them; a short handler deadline for the cancellation tests.
-              bindings: { LOG_LEVEL: "error", HANDLER_TIMEOUT_MS: "5000", SESSION_IDLE_TTL_MS: "3000", KEEPALIVE_INTERVAL_MS: "250", MAX_HOME_KEYS: "20", MAX_HOME_BYTES: "65536" },
+              bindings: {
+                LOG_LEVEL: "error",
+                HANDLER_TIMEOUT_MS: "5000",
+                SESSION_IDLE_TTL_MS: "3000",
+                KEEPALIVE_INTERVAL_MS: "250",
+                MAX_HOME_KEYS: "20",
+                MAX_HOME_BYTES: "65536",
+                MAX_SESSIONS_PER_CLIENT: "3",
+                MAX_TASKS_PER_CLIENT: "2",
+              },
             },
           }),
         ],

@@ -22,6 +22,8 @@ import { readConfig } from "../shared/config/readConfig.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
+import { LocalShares } from "../shared/shares/LocalShares.ts";
+import { ownerOf } from "../shared/auth/Caller.ts";
 import { homeProblem } from "../shared/home/deploymentProblems.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
@@ -44,6 +46,11 @@ export interface ServeDenoOptions extends RouterOptions<Record<string, string>> 
 export interface DenoServer {
   url: string;
   shutdown(): Promise<void>;
+  /**
+   * Deletes everything a user has here (a data-protection request): their home (`home: "user"`
+   * definitions' storage), and their live sessions and tasks. Resolves with how many of each.
+   */
+  deleteUserData(who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
 }
 
 const DEFAULT_PORT = 8787;
@@ -70,10 +77,12 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const kv = kvPath === undefined ? undefined : await Deno.openKv(kvPath);
   const homes = definition.homes.user || definition.homes.handle ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
   if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));
-  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, storageFor: kv && ((id) => new KvStorage(kv, id)) });
+  // One count of fair shares for the process: sessions and tasks, per client and in total.
+  const shares = new LocalShares(config);
+  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
   // Tasks are kept in memory: they end with the process (a Worker's are durable).
-  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes });
+  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares });
   const handle = createRouter<Record<string, string>>(
     definition,
     { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, clientAddress: (_request, info) => peerAddress(info) },
@@ -84,6 +93,11 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const http = Deno.serve({ hostname, port, onListen: (address) => listening(`http://${address.hostname}:${address.port}`) }, (request, info) => handle(request, env, info));
   const server: DenoServer = {
     url: await url,
+    async deleteUserData(who) {
+      const owner = await ownerOf(who);
+      await homes?.erase(owner);
+      return { sessions: await sessions.endOwnedBy(owner), tasks: await tasks.eraseOwnedBy(owner) };
+    },
     async shutdown() {
       sessions.close();
       tasks.close();

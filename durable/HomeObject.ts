@@ -11,7 +11,12 @@
  * through the `Peer` function the call carries (`homePeer.ts`); the request's cancellation comes
  * as `abort(callId)`, and a run whose caller vanished is ended by its own deadline.
  *
- * Persisted: the home's record and its handlers' keys (`HomeRecord.ts`), and any SQL tables.
+ * The same class keeps each client's fair shares (`acquireShare`): a signed-in user's in their
+ * home, a client without a token in one per address (`client:<address digest>`), which holds
+ * nothing else and is deleted when its last holding lapses.
+ *
+ * Persisted: the home's record and its handlers' keys (`HomeRecord.ts`), any SQL tables, and the
+ * client's holdings.
  * Lifecycle: a home exists from its first write; its alarm ends it after HOME_RETENTION_MS
  * unused (every key, every table, the alarm); between calls nothing holds it in memory, so it is
  * evicted and its alarm brings it back.
@@ -27,7 +32,9 @@ import { Logger } from "../shared/log/Logger.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { boundedSql } from "./boundedSql.ts";
 import { atomicStorage } from "./durableStorage.ts";
-import { type Settled, settleAll } from "./settled.ts";
+import { type Settled, settle, settleAll } from "./settled.ts";
+import { type ShareLimit, shareLimits } from "../shared/shares/ShareLimits.ts";
+import type { ShareClaim, ShareResource } from "../shared/shares/Shares.ts";
 
 /** What the home object reads from its environment: the limits, and handlers' `ctx.env`. */
 export type HomeObjectEnv = ServerEnv;
@@ -45,6 +52,7 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
   readonly #deadlineMs: { call: number; task: number };
   /** The runs under way here, by call id: what `abort` reaches. */
   readonly #running = new Map<string, AbortController>();
+  readonly #limits: Record<ShareResource, ShareLimit>;
 
   constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: ServerDefinition) {
     super(ctx, env);
@@ -57,7 +65,9 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
       store: atomicStorage(ctx.storage),
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
       sql: (wrote) => boundedSql(ctx.storage, config.maxHomeBytes, wrote),
+      scheduled: () => ctx.storage.getAlarm(),
     });
+    this.#limits = shareLimits(config);
   }
 
   /** Runs one request's method here (see the module header); its `McpError` comes back settled. */
@@ -79,9 +89,24 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
     this.#running.get(callId)?.abort(new Error("The request was cancelled"));
   }
 
-  /** Deletes everything this home holds (a user's data, on request). */
-  async erase(): Promise<void> {
+  /** One fair share of this home's client (`Shares.acquire`): its refusal comes back settled. */
+  async acquireShare(resource: ShareResource, id: string, claim: ShareClaim): Promise<Settled<null>> {
+    const taken = await this.#host.acquireShare(resource, id, claim, this.#limits[resource]);
+    return taken.ok ? { ok: true, value: null } : settle(Promise.reject(taken.error));
+  }
+
+  async releaseShare(resource: ShareResource, id: string): Promise<void> {
+    await this.#host.releaseShare(resource, id);
+  }
+
+  /**
+   * Deletes everything this home holds (a user's data, on request), and answers what its client
+   * held live — sessions and tasks — for the caller to end them too.
+   */
+  async erase(): Promise<Record<ShareResource, string[]>> {
+    const held = await this.#host.holdings();
     await this.#host.erase("erased on request");
+    return held;
   }
 
   /** Retention: erases the home if unused that long, else re-arms (`HomeHost.wake`). */

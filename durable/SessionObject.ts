@@ -65,7 +65,7 @@ import { Logger } from "../shared/log/Logger.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import type { HomeObject } from "./HomeObject.ts";
-import { remoteHomes } from "./homeRegistry.ts";
+import { remoteHomes, remoteShares } from "./homeRegistry.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { closeBack } from "./sockets.ts";
 import { RelayedStream, type RelayState } from "./RelayedStream.ts";
@@ -103,6 +103,7 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
       homes: remoteHomes(definition, env.MCP_HOME),
+      shares: remoteShares(definition, env.MCP_HOME),
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
       // Checked while loading, before the sockets are reattached: a hibernated client is still connected.
       relaying: () => ctx.getWebSockets().length > 0,

@@ -34,7 +34,7 @@ import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { TaskHost } from "../shared/tasks/TaskHost.ts";
 import type { TaskStart } from "../shared/tasks/TaskState.ts";
 import type { HomeObject } from "./HomeObject.ts";
-import { remoteHomes } from "./homeRegistry.ts";
+import { remoteHomes, remoteShares } from "./homeRegistry.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { closeAll, closeBack, sendLine } from "./sockets.ts";
 import { OWNER_HEADER } from "./taskProtocol.ts";
@@ -68,6 +68,7 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
       homes: remoteHomes(definition, env.MCP_HOME),
+      shares: remoteShares(definition, env.MCP_HOME),
       store: durableStorage(ctx.storage),
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
       publish: (task) => sendLine(ctx.getWebSockets(), notification("notifications/tasks", task)),
@@ -89,6 +90,11 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
 
   cancel(owner: string | undefined): Promise<Settled<boolean>> {
     return settle(this.#host.cancel(owner));
+  }
+
+  /** Deletes the task now, for its owner only (a user's data erased on request). */
+  erase(owner: string | undefined): Promise<boolean> {
+    return this.#host.erase(owner);
   }
 
   /** Runs the task, restarts a lost run, or deletes the task at its TTL (`TaskHost.wake`, which never rejects). */

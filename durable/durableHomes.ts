@@ -11,6 +11,7 @@ import { toRemote } from "../shared/home/homePeer.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import type { HomeObject } from "./HomeObject.ts";
 import { unsettle } from "./settled.ts";
+import type { ShareResource } from "../shared/shares/Shares.ts";
 
 export type { HomeObject };
 
@@ -29,11 +30,11 @@ export function durableHomes(namespace: DurableObjectNamespace<HomeObject>, serv
         ctx.signal.removeEventListener("abort", abort);
       }
     },
-    erase: (owner) => eraseUserHome(namespace, owner),
+    erase: async (owner) => void (await eraseUserHome(namespace, owner)),
   };
 }
 
-/** Deletes the home of the principal with this digest: every key, table and alarm of its object. */
-export async function eraseUserHome(namespace: DurableObjectNamespace<HomeObject>, owner: string): Promise<void> {
-  await namespace.get(namespace.idFromName(homeName({ kind: "user", owner }))).erase();
+/** Deletes the home of the principal with this digest — every key, table and alarm of its object — and answers the sessions and tasks it held. */
+export function eraseUserHome(namespace: DurableObjectNamespace<HomeObject>, owner: string): Promise<Record<ShareResource, string[]>> {
+  return namespace.get(namespace.idFromName(homeName({ kind: "user", owner }))).erase();
 }

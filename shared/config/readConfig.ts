@@ -68,6 +68,18 @@ export interface Config {
   taskPollIntervalMs: number;
   /** Tasks one process holds at once, on hosts that keep them in memory (Deno, stdio) (`MAX_TASKS`); on Workers each task is an object of its own. */
   maxTasks: number;
+  /** Tasks one client holds at once, from creation to cancellation or TTL (`MAX_TASKS_PER_CLIENT`). */
+  maxTasksPerClient: number;
+  /** Bytes of task arguments one process holds at once, in memory (`MAX_TASK_BYTES`). */
+  maxTaskBytes: number;
+  /** Bytes of task arguments one client holds at once (`MAX_TASK_BYTES_PER_CLIENT`). */
+  maxTaskBytesPerClient: number;
+  /** Sessions one process holds at once (`MAX_SESSIONS`); on Workers each session is an object of its own. */
+  maxSessions: number;
+  /** Sessions one client holds at once (`MAX_SESSIONS_PER_CLIENT`). */
+  maxSessionsPerClient: number;
+  /** `subscriptions/listen` requests one client holds open at once, per isolate or process (`MAX_LISTENS_PER_CLIENT`). */
+  maxListensPerClient: number;
   /**
    * A user's or a handle's home unused for this long is deleted, every key of it (`HOME_RETENTION_MS`,
    * at most `MAX_HOME_RETENTION_MS`). "Used" means a handler ran there, or a write.
@@ -104,6 +116,12 @@ export const DEFAULT_CONFIG: Config = {
   taskTimeoutMs: 10 * 60_000,
   taskPollIntervalMs: 2_000,
   maxTasks: 1_000,
+  maxTasksPerClient: 100,
+  maxTaskBytes: 256 * 1024 * 1024,
+  maxTaskBytesPerClient: 32 * 1024 * 1024,
+  maxSessions: 10_000,
+  maxSessionsPerClient: 1_000,
+  maxListensPerClient: 10,
   homeRetentionMs: 90 * 24 * 60 * 60 * 1000,
   maxHomeBytes: 16 * 1024 * 1024,
   maxHomeKeys: 10_000,
@@ -127,6 +145,12 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
   taskTimeoutMs: "TASK_TIMEOUT_MS",
   taskPollIntervalMs: "TASK_POLL_INTERVAL_MS",
   maxTasks: "MAX_TASKS",
+  maxTasksPerClient: "MAX_TASKS_PER_CLIENT",
+  maxTaskBytes: "MAX_TASK_BYTES",
+  maxTaskBytesPerClient: "MAX_TASK_BYTES_PER_CLIENT",
+  maxSessions: "MAX_SESSIONS",
+  maxSessionsPerClient: "MAX_SESSIONS_PER_CLIENT",
+  maxListensPerClient: "MAX_LISTENS_PER_CLIENT",
   homeRetentionMs: "HOME_RETENTION_MS",
   maxHomeBytes: "MAX_HOME_BYTES",
   maxHomeKeys: "MAX_HOME_KEYS",

@@ -14,6 +14,10 @@
  *   `TOUCH_INTERVAL_MS`, so a read-mostly home costs a write a day, not one per call; waking twice
  *   is harmless.
  *
+ * - Holdings (Workers): a client's fair shares — its sessions and tasks — are counted in its home
+ *   (`acquireShare`), each lapsing at its deadline; the alarm sweeps lapsed ones, and a home that
+ *   holds nothing else is deleted when the last lapses.
+ *
  * Not here: where the request came from (the caller's era runs it through `runInHome`), how the
  * handler's context reaches a remote home (`homePeer.ts`).
  */
@@ -26,7 +30,10 @@ import { logId } from "../log/logId.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { AtomicStore } from "../storage/AtomicStore.ts";
 import { BoundedStorage } from "./BoundedStorage.ts";
-import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
+import { type Holding, type HomeRecord, RECORD_KEY, SHARE_PREFIX } from "./HomeRecord.ts";
+import { type Checked, PASSED, refused } from "../errors/Checked.ts";
+import { checkShare, type ShareLimit } from "../shares/ShareLimits.ts";
+import type { ShareClaim, ShareResource } from "../shares/Shares.ts";
 import type { HomeAddress, HomeCall } from "./Homes.ts";
 import { unknownHandle } from "./unknownHandle.ts";
 
@@ -42,7 +49,12 @@ export interface HomeHostDeps {
   schedule(atMs: number | undefined): Promise<void>;
   /** Workers: the home's SQL database for this run; `wrote` is called when a statement changes rows. */
   sql?(wrote: () => void): SqlDatabase;
+  /** The alarm now set, if any (epoch ms): a holding arms one only where none is. */
+  scheduled?(): Promise<number | null>;
 }
+
+/** How long a holding without a deadline of its own lasts, if never released: a day. */
+const DEFAULT_HOLDING_MS = 24 * 60 * 60 * 1000;
 
 export class HomeHost {
   readonly #deps: HomeHostDeps;
@@ -81,18 +93,70 @@ export class HomeHost {
   }
 
   /**
-   * The alarm: erases the home if it has gone unused for the retention, else re-arms at its last
-   * use plus the retention. Harmless to call at any time, or twice.
+   * The alarm: drops lapsed holdings; erases the home if it has gone unused for the retention and
+   * holds nothing live (retention waits for live holdings), or if it has neither data nor
+   * holdings; else re-arms at the next of those. Harmless to call at any time, or twice.
    */
   async wake(now = Date.now()): Promise<"alive" | "erased"> {
-    const record = await this.#deps.store.get<HomeRecord>(RECORD_KEY);
-    const due = record ? record.usedAt + this.#deps.config.homeRetentionMs : now;
-    if (now < due) {
-      await this.#deps.schedule(due);
-      return "alive";
+    const { store } = this.#deps;
+    const record = await store.get<HomeRecord>(RECORD_KEY);
+    let liveUntil: number | undefined;
+    for (const [key, holding] of await store.list<Holding>(SHARE_PREFIX)) {
+      if (holding.until <= now) await store.delete(key);
+      else liveUntil = Math.max(liveUntil ?? 0, holding.until);
     }
-    await this.erase("retention");
-    return "erased";
+    const due = record ? record.usedAt + this.#deps.config.homeRetentionMs : undefined;
+    const next = due !== undefined && now < due ? Math.min(due, liveUntil ?? due) : liveUntil;
+    if (next === undefined) {
+      await this.erase("retention");
+      return "erased";
+    }
+    await this.#deps.schedule(next);
+    return "alive";
+  }
+
+  /**
+   * Takes one fair share of `resource` for this home's client (Workers: the per-client counters
+   * live in the client's home); taking one it holds renews it. The refusal past the client's share.
+   */
+  async acquireShare(resource: ShareResource, id: string, claim: ShareClaim, limit: ShareLimit, now = Date.now()): Promise<Checked<void>> {
+    const key = `${SHARE_PREFIX}${resource}:${id}`;
+    const holding: Holding = { until: claim.until ?? now + DEFAULT_HOLDING_MS, bytes: claim.bytes ?? 0 };
+    const refusal = await this.#deps.store.atomically(async (txn) => {
+      let count = 0;
+      let bytes = 0;
+      let renewal = false;
+      for (const [held, { until, bytes: size }] of await txn.list<Holding>(`${SHARE_PREFIX}${resource}:`)) {
+        if (until <= now) txn.delete(held);
+        else if (held === key) renewal = true;
+        else {
+          count++;
+          bytes += size;
+        }
+      }
+      const over = renewal ? undefined : checkShare(limit, { count, bytes }, undefined, holding.bytes);
+      if (!over) txn.put(key, holding);
+      return over;
+    });
+    if (refusal) return refused(refusal);
+    // Its lapse must leave no key: an alarm is armed if none is (a later one sweeps it as well).
+    if ((await this.#deps.scheduled?.()) == null) await this.#deps.schedule(holding.until);
+    return PASSED;
+  }
+
+  /** Gives a holding back; harmless for one already gone. */
+  async releaseShare(resource: ShareResource, id: string): Promise<void> {
+    await this.#deps.store.delete(`${SHARE_PREFIX}${resource}:${id}`);
+  }
+
+  /** The ids of what this home's client holds now, by resource: what erasing a user's data must end too. */
+  async holdings(now = Date.now()): Promise<Record<ShareResource, string[]>> {
+    const held: Record<ShareResource, string[]> = { session: [], task: [] };
+    for (const [key, { until }] of await this.#deps.store.list<Holding>(SHARE_PREFIX)) {
+      const [resource, id] = splitHolding(key);
+      if (until > now && resource in held) held[resource as ShareResource].push(id);
+    }
+    return held;
   }
 
   /** Deletes every key of this home and its alarm. Idempotent. */
@@ -116,6 +180,13 @@ export class HomeHost {
     await this.#deps.schedule(record.createdAt + this.#deps.config.homeRetentionMs);
     this.#deps.logger.info("home.created", { kind: address.kind });
   }
+}
+
+/** `share:<resource>:<id>` → resource and id. */
+function splitHolding(key: string): [string, string] {
+  const rest = key.slice(SHARE_PREFIX.length);
+  const colon = rest.indexOf(":");
+  return [rest.slice(0, colon), rest.slice(colon + 1)];
 }
 
 function freshRecord(address: HomeAddress): HomeRecord {

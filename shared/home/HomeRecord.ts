@@ -5,12 +5,15 @@
  * |---|---|
  * | `home` | the `HomeRecord`: whose home it is, when it was made and last used, what it holds |
  * | `data:<key>` | the handlers' values (`ctx.storage`), under their own keys |
+ * | `share:<resource>:<id>` | on Workers, a fair share its client holds (`Holding`): a session or a task, until when, how many bytes |
  *
  * A home exists from its first write: a call that only reads leaves nothing, so a handle opened
  * by a call that stored nothing was never made. Its record is written with every write, in the
  * same transaction, so the counts are always those of what is stored. It ends when unused for
  * HOME_RETENTION_MS (an alarm, `HomeHost.wake`), or when its user's data is erased: every key and
- * the alarm go.
+ * the alarm go. Its holdings (the client's sessions and tasks, counted for fair shares) lapse by
+ * themselves; a home that holds nothing else is deleted once the last has lapsed, and retention
+ * waits for those still live.
  */
 
 export const RECORD_KEY = "home";
@@ -26,5 +29,14 @@ export interface HomeRecord {
   /** Keys stored under `data:`. */
   keys: number;
   /** Bytes those keys and values take (`storedSize`). */
+  bytes: number;
+}
+
+export const SHARE_PREFIX = "share:";
+
+/** One fair share a client holds (a session or a task), keyed `share:<resource>:<id>`. */
+export interface Holding {
+  /** Epoch ms after which it lapses by itself. */
+  until: number;
   bytes: number;
 }

@@ -48,3 +48,35 @@ describe("LocalSessions: expiry in process", () => {
     local.close();
   });
 });
+
+describe("LocalSessions: fair shares", () => {
+  const limited = (overrides: Partial<typeof DEFAULT_CONFIG>) =>
+    new LocalSessions({ server, config: { ...DEFAULT_CONFIG, ...overrides }, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
+  const create = (local: LocalSessions, sessionId: string, shareKey: string) => local.apply({ kind: "post", sessionId, messages: [initialize], size: 100, create: true, shareKey });
+
+  it("refuses a client past MAX_SESSIONS_PER_CLIENT with 429 naming it, while another client is served; an ended session frees its slot", async () => {
+    const local = limited({ maxSessionsPerClient: 2 });
+    for (const id of ["1", "2"]) expect((await create(local, id.repeat(32), "greedy")).status).toBe(200);
+    const refused = await create(local, "3".repeat(32), "greedy");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      "This client holds 2 sessions, the most one client may hold at once (MAX_SESSIONS_PER_CLIENT); retry after 60s",
+    );
+    expect(local.size).toBe(2);
+    expect((await create(local, "4".repeat(32), "modest")).status).toBe(200);
+    expect((await local.apply({ kind: "end", sessionId: "1".repeat(32) })).status).toBe(204);
+    expect((await create(local, "5".repeat(32), "greedy")).status).toBe(200);
+    local.close();
+  });
+
+  it("refuses anyone past MAX_SESSIONS in the process", async () => {
+    const local = limited({ maxSessions: 2 });
+    expect((await create(local, "a".repeat(32), "one")).status).toBe(200);
+    expect((await create(local, "b".repeat(32), "two")).status).toBe(200);
+    const refused = await create(local, "c".repeat(32), "three");
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^This server holds 2 sessions, the most it holds at once \(MAX_SESSIONS\)/);
+    local.close();
+  });
+});

@@ -7,12 +7,15 @@
  * `restore()` reloads stored sessions at startup: those past their stored deadline are wiped
  * then (a restart resurrects nothing), the others expire on time.
  *
- * Memory is bounded by live sessions: a host whose session ended, or that never had one (a
- * forged or expired id answered 404), is dropped after the operation. Storage comes from
+ * Memory is bounded by live sessions, which fair shares bound (at most MAX_SESSIONS, and
+ * MAX_SESSIONS_PER_CLIENT per client: a creation past either is 429): a host whose session ended,
+ * or that never had one (a forged or expired id answered 404), is dropped after the operation. Storage comes from
  * `storageFor(id)`, memory by default; see `deno/KvStorage.ts` for Deno KV.
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import type { Homes } from "../home/Homes.ts";
+import { LocalShares } from "../shares/LocalShares.ts";
+import type { Shares } from "../shares/Shares.ts";
 import type { Config } from "../config/readConfig.ts";
 import { toResponse } from "../http/Answer.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -33,6 +36,8 @@ export interface LocalSessionsOptions {
   broadcast: Broadcaster;
   /** Where definitions with a home of their own run; undefined where none are hosted. */
   homes?: Homes;
+  /** Where sessions are counted per client and in total (MAX_SESSIONS_PER_CLIENT, MAX_SESSIONS); default: this object's own `LocalShares`. */
+  shares?: Shares;
   /** One session's storage; each id must get its own keyspace. Default: in memory. */
   storageFor?(sessionId: string): KeyValueStore;
 }
@@ -44,7 +49,7 @@ export class LocalSessions implements Sessions {
   readonly #memory = new Map<string, MemoryStorage>();
 
   constructor(options: LocalSessionsOptions) {
-    this.#options = options;
+    this.#options = { ...options, shares: options.shares ?? new LocalShares(options.config) };
   }
 
   /** Sessions in memory now (live ones, and any being loaded). */
@@ -62,13 +67,22 @@ export class LocalSessions implements Sessions {
     }
   }
 
-  /** Loads these stored sessions and arms their idle expiry (after a restart with persistent storage). */
+  /** Loads these stored sessions, arms their idle expiry and counts their shares again (after a restart with persistent storage). */
   async restore(ids: Iterable<string>): Promise<void> {
     for (const id of ids) {
       const host = this.#host(id);
       await host.wakeup();
+      const record = host.record;
+      if (record?.shareKey !== undefined) await this.#options.shares!.acquire("session", record.shareKey, id, { until: record.expiresAt });
       this.#forgetIfEnded(id, host);
     }
+  }
+
+  /** Ends every live session of the principal with this digest (a user's data erased on request); resolves with how many. */
+  async endOwnedBy(owner: string): Promise<number> {
+    const ids = [...this.#hosts].filter(([, host]) => host.record?.owner === owner).map(([id]) => id);
+    for (const sessionId of ids) await this.apply({ kind: "end", sessionId, owner });
+    return ids.length;
   }
 
   /** Stops every timer: for a clean process exit or the end of a test. Sessions stay in storage. */
@@ -79,7 +93,7 @@ export class LocalSessions implements Sessions {
   #host(id: string): SessionHost {
     let host = this.#hosts.get(id);
     if (host) return host;
-    const { server, config, logger, env, broadcast, homes, storageFor } = this.#options;
+    const { server, config, logger, env, broadcast, homes, shares, storageFor } = this.#options;
     host = new SessionHost({
       server,
       config,
@@ -87,6 +101,7 @@ export class LocalSessions implements Sessions {
       env,
       broadcast,
       homes,
+      shares,
       storage: storageFor?.(id) ?? this.#memoryFor(id),
       // A Durable Object alarm: one per session, a new one replaces the old.
       scheduleWakeup: async (atMs) =>

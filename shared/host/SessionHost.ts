@@ -20,8 +20,9 @@ import type { Answer, TextAnswer } from "../http/Answer.ts";
 import { errorAnswer } from "../http/errorResponse.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
-import { Session, type SessionDeps } from "../session/Session.ts";
+import { firstDeadline, Session, type SessionDeps } from "../session/Session.ts";
 import type { Transport, TransportType } from "../session/Transport.ts";
+import type { SessionRecord } from "../session/SessionRecord.ts";
 import { StreamableHttpTransport } from "../transport/StreamableHttpTransport.ts";
 import { SingleStreamTransport } from "../transport/SingleStreamTransport.ts";
 import type { SessionOperation } from "./SessionOperation.ts";
@@ -44,6 +45,11 @@ export class SessionHost {
   /** False once the session ended (or before one exists): the host may drop this object. */
   get live(): boolean {
     return this.#session !== undefined && !this.#session.ended;
+  }
+
+  /** The live session's record (its share key and deadline, for a host that counts it again after a restart). */
+  get record(): Readonly<SessionRecord> | undefined {
+    return this.#session?.ended === false ? this.#session.record : undefined;
   }
 
   /** Live figures for tests and the benchmark: queue depth, handlers running, stream state. */
@@ -105,7 +111,7 @@ export class SessionHost {
     const { sessionId } = operation;
     switch (operation.kind) {
       case "open": {
-        const transport = operation.create ? await this.#create(sessionId, SingleStreamTransport.sse, operation.owner) : this.#find(sessionId, "legacy", operation.owner);
+        const transport = operation.create ? await this.#create(sessionId, SingleStreamTransport.sse, operation.owner, operation.shareKey) : this.#find(sessionId, "legacy", operation.owner);
         if (!transport.ok) return errorAnswer(transport.error);
         const body = await transport.value.open(encoder.encode(encodeSse({ event: "endpoint", data: operation.endpoint })), operation.relayed);
         return new Response(body, { headers: SSE_HEADERS });
@@ -118,7 +124,7 @@ export class SessionHost {
       }
       case "post": {
         if (operation.create) {
-          const created = await this.#create(sessionId, StreamableHttpTransport.type, operation.owner);
+          const created = await this.#create(sessionId, StreamableHttpTransport.type, operation.owner, operation.shareKey);
           if (!created.ok) return errorAnswer(created.error);
           const answer = await created.value.post(operation.messages, operation.size, { headers: { "mcp-session-id": sessionId }, auth: operation.auth });
           if (!isRefusedInitialize(answer)) return answer;
@@ -145,9 +151,15 @@ export class SessionHost {
     }
   }
 
-  async #create<T extends Transport>(sessionId: string, type: TransportType<T>, owner: string | undefined): Promise<Checked<T>> {
+  async #create<T extends Transport>(sessionId: string, type: TransportType<T>, owner: string | undefined, shareKey: string | undefined): Promise<Checked<T>> {
     if (this.#session) return refused(new McpError(409, ErrorCode.InvalidRequest, "Session already exists"));
-    const session = await Session.create(sessionId, type, this.#deps, owner);
+    // Its client's share first (fair shares: at most MAX_SESSIONS_PER_CLIENT, and MAX_SESSIONS in a
+    // process), lapsing at its first deadline unless the session pushes it on.
+    if (shareKey !== undefined && this.#deps.shares) {
+      const share = await this.#deps.shares.acquire("session", shareKey, sessionId, { until: firstDeadline(this.#deps.config.sessionIdleTtlMs) });
+      if (!share.ok) return share;
+    }
+    const session = await Session.create(sessionId, type, this.#deps, owner, shareKey);
     this.#session = session;
     return passed(session.transport);
   }

@@ -14,16 +14,17 @@ import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 // principal itself, for the handlers the operation starts (`ctx.auth`); streams start none, so
 // their operations (which travel in a header to the object) carry only the digest.
 // `size` is the body's text length (`Parsed.size`): the session reserves it while its requests are in flight.
+// `shareKey`: whom a session being created counts against (`clientKey`: the principal, else the address), for fair shares.
 // `relayed`: the stream is carried to its client by a relay that keeps it alive (the Worker, over
 // a hibernatable WebSocket), so the host sends no keepalives of its own and holds no timer for it.
 
 export type SessionOperation =
   /** `GET /sse`: create a legacy session (or reopen one), answered with its stream; `endpoint` is the first event's URL. */
-  | { kind: "open"; sessionId: string; create: boolean; endpoint: string; relayed?: boolean; owner?: string }
+  | { kind: "open"; sessionId: string; create: boolean; endpoint: string; relayed?: boolean; owner?: string; shareKey?: string }
   /** `POST /message`: one batch for a legacy session; 202, and replies on its stream. */
   | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[]; size: number; owner?: string; auth?: Principal }
   /** `POST /mcp`: one batch for a Streamable HTTP session; `create` for `initialize`, which starts one. */
-  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean; owner?: string; auth?: Principal }
+  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean; owner?: string; auth?: Principal; shareKey?: string }
   /** `GET /mcp`: the standalone stream, or a resumed one after `Last-Event-ID`. */
   | { kind: "stream"; sessionId: string; lastEventId: string | null; relayed?: boolean; owner?: string }
   /** `DELETE /mcp`: the client ends the session. */

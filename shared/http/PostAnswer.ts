@@ -35,12 +35,12 @@ export class PostAnswer {
     if (!jsonHeaders) this.stream();
   }
 
-  /** True when `json`, the reply, became the whole answer (with `status`); false when it must go on the stream. */
-  json(json: string, status = 200): boolean {
+  /** True when `json`, the reply, became the whole answer (with `status`, and any `extra` headers); false when it must go on the stream. */
+  json(json: string, status = 200, extra?: Readonly<Record<string, string>>): boolean {
     const headers = this.#jsonHeaders;
     if (!this.#pending || !headers) return false;
     this.#pending = false;
-    this.#resolve({ status, headers: { ...headers }, body: json });
+    this.#resolve({ status, headers: { ...headers, ...extra }, body: json });
     return true;
   }
 

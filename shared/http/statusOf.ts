@@ -20,3 +20,13 @@ export function statusOf(reply: JsonRpcResponse): number {
       return 400;
   }
 }
+
+/**
+ * The headers a JSON answer adds for its reply: `Retry-After` for a server-busy error that says
+ * how long to wait (`data.retryAfterSeconds`, as a refused fair share does); none otherwise.
+ */
+export function headersOf(reply: JsonRpcResponse): Record<string, string> | undefined {
+  if (!("error" in reply) || reply.error.code !== ErrorCode.ServerBusy) return undefined;
+  const seconds = (reply.error.data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === "number" ? { "retry-after": String(seconds) } : undefined;
+}

@@ -24,8 +24,8 @@ export interface Services {
   problem?: Error;
 }
 
-/** `caller`: who sent the request, where the server checks tokens. */
-export type Handler = (request: Request, services: Services, caller: Caller | undefined) => Response | Promise<Response>;
+/** `caller`: who sent the request, where the server checks tokens; `address`: its network address, where the runtime knows it (fair shares of clients without a token). */
+export type Handler = (request: Request, services: Services, caller: Caller | undefined, address: string | undefined) => Response | Promise<Response>;
 
 /** The 403 answer for messages that name a definition whose scopes the caller's token lacks (`Gatekeeper.refuseScopes`); undefined when they may go on. */
 export function refuseScopes(request: Request, messages: readonly JsonRpcMessage[], services: Services, caller: Caller | undefined): Response | undefined {

@@ -32,7 +32,7 @@ import type { Sessions } from "../host/SessionOperation.ts";
 import { Logger } from "../log/Logger.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
-import { OpenListens } from "../stateless/listen.ts";
+import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
 import type { Homes } from "../home/Homes.ts";
@@ -132,7 +132,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const homes = definition.homes.user || definition.homes.handle ? platform.homes?.(env, { config, logger }) : undefined;
       const problem = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
       if (problem) logger.error("config.homes", { message: problem.message });
-      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(), tasks, homes };
+      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes };
       services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes }), stateless, problem };
       built.set(env, services);
     }
@@ -146,7 +146,9 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
   for (const route of MCP_ROUTES) {
     // While the definition (or this deployment of it) cannot be served, every MCP route says why.
     const handle: Handler =
-      route.path === "/health" ? route.handle : (request, services, caller) => (definition.problem ?? services.problem ? invalidDefinition((definition.problem ?? services.problem)!) : route.handle(request, services, caller));
+      route.path === "/health"
+        ? route.handle
+        : (request, services, caller, address) => (definition.problem ?? services.problem ? invalidDefinition((definition.problem ?? services.problem)!) : route.handle(request, services, caller, address));
     table.set(route.path, (table.get(route.path) ?? new Map()).set(route.method, handle));
   }
   table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem)]]));
@@ -177,12 +179,13 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const handle = methods?.get(request.method);
     if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
+    const address = platform.clientAddress?.(request, context);
     if (gate && !route?.public) {
-      const admitted = await gate.admit(request, env, platform.clientAddress?.(request, context));
+      const admitted = await gate.admit(request, env, address);
       if (!admitted.ok) return errorResponse(admitted.error);
       caller = admitted.value;
     }
-    return route ? route.handle(request, env, context, caller?.auth) : handle!(request, services, caller);
+    return route ? route.handle(request, env, context, caller?.auth) : handle!(request, services, caller, address);
   };
 
   return async (request, env, context) => {

@@ -19,6 +19,7 @@ import { requireAccept, requireMcpSessionId, requireProtocolVersion } from "../h
 import { readMessages } from "../http/readMessages.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
 import { newSessionId } from "../session/newSessionId.ts";
+import { clientKey } from "../shares/clientKey.ts";
 import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
 import { type Handler, refuseScopes } from "./Services.ts";
 import { statelessPost } from "./statelessPost.ts";
@@ -26,7 +27,7 @@ import { statelessPost } from "./statelessPost.ts";
 const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
 
-export const postMcp: Handler = async (request, services, caller) => {
+export const postMcp: Handler = async (request, services, caller, address) => {
   const { sessions } = services;
   const accept = requireAccept(request, POST_ACCEPTS);
   if (!accept.ok) return errorResponse(accept.error);
@@ -35,7 +36,7 @@ export const postMcp: Handler = async (request, services, caller) => {
   const { messages, batch, size } = parsed.value;
   const denied = refuseScopes(request, messages, services, caller);
   if (denied) return denied;
-  if (classifyEra(request.headers, messages, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller);
+  if (classifyEra(request.headers, messages, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller, address);
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
 
@@ -48,7 +49,8 @@ export const postMcp: Handler = async (request, services, caller) => {
     if (request.headers.has("mcp-session-id")) {
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
-    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, size, create: true, owner: caller?.owner, auth: caller?.auth });
+    const shareKey = await clientKey(caller, address);
+    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, size, create: true, owner: caller?.owner, auth: caller?.auth, shareKey });
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);

@@ -7,11 +7,12 @@
 import { errorResponse } from "../http/errorResponse.ts";
 import { requireSessionId } from "../http/guards.ts";
 import { newSessionId } from "../session/newSessionId.ts";
+import { clientKey } from "../shares/clientKey.ts";
 import type { Handler } from "./Services.ts";
 
 export const MESSAGE_PATH = "/message";
 
-export const openSse: Handler = async (request, { sessions }, caller) => {
+export const openSse: Handler = async (request, { sessions }, caller, address) => {
   const url = new URL(request.url);
   const reopen = url.searchParams.has("sessionId");
   let sessionId: string;
@@ -22,5 +23,6 @@ export const openSse: Handler = async (request, { sessions }, caller) => {
   } else {
     sessionId = newSessionId();
   }
-  return sessions.apply({ kind: "open", sessionId, create: !reopen, endpoint: `${MESSAGE_PATH}?sessionId=${sessionId}`, owner: caller?.owner });
+  const shareKey = reopen ? undefined : await clientKey(caller, address);
+  return sessions.apply({ kind: "open", sessionId, create: !reopen, endpoint: `${MESSAGE_PATH}?sessionId=${sessionId}`, owner: caller?.owner, shareKey });
 };

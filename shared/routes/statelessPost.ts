@@ -18,7 +18,7 @@ import type { Outlet } from "../exchange/Exchange.ts";
 import { runExchange } from "../exchange/runExchange.ts";
 import { toResponse } from "../http/Answer.ts";
 import { errorResponse } from "../http/errorResponse.ts";
-import { statusOf } from "../http/statusOf.ts";
+import { headersOf, statusOf } from "../http/statusOf.ts";
 import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import type { CloseReason } from "../outbound/FrameStream.ts";
@@ -30,12 +30,17 @@ import { listen, type ListenPlan } from "../stateless/listen.ts";
 import type { RequestMeta } from "../stateless/readRequestMeta.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
 import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { clientKey } from "../shares/clientKey.ts";
 
 /** Why a request's handler was aborted when the client closed its response stream. */
 const CLIENT_CLOSED = Symbol("the client closed the response stream");
 
-/** `caller`: who sent it, where tokens are checked (its handlers' `ctx.auth`; a `requestState` is sealed to it). */
-export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps, caller?: Caller): Promise<Response> {
+/**
+ * `caller`: who sent it, where tokens are checked (its handlers' `ctx.auth`; a `requestState` is
+ * sealed to it); `address`: its network address, where the runtime knows it — with the caller,
+ * whose fair share a listen or a task counts against (`clientKey`).
+ */
+export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps, caller?: Caller, address?: string): Promise<Response> {
   const message = messages[0];
   if (batch || !message) return errorResponse(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message per POST"));
   if (!("method" in message)) {
@@ -46,10 +51,10 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   const admitted = admitStateless(message, request.headers, deps.server, caller?.auth);
   if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
   const { meta, plan } = admitted.value;
-  if (!plan) return answer(message, meta, deps, caller);
+  if (!plan) return answer(message, meta, deps, caller, address);
   // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
   const { listens } = deps;
-  const slot = listens.acquire();
+  const slot = listens.acquire(await clientKey(caller, address));
   if (!slot.ok) {
     deps.logger.warn("listen.limit", { open: listens.count, max: listens.max });
     return errorResponse(slot.error, message.id);
@@ -63,7 +68,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
 }
 
 /** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */
-async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined): Promise<Response> {
+async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: string | undefined): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
   const controller = new AbortController();
   let stream: LiveStream<Uint8Array> | undefined;
@@ -73,7 +78,7 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
   const reservation = budget.reserve();
   const outlet: Outlet = {
     reply(reply, json) {
-      if (answered.json(json, statusOf(reply))) reservation.commit();
+      if (answered.json(json, statusOf(reply), headersOf(reply))) reservation.commit();
       else streamOf().reply(json, reservation);
       stream?.finish();
     },
@@ -87,7 +92,7 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
       stream?.finish();
     },
   };
-  void runExchange(statelessExchange(message, meta, deps, outlet, controller, caller));
+  void runExchange(statelessExchange(message, meta, deps, outlet, controller, caller, address));
   return toResponse(await answered.response);
 }
 

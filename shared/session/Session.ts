@@ -44,6 +44,7 @@ import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { type KeyValueStore, scoped } from "../storage/KeyValueStore.ts";
 import { SessionStorage } from "../storage/SessionStorage.ts";
 import type { Homes } from "../home/Homes.ts";
+import type { Shares } from "../shares/Shares.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { ClientRequests } from "./ClientRequests.ts";
 import { sessionMethods } from "./sessionMethods.ts";
@@ -65,6 +66,8 @@ export interface SessionDeps {
   broadcast?: Broadcaster;
   /** Where definitions with a home of their own run (`home: "user"` or a handle); optional. */
   homes?: Homes;
+  /** Where sessions are counted per client (fair shares): taken by the host at creation, renewed and given back here. */
+  shares?: Shares;
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
   scheduleWakeup(atMs: number): Promise<void>;
   /**
@@ -137,10 +140,11 @@ export class Session<T extends Transport = Transport> {
     return session;
   }
 
-  /** `owner`: the digest of the principal it is bound to (see `SessionRecord.owner`). */
-  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, owner?: string, now = Date.now()): Promise<Session<T>> {
+  /** `owner`: the digest of the principal it is bound to (see `SessionRecord.owner`); `shareKey`: whose fair share it holds. */
+  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, owner?: string, shareKey?: string, now = Date.now()): Promise<Session<T>> {
     const record: SessionRecord = { id, transport: type.kind, createdAt: now, expiresAt: pushedDeadline(now, deps.config.sessionIdleTtlMs) };
     if (owner !== undefined) record.owner = owner;
+    if (shareKey !== undefined) record.shareKey = shareKey;
     const session = new Session(record, type, deps);
     await session.#storage.put(SESSION_KEY, session.#record);
     await deps.scheduleWakeup(session.#record.expiresAt!);
@@ -206,7 +210,11 @@ export class Session<T extends Transport = Transport> {
     this.transport.close();
     this.exchanges.abortAll(DISCONNECTED);
     await this.#storage.wipe();
-    if (first) this.#log.info("session.end", { reason });
+    if (!first) return;
+    this.#log.info("session.end", { reason });
+    const { shareKey, id } = this.#record;
+    // Its client's share frees now; were this lost, it would lapse at the deadline it was renewed to.
+    if (shareKey !== undefined) await this.#deps.shares?.release("session", shareKey, id).catch((error) => this.#log.warn("share.release-failed", { message: String(error) }));
   }
 
   // ---- Internals ----
@@ -349,11 +357,14 @@ export class Session<T extends Transport = Transport> {
     this.#touch().catch((error) => this.#log.error("session.touch-failed", { message: String(error) }));
   }
 
-  /** The client showed up: pushes the stored deadline when less than one TTL of it is left. */
+  /** The client showed up: pushes the stored deadline when less than one TTL of it is left, and its client's share with it. */
   async #touch(now = Date.now()): Promise<void> {
     const ttl = this.#deps.config.sessionIdleTtlMs;
     if (this.#ended || this.expiresAt - now >= ttl) return;
-    await this.#update({ expiresAt: pushedDeadline(now, ttl) });
+    const expiresAt = pushedDeadline(now, ttl);
+    await this.#update({ expiresAt });
+    const { shareKey, id } = this.#record;
+    if (shareKey !== undefined) await this.#deps.shares?.acquire("session", shareKey, id, { until: expiresAt });
   }
 
   /** Changes the record: stored first, then adopted, one update at a time (see the module header). */
@@ -367,6 +378,11 @@ export class Session<T extends Transport = Transport> {
     this.#updating = next.catch(() => {});
     return next;
   }
+}
+
+/** The deadline a session created now gets. */
+export function firstDeadline(ttlMs: number, now = Date.now()): number {
+  return pushedDeadline(now, ttlMs);
 }
 
 /** A deadline pushed by activity at `now` (see the module header). */

@@ -30,6 +30,8 @@ export interface SessionRecord {
    * requests with any other principal's token are told it does not exist.
    */
   owner?: string;
+  /** Whose fair share it holds (`clientKey`: the principal's digest, else its address's): given back when it ends. */
+  shareKey?: string;
   /** Epoch milliseconds: the session ends at the first wakeup after this with nothing connected or running (see `Session`). */
   expiresAt?: number;
   /** Set by `initialize`; absent until then. */

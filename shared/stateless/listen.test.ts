@@ -181,14 +181,30 @@ describe("statelessPost: open listens", () => {
 
   it("releases a slot once, however often it is released", () => {
     const listens = new OpenListens(1);
-    const slot = listens.acquire();
+    const slot = listens.acquire("a");
     expect(slot.ok).toBe(true);
-    expect(listens.acquire().ok).toBe(false);
+    expect(listens.acquire("b").ok).toBe(false);
     if (!slot.ok) return;
     slot.value();
     slot.value();
     expect(listens.count).toBe(0);
-    expect(listens.acquire().ok).toBe(true);
+    expect(listens.acquire("b").ok).toBe(true);
     expect(listens.count).toBe(1);
+  });
+
+  it("refuses a client past its own share with 429 naming MAX_LISTENS_PER_CLIENT, while another client is served", () => {
+    const listens = new OpenListens(100, 2);
+    const mine = [listens.acquire("greedy"), listens.acquire("greedy")];
+    expect(mine.every((slot) => slot.ok)).toBe(true);
+    const refused = listens.acquire("greedy");
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.status).toBe(429);
+    expect(refused.error.headers).toEqual({ "retry-after": "5" });
+    expect(refused.error.message).toMatch(/^This client holds 2 listen requests open, the most one client may \(MAX_LISTENS_PER_CLIENT\)/);
+    expect(listens.acquire("modest").ok).toBe(true);
+    // One closed: the greedy client has room again.
+    if (mine[0]!.ok) mine[0]!.value();
+    expect(listens.acquire("greedy").ok).toBe(true);
   });
 });

@@ -31,6 +31,7 @@ import { MAX_URI_CHARS } from "../methods/resourceMethods.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { declaresTasks, tasksRequired } from "../methods/tasksExtension.ts";
 import { isTaskId, type Tasks } from "../tasks/Tasks.ts";
+import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
 export const MAX_LISTEN_RESOURCES = 100;
@@ -136,29 +137,51 @@ function checkWatchable(uri: string, server: ServerDefinition, view: SwitchView)
  */
 export class OpenListens {
   #count = 0;
+  /** Open listens by client, for those that hold any. */
+  readonly #byClient = new Map<string, number>();
 
-  /** @param max listens open at once; MAX_OPEN_LISTENS by default. */
-  constructor(readonly max = MAX_OPEN_LISTENS) {}
+  /**
+   * @param max listens open at once; MAX_OPEN_LISTENS by default
+   * @param perClient listens one client may hold open at once (MAX_LISTENS_PER_CLIENT)
+   */
+  constructor(
+    readonly max = MAX_OPEN_LISTENS,
+    readonly perClient = DEFAULT_CONFIG.maxListensPerClient,
+  ) {}
 
   /** Listens open now. */
   get count(): number {
     return this.#count;
   }
 
-  /** A slot, as its release (which frees it once, however often it is called), or the 429 refusal when all are taken. */
-  acquire(): Checked<() => void> {
+  /**
+   * A slot for `client` (`clientKey`), as its release (which frees it once, however often it is
+   * called), or the 429 refusal when the client holds its share or all slots are taken.
+   */
+  acquire(client: string): Checked<() => void> {
+    const held = this.#byClient.get(client) ?? 0;
+    if (held >= this.perClient) {
+      return refused(busy(`This client holds ${held} listen requests open, the most one client may (MAX_LISTENS_PER_CLIENT); close one, or retry after ${LISTEN_RETRY_AFTER_SECONDS}s`));
+    }
     if (this.#count >= this.max) {
-      const message = `This server holds at most ${this.max} listen requests open at once and all are taken; retry after ${LISTEN_RETRY_AFTER_SECONDS}s`;
-      return refused(new McpError(429, ErrorCode.ServerBusy, message, undefined, { "retry-after": String(LISTEN_RETRY_AFTER_SECONDS) }));
+      return refused(busy(`This server holds at most ${this.max} listen requests open at once and all are taken; retry after ${LISTEN_RETRY_AFTER_SECONDS}s`));
     }
     this.#count++;
-    let held = true;
+    this.#byClient.set(client, held + 1);
+    let holding = true;
     return passed(() => {
-      if (!held) return;
-      held = false;
+      if (!holding) return;
+      holding = false;
       this.#count--;
+      const left = (this.#byClient.get(client) ?? 1) - 1;
+      if (left > 0) this.#byClient.set(client, left);
+      else this.#byClient.delete(client);
     });
   }
+}
+
+function busy(message: string): McpError {
+  return new McpError(429, ErrorCode.ServerBusy, message, undefined, { "retry-after": String(LISTEN_RETRY_AFTER_SECONDS) });
 }
 
 /**

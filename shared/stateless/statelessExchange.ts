@@ -29,6 +29,7 @@ import { planTask, startTask, taskMethod } from "../tasks/taskMethods.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
 import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
+import { clientKey } from "../shares/clientKey.ts";
 
 /** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
 class TaskStarted extends Error {
@@ -68,9 +69,12 @@ export const STATELESS_METHODS: ReadonlySet<string> = new Set([
 /** The only requests that may be answered with an `InputRequiredResult` ("Server Requirements"). */
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
 
-/** A request of this revision other than `subscriptions/listen`, answered on `outlet`; `controller` cancels it. */
-/** `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose a `requestState` it seals or opens may be. */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController, caller?: Caller): Exchange {
+/**
+ * A request of this revision other than `subscriptions/listen`, answered on `outlet`; `controller`
+ * cancels it. `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose
+ * a `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
+ */
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController, caller?: Caller, address?: string): Exchange {
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
@@ -128,11 +132,11 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       const task = method === "tools/call" ? planTask(server, params, meta.clientCapabilities, deps.tasks) : undefined;
       const route = { homes: deps.homes, owner: caller?.owner };
       if (!task) return runInHome(server, method, params, ctx, handler, route);
-      if (!task.startsItself) return startTask(deps.tasks!, params, scope.client, caller, {});
+      if (!task.startsItself) return startTask(deps.tasks!, params, scope.client, caller, {}, await clientKey(caller, address));
       // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
       startable = true;
       const result = await runInHome(server, method, params, ctx, handler, route);
-      return started && !rounds.needsInput ? startTask(deps.tasks!, params, scope.client, caller, rounds.used) : result;
+      return started && !rounds.needsInput ? startTask(deps.tasks!, params, scope.client, caller, rounds.used, await clientKey(caller, address)) : result;
     },
   };
 }

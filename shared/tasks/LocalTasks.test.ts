@@ -1,5 +1,6 @@
 /**
- * `LocalTasks`, the in-process task host (Deno, stdio): its MAX_TASKS bound and its teardown.
+ * `LocalTasks`, the in-process task host (Deno, stdio): its bounds (MAX_TASKS, and per client
+ * MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT) and its teardown.
  * Its timers and clock are faked (setImmediate stays real, to let promise chains settle), so a
  * TTL of a minute passes at once and `vi.getTimerCount()` shows whether any timer is left.
  */
@@ -18,14 +19,17 @@ import { MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
 
 const TTL_MS = 60_000;
 const config = readConfig({ MAX_TASKS: "3", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
+/** Per client: two tasks, and 3 KB of stored calls. */
+const perClient = readConfig({ MAX_TASKS_PER_CLIENT: "2", MAX_TASK_BYTES_PER_CLIENT: "3000", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
 
-function tasksWith(handler: (ctx: RequestContext) => Promise<string>): LocalTasks {
+function tasksWith(handler: (ctx: RequestContext) => Promise<string>, limits = config): LocalTasks {
   const server = defineServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })] });
-  return new LocalTasks({ server, config, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
+  return new LocalTasks({ server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
 }
 
-const startOf = (text?: string): TaskStart => ({
+const startOf = (text?: string, shareKey?: string): TaskStart => ({
   taskId: newTaskId(),
+  ...(shareKey === undefined ? {} : { shareKey }),
   params: { name: "job", arguments: text === undefined ? {} : { text } },
   client: { protocolVersion: "2026-07-28", capabilities: {} },
   answers: {},
@@ -57,8 +61,7 @@ describe("LocalTasks: MAX_TASKS", () => {
     expect(refused.status).toBe(429);
     expect(refused.code).toBe(ErrorCode.ServerBusy);
     expect(refused.headers).toEqual({ "retry-after": "60" });
-    expect(refused.message).toContain("at most 3 tasks");
-    expect(refused.message).toContain("MAX_TASKS");
+    expect(refused.message).toBe("This server holds 3 tasks, the most it holds at once (MAX_TASKS); retry after 60s");
     expect(tasks.size).toBe(3);
 
     // The first task's TTL passes; the two younger ones stay.
@@ -80,15 +83,59 @@ describe("LocalTasks: MAX_TASKS", () => {
     tasks.close();
   });
 
-  it("keeps a cancelled task's slot until its TTL: cancel does not delete it", async () => {
+  it("frees a cancelled task's slot at once, and keeps its status readable until its TTL", async () => {
     const tasks = tasksWith(async () => "done");
     const starts = [startOf(), startOf(), startOf()];
     for (const start of starts) await tasks.create(start);
-    expect(await tasks.cancel(starts[0]!.taskId, undefined)).toBe(true);
     expect((await mcpError(tasks.create(startOf()))).status).toBe(429);
+    expect(await tasks.cancel(starts[0]!.taskId, undefined)).toBe(true);
+    await tasks.create(startOf());
+    expect(await tasks.get(starts[0]!.taskId, undefined)).toMatchObject({ status: "cancelled" });
     await vi.advanceTimersByTimeAsync(TTL_MS);
     await until(() => tasks.size === 0, "every task is forgotten at its TTL");
-    await tasks.create(startOf());
+    tasks.close();
+  });
+
+  it("holds at most twice MAX_TASKS tasks, cancelled ones forgotten early, oldest first", async () => {
+    const tasks = tasksWith(async () => "done");
+    const cancelled: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const start = startOf();
+      await tasks.create(start);
+      await tasks.cancel(start.taskId, undefined);
+      cancelled.push(start.taskId);
+    }
+    // Five created and cancelled, three live: six held (twice MAX_TASKS) at most.
+    for (let i = 0; i < 3; i++) await tasks.create(startOf());
+    expect(tasks.size).toBe(6);
+    expect(await tasks.get(cancelled[0]!, undefined)).toBeUndefined();
+    expect(await tasks.get(cancelled[4]!, undefined)).toMatchObject({ status: "cancelled" });
+    tasks.close();
+  });
+});
+
+describe("LocalTasks: fair shares", () => {
+  it("refuses a client past MAX_TASKS_PER_CLIENT while another client is served, and frees its slot on cancel", async () => {
+    const tasks = tasksWith(async () => "done", perClient);
+    const mine = [startOf(undefined, "greedy"), startOf(undefined, "greedy")];
+    for (const start of mine) await tasks.create(start);
+    const refused = await mcpError(tasks.create(startOf(undefined, "greedy")));
+    expect(refused.status).toBe(429);
+    expect(refused.headers).toEqual({ "retry-after": "60" });
+    expect(refused.message).toBe("This client holds 2 tasks, the most one client may hold at once (MAX_TASKS_PER_CLIENT); retry after 60s");
+    await tasks.create(startOf(undefined, "modest"));
+    await tasks.cancel(mine[0]!.taskId, undefined);
+    await tasks.create(startOf(undefined, "greedy"));
+    tasks.close();
+  });
+
+  it("refuses a client whose stored arguments would pass MAX_TASK_BYTES_PER_CLIENT", async () => {
+    const tasks = tasksWith(async () => "done", perClient);
+    await tasks.create(startOf("x".repeat(2_000), "bulky"));
+    const refused = await mcpError(tasks.create(startOf("y".repeat(1_500), "bulky")));
+    expect(refused.status).toBe(429);
+    expect(refused.message).toMatch(/^This client's tasks would hold \d+ bytes of arguments, past the 3000 one client may \(MAX_TASK_BYTES_PER_CLIENT\); retry after 60s$/);
+    await tasks.create(startOf("y".repeat(1_500), "other"));
     tasks.close();
   });
 });

@@ -4,14 +4,15 @@
  * alarm for its wakeups (`LocalAlarms`), and a `Broadcaster` topic for its listeners. A process that stops loses
  * its tasks (their clients then get -32602 for them); a Worker's tasks are durable.
  *
- * Bounded: at most MAX_TASKS tasks at once (a create past it gets 429 with Retry-After), each
- * holding at most its bounded values (`MAX_TASK_VALUE_BYTES` each) until its TTL, when its host
- * deletes it and this forgets it.
+ * Bounded by fair shares (`LocalShares`, or those given): at most MAX_TASKS tasks and MAX_TASK_BYTES
+ * of arguments at once, and per client MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT (a
+ * create past one gets 429 with Retry-After naming it), each task holding its bounded values
+ * (`MAX_TASK_VALUE_BYTES` each) until its TTL, when its host deletes it and this forgets it. A
+ * cancelled task gives its share back at once and keeps only its status until its TTL; at most
+ * twice MAX_TASKS tasks are held, cancelled ones forgotten early, oldest first, to stay within it.
  */
 import { type Broadcaster, taskTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
 import { notification } from "../jsonrpc/messages.ts";
 import { LocalAlarms } from "../timers/LocalAlarms.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -20,6 +21,8 @@ import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import type { Homes } from "../home/Homes.ts";
+import { LocalShares } from "../shares/LocalShares.ts";
+import type { Shares } from "../shares/Shares.ts";
 import { TaskHost } from "./TaskHost.ts";
 import type { Tasks } from "./Tasks.ts";
 import type { TaskStart } from "./TaskState.ts";
@@ -32,18 +35,19 @@ export interface LocalTasksOptions {
   broadcast: Broadcaster;
   /** Where tools with a home of their own run; undefined where none are hosted. */
   homes?: Homes;
+  /** Where tasks are counted per client and in total; default: this object's own `LocalShares`. */
+  shares?: Shares;
 }
-
-/** Seconds a create refused for MAX_TASKS is told to wait: a slot frees when some task's TTL passes. */
-const FULL_RETRY_AFTER_SECONDS = 60;
 
 export class LocalTasks implements Tasks {
   readonly #options: LocalTasksOptions;
   readonly #hosts = new Map<string, TaskHost>();
   readonly #alarms = new LocalAlarms();
+  /** Tasks cancelled and still held, oldest first. */
+  readonly #cancelled = new Set<string>();
 
   constructor(options: LocalTasksOptions) {
-    this.#options = options;
+    this.#options = { ...options, shares: options.shares ?? new LocalShares(options.config) };
   }
 
   /** Tasks held now. */
@@ -52,11 +56,12 @@ export class LocalTasks implements Tasks {
   }
 
   async create(start: TaskStart): Promise<Result> {
-    const { maxTasks } = this.#options.config;
-    if (this.#hosts.size >= maxTasks) {
-      throw new McpError(429, ErrorCode.ServerBusy, `This server holds at most ${maxTasks} tasks at once (MAX_TASKS) and has that many; retry after ${FULL_RETRY_AFTER_SECONDS}s`, undefined, {
-        "retry-after": String(FULL_RETRY_AFTER_SECONDS),
-      });
+    // A cancelled task gave its share back but stays readable until its TTL: past twice MAX_TASKS
+    // held, the oldest cancelled one is forgotten early (its client asked to be rid of it).
+    for (const taskId of this.#cancelled) {
+      if (this.#hosts.size < 2 * this.#options.config.maxTasks) break;
+      this.#hosts.get(taskId)?.stop();
+      this.#forget(taskId);
     }
     const host = this.#host(start.taskId);
     try {
@@ -76,12 +81,26 @@ export class LocalTasks implements Tasks {
   }
 
   async cancel(taskId: string, owner: string | undefined): Promise<boolean> {
-    return (await this.#hosts.get(taskId)?.cancel(owner)) ?? false;
+    const cancelled = (await this.#hosts.get(taskId)?.cancel(owner)) ?? false;
+    if (cancelled) this.#cancelled.add(taskId);
+    return cancelled;
   }
 
   async watch(taskId: string, owner: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | undefined> {
     if (!(await this.get(taskId, owner))) return undefined;
     return this.#options.broadcast.subscribe(taskTopic(taskId), signal);
+  }
+
+  /** Deletes every task of the principal with this digest (a user's data erased on request); resolves with how many. */
+  async eraseOwnedBy(owner: string): Promise<number> {
+    let erased = 0;
+    for (const [taskId, host] of [...this.#hosts]) {
+      if (await host.erase(owner)) {
+        this.#forget(taskId);
+        erased++;
+      }
+    }
+    return erased;
   }
 
   /** Aborts every run, stops every timer and forgets every task: for a clean process exit, a closed connection or the end of a test. */
@@ -110,5 +129,6 @@ export class LocalTasks implements Tasks {
   #forget(taskId: string): void {
     this.#alarms.clear(taskId);
     this.#hosts.delete(taskId);
+    this.#cancelled.delete(taskId);
   }
 }

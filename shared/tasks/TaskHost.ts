@@ -32,6 +32,8 @@ import { McpError } from "../errors/McpError.ts";
 import type { Result } from "../definition/Method.ts";
 import { answerProblem } from "../exchange/InputRounds.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
+import type { Shares } from "../shares/Shares.ts";
+import { ANONYMOUS } from "../shares/clientKey.ts";
 import { runTask, type RunOutcome, type TaskRunDeps } from "./runTask.ts";
 import { detailedTask, MAX_TASK_VALUE_BYTES, type TaskStart, type TaskState, taskFields, TERMINAL } from "./TaskState.ts";
 
@@ -47,9 +49,12 @@ const KEY = { state: "task", start: "start", answers: "answers", result: "result
 const CANCELLED = Symbol("the task was cancelled");
 const EXPIRED = Symbol("the task's TTL passed");
 const STOPPED = Symbol("the task's host stopped");
+const ERASED = Symbol("the task was erased with its user's data");
 
 export interface TaskHostOptions extends TaskRunDeps {
   store: KeyValueStore;
+  /** Where tasks are counted per client (fair shares): taken at creation, given back at cancellation; it lapses at the TTL. */
+  shares?: Shares;
   /** Calls `wake()` at this epoch time (replacing any earlier one); undefined: no wakeup. */
   schedule(at: number | undefined): Promise<void>;
   /** The task as `tasks/get` would answer now (a `DetailedTask`), after each change: for its listeners. */
@@ -95,8 +100,12 @@ export class TaskHost {
     if (size > MAX_TASK_VALUE_BYTES) {
       throw McpError.invalidParams(`This call is ${size} bytes, more than the ${MAX_TASK_VALUE_BYTES} bytes a task stores for its request; send smaller arguments`);
     }
-    const { store, config } = this.#options;
+    const { store, config, shares } = this.#options;
     const now = this.#now();
+    if (shares) {
+      const share = await shares.acquire("task", start.shareKey ?? ANONYMOUS, start.taskId, { until: now + config.taskTtlMs, bytes: size });
+      if (!share.ok) throw share.error;
+    }
     const state: TaskState = {
       taskId: start.taskId,
       ...(start.owner === undefined ? {} : { owner: start.owner }),
@@ -159,7 +168,36 @@ export class TaskHost {
     await this.#change({ status: "cancelled", statusMessage: "Cancelled at the client's request", inputRequests: undefined, running: false });
     this.#run?.abort(CANCELLED);
     await this.#options.schedule(this.#expiresAt(state));
+    await this.#free();
     return true;
+  }
+
+  /**
+   * Deletes the task now, whatever its status — every key and its wakeup — for its owner only (a
+   * user's data erased on request). Resolves false for a task that is not there or not `owner`'s.
+   */
+  async erase(owner: string | undefined): Promise<boolean> {
+    const state = await this.#mine(owner);
+    if (!state) return false;
+    this.#run?.abort(ERASED);
+    await this.#free();
+    await this.#options.store.deleteAll();
+    this.#state = null;
+    this.#result = undefined;
+    this.#options.gone();
+    return true;
+  }
+
+  /**
+   * A cancelled task runs no more: its call and answers are deleted now (its status stays for
+   * `tasks/get` until the TTL), and its client's share is given back at once.
+   */
+  async #free(): Promise<void> {
+    const { store, shares } = this.#options;
+    const start = await store.get<TaskStart>(KEY.start);
+    await store.delete(KEY.start);
+    await store.delete(KEY.answers);
+    if (start) await shares?.release("task", start.shareKey ?? ANONYMOUS, start.taskId);
   }
 
   /** The wakeup: deletes the task past its TTL, starts (or restarts) a run that is due, or re-arms. Never rejects. */

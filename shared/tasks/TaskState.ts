@@ -52,6 +52,8 @@ export interface TaskState {
 export interface TaskStart {
   taskId: string;
   owner?: string;
+  /** Whose fair share it holds (`clientKey`), until it is cancelled or its TTL passes. */
+  shareKey?: string;
   /** The `tools/call` params: `name`, `arguments`, `_meta`; never `inputResponses` or `requestState`. */
   params: Record<string, unknown>;
   /** The client as the creating request described it (its capabilities decide what the task may ask). */

@@ -36,11 +36,11 @@ export function planTask(server: ServerDefinition, params: Record<string, unknow
   throw new McpError(500, ErrorCode.InternalError, `Tool ${name as string} runs only as a task, and this deployment hosts no tasks (on Workers, bind MCP_TASK in wrangler.toml)`);
 }
 
-/** Creates the task for a call: the `CreateTaskResult` (`resultType: "task"`), sent once the task is stored. */
-export async function startTask(tasks: Tasks, params: Record<string, unknown>, client: ClientView, caller: Caller | undefined, answers: Record<string, unknown>): Promise<Result> {
+/** Creates the task for a call: the `CreateTaskResult` (`resultType: "task"`), sent once the task is stored; `shareKey`: whose fair share it holds. */
+export async function startTask(tasks: Tasks, params: Record<string, unknown>, client: ClientView, caller: Caller | undefined, answers: Record<string, unknown>, shareKey?: string): Promise<Result> {
   // The call as the task runs it; the rounds that led here are spent.
   const { inputResponses: _answers, requestState: _state, ...call } = params;
-  const fields = await tasks.create({ taskId: newTaskId(), owner: caller?.owner, params: call, client, auth: caller?.auth, answers });
+  const fields = await tasks.create({ taskId: newTaskId(), owner: caller?.owner, shareKey, params: call, client, auth: caller?.auth, answers });
   return { resultType: "task", ...fields };
 }
 

@@ -47,6 +47,16 @@ export const homeServer = defineServer({
       },
     }),
     tool({
+      name: "slow_task",
+      description: "Runs only as a task: waits until cancelled (or `ms`)",
+      input: z.strictObject({ ms: z.number().check(z.int(), z.minimum(0)) }),
+      task: "required",
+      handler: async ({ ms }, ctx) => {
+        await pause(ms, ctx.signal);
+        return "waited";
+      },
+    }),
+    tool({
       name: "user_task",
       description: "Runs only as a task, in the user's home: appends `text` to the user's notes",
       input: z.strictObject({ text: z.string() }),

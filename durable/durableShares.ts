@@ -1,0 +1,34 @@
+/**
+ * Fair shares on Workers (issue 20): each client's counters live in its home object — a signed-in
+ * user's own (`user:<owner>`), else one per client address (`client:address:<digest>`) — so a
+ * client's sessions and tasks are counted wherever they are created, from any isolate. One RPC
+ * call to take a share (and renew it, as a session's deadline is pushed), one to give it back;
+ * a share that is never given back lapses at its deadline.
+ */
+import { McpError } from "../shared/errors/McpError.ts";
+import { PASSED, refused } from "../shared/errors/Checked.ts";
+import { homeName } from "../shared/home/Homes.ts";
+import type { Shares } from "../shared/shares/Shares.ts";
+import type { HomeObject } from "./HomeObject.ts";
+import { unsettle } from "./settled.ts";
+
+/** The home that counts `shareKey`'s shares: a principal's digest holds no ":" (base64url), an address key and "anonymous" do or are. */
+export function shareHome(shareKey: string): string {
+  return shareKey.includes(":") || shareKey === "anonymous" ? `client:${shareKey}` : homeName({ kind: "user", owner: shareKey });
+}
+
+export function durableShares(namespace: DurableObjectNamespace<HomeObject>): Shares {
+  const stub = (shareKey: string) => namespace.get(namespace.idFromName(shareHome(shareKey)));
+  return {
+    async acquire(resource, shareKey, id, claim = {}) {
+      try {
+        unsettle(await stub(shareKey).acquireShare(resource, id, claim));
+        return PASSED;
+      } catch (error) {
+        if (error instanceof McpError) return refused(error);
+        throw error;
+      }
+    },
+    release: (resource, shareKey, id) => stub(shareKey).releaseShare(resource, id),
+  };
+}

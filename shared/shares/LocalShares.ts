@@ -1,0 +1,74 @@
+/**
+ * Fair shares counted in this process (Deno, stdio, tests): per client and in total, one table per
+ * resource. Holdings with an `until` lapse by themselves; the rest last until released. Memory is
+ * bounded by what it counts: a holding exists only while its session or task does.
+ */
+import type { Config } from "../config/readConfig.ts";
+import { type Checked, PASSED, refused } from "../errors/Checked.ts";
+import { checkShare, type ShareLimit, shareLimits } from "./ShareLimits.ts";
+import type { ShareClaim, ShareResource, Shares } from "./Shares.ts";
+
+interface Holding {
+  until: number;
+  bytes: number;
+}
+
+export class LocalShares implements Shares {
+  readonly #limits: Record<ShareResource, ShareLimit>;
+  /** resource → client → id → holding. */
+  readonly #held = new Map<ShareResource, Map<string, Map<string, Holding>>>();
+
+  constructor(config: Config) {
+    this.#limits = shareLimits(config);
+  }
+
+  async acquire(resource: ShareResource, client: string, id: string, claim: ShareClaim = {}, now = Date.now()): Promise<Checked<void>> {
+    const clients = this.#clients(resource);
+    const holdings = clients.get(client) ?? new Map<string, Holding>();
+    const holding = { until: claim.until ?? Number.POSITIVE_INFINITY, bytes: claim.bytes ?? 0 };
+    this.#lapse(clients, now);
+    if (!holdings.has(id)) {
+      const refusal = checkShare(this.#limits[resource], sum(holdings.values()), sum([...clients.values()].flatMap((h) => [...h.values()])), holding.bytes);
+      if (refusal) return refused(refusal);
+    }
+    holdings.set(id, holding);
+    clients.set(client, holdings);
+    return PASSED;
+  }
+
+  async release(resource: ShareResource, client: string, id: string): Promise<void> {
+    const clients = this.#clients(resource);
+    const holdings = clients.get(client);
+    holdings?.delete(id);
+    if (holdings?.size === 0) clients.delete(client);
+  }
+
+  /** What `client` holds of `resource` now (for tests and the operator). */
+  held(resource: ShareResource, client: string): { count: number; bytes: number } {
+    return sum(this.#clients(resource).get(client)?.values() ?? []);
+  }
+
+  #clients(resource: ShareResource): Map<string, Map<string, Holding>> {
+    let clients = this.#held.get(resource);
+    if (!clients) this.#held.set(resource, (clients = new Map()));
+    return clients;
+  }
+
+  /** Drops holdings past their `until`. */
+  #lapse(clients: Map<string, Map<string, Holding>>, now: number): void {
+    for (const [client, holdings] of clients) {
+      for (const [id, holding] of holdings) if (holding.until <= now) holdings.delete(id);
+      if (holdings.size === 0) clients.delete(client);
+    }
+  }
+}
+
+function sum(holdings: Iterable<Holding>): { count: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  for (const holding of holdings) {
+    count++;
+    bytes += holding.bytes;
+  }
+  return { count, bytes };
+}

@@ -1,0 +1,64 @@
+/**
+ * The bounds of each fair share, read from the configuration, and the refusal each one answers
+ * with (see `Shares.ts`). One place words them, whichever host counts.
+ */
+import type { Config } from "../config/readConfig.ts";
+import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
+import type { ShareResource } from "./Shares.ts";
+
+export interface ShareLimit {
+  /** Holdings one client may have at once. */
+  perClient: number;
+  /** Bytes one client's holdings may claim together; none: not counted. */
+  perClientBytes?: number;
+  /** Holdings of everyone at once, where the host is one process; none on Workers. */
+  total?: number;
+  totalBytes?: number;
+  /** What a refused client is told to wait: about how soon a holding of this kind frees itself. */
+  retryAfterSeconds: number;
+  /** How the sentence names one holding, and the variables it names. */
+  noun: string;
+  variables: { perClient: string; perClientBytes?: string; total?: string; totalBytes?: string };
+}
+
+export function shareLimits(config: Config): Record<ShareResource, ShareLimit> {
+  return {
+    session: {
+      perClient: config.maxSessionsPerClient,
+      total: config.maxSessions,
+      // A session's slot frees when it ends: at the latest, its idle TTL after its last use.
+      retryAfterSeconds: 60,
+      noun: "sessions",
+      variables: { perClient: "MAX_SESSIONS_PER_CLIENT", total: "MAX_SESSIONS" },
+    },
+    task: {
+      perClient: config.maxTasksPerClient,
+      perClientBytes: config.maxTaskBytesPerClient,
+      total: config.maxTasks,
+      totalBytes: config.maxTaskBytes,
+      retryAfterSeconds: 60,
+      noun: "tasks",
+      variables: { perClient: "MAX_TASKS_PER_CLIENT", perClientBytes: "MAX_TASK_BYTES_PER_CLIENT", total: "MAX_TASKS", totalBytes: "MAX_TASK_BYTES" },
+    },
+  };
+}
+
+/** Which bound a claim would pass: the refusal, or undefined when it fits. */
+export function checkShare(limit: ShareLimit, held: { count: number; bytes: number }, total: { count: number; bytes: number } | undefined, bytes: number): McpError | undefined {
+  const { noun, variables } = limit;
+  if (held.count + 1 > limit.perClient) return refusal(limit, `This client holds ${held.count} ${noun}, the most one client may hold at once (${variables.perClient})`);
+  if (limit.perClientBytes !== undefined && held.bytes + bytes > limit.perClientBytes) {
+    return refusal(limit, `This client's ${noun} would hold ${held.bytes + bytes} bytes of arguments, past the ${limit.perClientBytes} one client may (${variables.perClientBytes})`);
+  }
+  if (total && limit.total !== undefined && total.count + 1 > limit.total) return refusal(limit, `This server holds ${total.count} ${noun}, the most it holds at once (${variables.total})`);
+  if (total && limit.totalBytes !== undefined && total.bytes + bytes > limit.totalBytes) {
+    return refusal(limit, `This server's ${noun} would hold ${total.bytes + bytes} bytes of arguments, past the ${limit.totalBytes} it holds at once (${variables.totalBytes})`);
+  }
+  return undefined;
+}
+
+function refusal(limit: ShareLimit, sentence: string): McpError {
+  // The wait travels in `data` too: a refusal answered as a JSON-RPC reply (a 2026-07-28 call's) gets its Retry-After from there.
+  return new McpError(429, ErrorCode.ServerBusy, `${sentence}; retry after ${limit.retryAfterSeconds}s`, { retryAfterSeconds: limit.retryAfterSeconds }, { "retry-after": String(limit.retryAfterSeconds) });
+}

@@ -1,0 +1,33 @@
+/**
+ * Fair shares (issue 20): every resource a client can make the server hold is bounded per client
+ * as well as in total, so one client cannot take everyone's share. A client is the signed-in
+ * principal (its digest), or, without authorization, its network address (`clientKey`).
+ *
+ * | resource | held from | until | per client | in total |
+ * |---|---|---|---|---|
+ * | `session` | its creation | it ends (or its deadline, if its end is never told) | MAX_SESSIONS_PER_CLIENT | MAX_SESSIONS, in a process |
+ * | `task` | its creation | it is cancelled, or deleted at its TTL | MAX_TASKS_PER_CLIENT, and MAX_TASK_BYTES_PER_CLIENT of stored arguments | MAX_TASKS and MAX_TASK_BYTES, in a process |
+ *
+ * Open listens are counted by `OpenListens`, per client and per isolate or process, since that is
+ * what a listen holds. A refusal is a 429 with `Retry-After` and a sentence naming the limit.
+ *
+ * Where the counts live: in this process (`LocalShares`: Deno, stdio), or on Workers in the
+ * client's home object — the user's own, or one per client address (`durable/durableShares.ts`).
+ */
+import type { Checked } from "../errors/Checked.ts";
+
+export type ShareResource = "session" | "task";
+
+/** What one holding claims: until when at most (its deadline, if its release is never told), and how many bytes. */
+export interface ShareClaim {
+  /** Epoch ms after which the holding lapses by itself; none: until released. */
+  until?: number;
+  bytes?: number;
+}
+
+export interface Shares {
+  /** Takes one `resource` for `client` under `id` (taking it again renews it); the 429 refusal past the client's share or the total. */
+  acquire(resource: ShareResource, client: string, id: string, claim?: ShareClaim): Promise<Checked<void>>;
+  /** Gives it back; harmless for a holding already gone. */
+  release(resource: ShareResource, client: string, id: string): Promise<void>;
+}
