@@ -80,7 +80,7 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       super(ctx, env, definition);
     }
   }
-  return { fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx)), McpSession, McpWatch: WatchObject };
+  return { fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx), ctx), McpSession, McpWatch: WatchObject };
 }
 
 /**
