@@ -64,7 +64,8 @@ export default defineConfig({
         // The contract suite: the same end-to-end files against the Deno server (startServer reads RUNTIME).
         test: {
           name: "contract-deno",
-          include: ["test/e2e/**/*.test.ts"],
+          // test/deno: what only Deno has (tasks shared by processes on one KV file).
+          include: ["test/e2e/**/*.test.ts", "test/deno/**/*.test.ts"],
           // oauthExample: its authorization server is Workers-only (grants in a KV namespace).
           exclude: ["test/e2e/stdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts"],
           environment: "node",

@@ -2,8 +2,10 @@
  * The Deno runtime: the shared routes on `Deno.serve`, sessions hosted in this process by
  * `LocalSessions` (the same `Session` a Durable Object hosts on Workers), in memory or — with a
  * KV path — in Deno KV, so a restarted server continues its sessions. Tasks (tools declared with
- * `task`) live in this process (`LocalTasks`) and end with it. Change notifications fan out in
- * memory: one process is one isolate.
+ * `task`) live in this process (`LocalTasks`) and end with it, or with a KV path in KV
+ * (`KvTasks`), where every process on the same file shares them and picks up those of a process
+ * that died. Homes (`home: "user"` or a handle) live in memory or in KV (`LocalHomes`). Change
+ * notifications fan out in memory: one process is one isolate.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
  * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
@@ -30,6 +32,8 @@ import { createRouter, type RouterOptions } from "../shared/routes/createRouter.
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { KvStorage } from "./KvStorage.ts";
+import { KvShares } from "./KvShares.ts";
+import { KvTasks } from "./KvTasks.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 
 export interface ServeDenoOptions extends RouterOptions<Record<string, string>> {
@@ -54,6 +58,8 @@ export interface DenoServer {
 }
 
 const DEFAULT_PORT = 8787;
+/** Tries at opening a KV file that another process holds locked (about 5 s in all). */
+const KV_OPEN_ATTEMPTS = 10;
 /** How long a shutdown waits for open connections to finish before it goes on without them. */
 const SHUTDOWN_GRACE_MS = 5_000;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -74,7 +80,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   // A deployment that cannot serve the homes its definitions declare does not start.
   const problem = homeProblem(definition, options.authorization !== undefined, true);
   if (problem) throw problem;
-  const kv = kvPath === undefined ? undefined : await Deno.openKv(kvPath);
+  const kv = kvPath === undefined ? undefined : await openShared(kvPath);
   const homes = definition.homes.user || definition.homes.handle ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
   if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));
   // One count of fair shares for the process: sessions and tasks, per client and in total.
@@ -82,7 +88,11 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
   // Tasks are kept in memory: they end with the process (a Worker's are durable).
-  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares });
+  // With KV, tasks live there too, shared with every process on the same file and picked up by
+  // another when theirs dies; else in this process, ending with it.
+  const taskOptions = { server: definition, config, logger, env: env as ServerEnv, broadcast, homes };
+  const tasks = kv ? new KvTasks(kv, { ...taskOptions, shares: new KvShares(kv, config) }) : new LocalTasks({ ...taskOptions, shares });
+  if (tasks instanceof KvTasks) tasks.start();
   const handle = createRouter<Record<string, string>>(
     definition,
     { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, clientAddress: (_request, info) => peerAddress(info) },
@@ -113,6 +123,18 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   console.log(`listening on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;
+}
+
+/** Opens a KV file another process may be opening at the same moment (SQLite then answers "database is locked" for a while). */
+async function openShared(path: string): Promise<Deno.Kv> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await Deno.openKv(path);
+    } catch (error) {
+      if (attempt >= KV_OPEN_ATTEMPTS || !String(error).includes("locked")) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
 
 /** The client's IP address from `Deno.serve`'s handler info (a TCP peer; a Unix socket has none). */

@@ -72,6 +72,15 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     url,
     port: Number(new URL(url).port),
     runtime: "deno",
+    pid: child.pid,
+    /** Kills the process outright (SIGKILL), as a crash or an evicted instance ends one: nothing of it runs after. */
+    async kill() {
+      process.removeListener("exit", orphaned);
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+    },
     async dispose() {
       process.removeListener("exit", orphaned);
       if (child.exitCode !== null) return;

@@ -21,6 +21,9 @@ export const MAX_SESSION_IDLE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 /** Upper bound, in ms, of `HOME_RETENTION_MS`: ten years. A home's retention is an alarm at an epoch time, or a chain of timers locally. */
 export const MAX_HOME_RETENTION_MS = 3_650 * 24 * 60 * 60 * 1000;
 
+/** Upper bound of `TASK_LEASE_MS`: 5 minutes, so a lost run is not left waiting long. */
+export const MAX_TASK_LEASE_MS = 5 * 60_000;
+
 /** Upper bound of `TASK_TIMEOUT_MS`: 14 minutes, inside the 15 a Durable Object's alarm handler may run. */
 export const MAX_TASK_TIMEOUT_MS = 14 * 60_000;
 
@@ -66,6 +69,12 @@ export interface Config {
   taskTimeoutMs: number;
   /** The `pollIntervalMs` tasks suggest to their clients (`TASK_POLL_INTERVAL_MS`). */
   taskPollIntervalMs: number;
+  /**
+   * How far ahead a task's run holds its wakeup (`TASK_LEASE_MS`, renewed every third of it): a run
+   * lost with its host (a deploy, a crash, a Deno process killed) starts again within about this
+   * long. At most 5 minutes.
+   */
+  taskLeaseMs: number;
   /** Tasks one process holds at once, on hosts that keep them in memory (Deno, stdio) (`MAX_TASKS`); on Workers each task is an object of its own. */
   maxTasks: number;
   /** Tasks one client holds at once, from creation to cancellation or TTL (`MAX_TASKS_PER_CLIENT`). */
@@ -115,6 +124,7 @@ export const DEFAULT_CONFIG: Config = {
   taskTtlMs: 60 * 60_000,
   taskTimeoutMs: 10 * 60_000,
   taskPollIntervalMs: 2_000,
+  taskLeaseMs: 60_000,
   maxTasks: 1_000,
   maxTasksPerClient: 100,
   maxTaskBytes: 256 * 1024 * 1024,
@@ -144,6 +154,7 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
   taskTtlMs: "TASK_TTL_MS",
   taskTimeoutMs: "TASK_TIMEOUT_MS",
   taskPollIntervalMs: "TASK_POLL_INTERVAL_MS",
+  taskLeaseMs: "TASK_LEASE_MS",
   maxTasks: "MAX_TASKS",
   maxTasksPerClient: "MAX_TASKS_PER_CLIENT",
   maxTaskBytes: "MAX_TASK_BYTES",
@@ -169,6 +180,7 @@ const MAX_DURATION_MS: Partial<Record<keyof typeof NUMERIC, number>> = {
   taskTtlMs: MAX_TIMER_MS,
   taskTimeoutMs: MAX_TASK_TIMEOUT_MS,
   taskPollIntervalMs: MAX_TIMER_MS,
+  taskLeaseMs: MAX_TASK_LEASE_MS,
   homeRetentionMs: MAX_HOME_RETENTION_MS,
 };
 
@@ -196,7 +208,9 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
             ? "14 minutes: a Durable Object's alarm handler runs at most 15"
             : max === MAX_HOME_RETENTION_MS
               ? "ten years"
-              : "365 days";
+              : max === MAX_TASK_LEASE_MS
+                ? "5 minutes"
+                : "365 days";
       throw new RangeError(`${name} must be at most ${max} ms (${why}), got ${JSON.stringify(raw)}`);
     }
     config[key] = value;

@@ -27,18 +27,20 @@
  * unknown id gets (undefined here, -32602 on the wire).
  */
 import { utf8Length } from "../bytes/utf8Length.ts";
+import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Result } from "../definition/Method.ts";
 import { answerProblem } from "../exchange/InputRounds.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
+import type { AtomicStore } from "../storage/AtomicStore.ts";
 import type { Shares } from "../shares/Shares.ts";
 import { ANONYMOUS } from "../shares/clientKey.ts";
 import { runTask, type RunOutcome, type TaskRunDeps } from "./runTask.ts";
 import { detailedTask, MAX_TASK_VALUE_BYTES, type TaskStart, type TaskState, taskFields, TERMINAL } from "./TaskState.ts";
 
 /** How far ahead the wakeup is held while a run is under way: a lost run starts again within about this long. */
-export const TASK_LEASE_MS = 60_000;
+export const TASK_LEASE_MS = DEFAULT_CONFIG.taskLeaseMs;
 
 /** Runs a task may lose (deploys, crashes, resets) and still be started again; one more, and it fails. */
 export const MAX_LOST_RUNS = 2;
@@ -55,6 +57,12 @@ export interface TaskHostOptions extends TaskRunDeps {
   store: KeyValueStore;
   /** Where tasks are counted per client (fair shares): taken at creation, given back at cancellation; it lapses at the TTL. */
   shares?: Shares;
+  /**
+   * The store is shared with hosts in other processes (Deno KV across processes): progress is
+   * stored, so that `tasks/get` anywhere shows it; a run's outcome is not written over a status
+   * another host decided meanwhile (a cancellation); and `refresh()` hears such changes.
+   */
+  shared?: boolean;
   /** Calls `wake()` at this epoch time (replacing any earlier one); undefined: no wakeup. */
   schedule(at: number | undefined): Promise<void>;
   /** The task as `tasks/get` would answer now (a `DetailedTask`), after each change: for its listeners. */
@@ -84,6 +92,16 @@ export class TaskHost {
   stop(): void {
     this.#stopped = true;
     this.#run?.abort(STOPPED);
+  }
+
+  /**
+   * Reads the state again from the store, where another host may have changed it (a shared store):
+   * a run under way here for a task no longer working (cancelled elsewhere) is aborted.
+   */
+  async refresh(): Promise<void> {
+    const stored = (await this.#options.store.get<TaskState>(KEY.state)) ?? null;
+    this.#state = stored;
+    if (this.#run && stored?.status !== "working") this.#run.abort(stored ? CANCELLED : EXPIRED);
   }
 
   /** Whether a run of the handler is under way here. */
@@ -207,7 +225,7 @@ export class TaskHost {
     } catch (error) {
       this.#options.logger.error("task.wake-failed", { taskId: this.#state?.taskId, message: String(error) });
       // Tried again later; a task that cannot be woken still ends at its TTL.
-      await this.#options.schedule(this.#now() + TASK_LEASE_MS).catch(() => {});
+      await this.#options.schedule(this.#now() + this.#options.config.taskLeaseMs).catch(() => {});
     }
   }
 
@@ -260,18 +278,19 @@ export class TaskHost {
     if (controller.signal.aborted) return;
     const heartbeat = setInterval(() => {
       if (this.#state) schedule(this.#leaseEnd(this.#state)).catch((error) => logger.warn("task.lease-failed", { message: String(error) }));
-    }, TASK_LEASE_MS / 3);
+    }, this.#options.config.taskLeaseMs / 3);
     let outcome: RunOutcome;
     try {
       const start = (await store.get<TaskStart>(KEY.start))!;
       const answers = (await store.get<Record<string, unknown>>(KEY.answers)) ?? start.answers;
       outcome = await runTask(start, answers, this.#options, controller, (statusMessage) => {
-        if (this.#run === controller) void this.#change({ statusMessage }, true, false);
+        if (this.#run === controller) void this.#change({ statusMessage }, true, this.#options.shared === true);
       });
     } finally {
       clearInterval(heartbeat);
     }
-    // Cancelled or expired meanwhile: that already decided the status.
+    // Cancelled or expired meanwhile, here or (a shared store) by another host: that already decided the status.
+    if (this.#options.shared && outcome.status !== "aborted") await this.refresh();
     const state = this.#state;
     if (outcome.status === "aborted" || !state || state.status !== "working") return;
     if (outcome.status === "completed") {
@@ -297,8 +316,30 @@ export class TaskHost {
     for (const key of Object.keys(next) as (keyof TaskState)[]) if (next[key] === undefined) delete next[key];
     if (announce) next.lastUpdatedAt = this.#now();
     this.#state = next;
-    if (store) await this.#options.store.put(KEY.state, next);
+    if (store && !(await this.#write(next))) {
+      // Another host ended the task meanwhile (a shared store): its status stands, and a run here stops.
+      await this.refresh();
+      return;
+    }
     if (announce) this.#options.publish(detailedTask(next, next.status === "completed" ? this.#result : undefined));
+  }
+
+  /**
+   * Stores the state. In a shared store (`shared`, an `AtomicStore`), a status another host made
+   * final is never written over: false then, and nothing is written.
+   */
+  async #write(next: TaskState): Promise<boolean> {
+    const { store, shared } = this.#options;
+    if (!shared || !("atomically" in store)) {
+      await store.put(KEY.state, next);
+      return true;
+    }
+    return (store as AtomicStore).atomically(async (txn) => {
+      const stored = await txn.get<TaskState>(KEY.state);
+      if (stored && TERMINAL.has(stored.status) && stored.status !== next.status) return false;
+      txn.put(KEY.state, next);
+      return true;
+    });
   }
 
   /** The task if it exists, has not expired and belongs to `owner`. */
@@ -324,6 +365,6 @@ export class TaskHost {
   }
 
   #leaseEnd(state: TaskState): number {
-    return Math.min(this.#now() + TASK_LEASE_MS, this.#expiresAt(state));
+    return Math.min(this.#now() + this.#options.config.taskLeaseMs, this.#expiresAt(state));
   }
 }

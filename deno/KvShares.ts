@@ -1,0 +1,94 @@
+/**
+ * Fair shares counted in Deno KV, for what several processes sharing one KV file hold together —
+ * tasks, when they live in KV (`KvTasks`). Each client's holdings are one value,
+ * `["share", <resource>, <client>]` → `{ [id]: { until, bytes } }` (at most
+ * MAX_TASKS_PER_CLIENT entries), changed with an atomic check of what was read, so two processes
+ * taking a client's last slot at once cannot both have it. The total across clients is summed
+ * from every client's value as it stands: two processes may pass it together by a task or two.
+ * Holdings lapse at their `until`, and are dropped whenever their client's value is next changed.
+ */
+import type { Config } from "../shared/config/readConfig.ts";
+import { type Checked, PASSED, refused } from "../shared/errors/Checked.ts";
+import { checkShare, type ShareLimit, shareLimits } from "../shared/shares/ShareLimits.ts";
+import type { ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
+
+const ROOT = "share";
+/** Attempts of one change before it gives up: each failed one means another process changed the same client's holdings. */
+const MAX_ATTEMPTS = 16;
+
+interface Holding {
+  until: number;
+  bytes: number;
+}
+type Holdings = Record<string, Holding>;
+
+export class KvShares implements Shares {
+  readonly #kv: Deno.Kv;
+  readonly #limits: Record<ShareResource, ShareLimit>;
+
+  constructor(kv: Deno.Kv, config: Config) {
+    this.#kv = kv;
+    this.#limits = shareLimits(config);
+  }
+
+  async acquire(resource: ShareResource, client: string, id: string, claim: ShareClaim = {}): Promise<Checked<void>> {
+    const holding: Holding = { until: claim.until ?? Number.MAX_SAFE_INTEGER, bytes: claim.bytes ?? 0 };
+    const refusal = await this.#change(resource, client, async (holdings, now) => {
+      if (!(id in holdings)) {
+        const total = await this.#total(resource, client, now);
+        const over = checkShare(this.#limits[resource], sum(holdings), { count: total.count + sum(holdings).count, bytes: total.bytes + sum(holdings).bytes }, holding.bytes);
+        if (over) return over;
+      }
+      holdings[id] = holding;
+      return undefined;
+    });
+    return refusal ? refused(refusal) : PASSED;
+  }
+
+  async release(resource: ShareResource, client: string, id: string): Promise<void> {
+    await this.#change(resource, client, async (holdings) => {
+      delete holdings[id];
+      return undefined;
+    });
+  }
+
+  /** Applies `change` to the client's holdings (lapsed ones dropped first), checked against other processes; its refusal, if it refuses. */
+  async #change<R>(resource: ShareResource, client: string, change: (holdings: Holdings, now: number) => Promise<R | undefined>): Promise<R | undefined> {
+    const key = [ROOT, resource, client];
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const entry = await this.#kv.get<Holdings>(key);
+      const now = Date.now();
+      const holdings = live(entry.value ?? {}, now);
+      const refusal = await change(holdings, now);
+      if (refusal !== undefined) return refusal;
+      const operation = this.#kv.atomic().check(entry);
+      if (Object.keys(holdings).length === 0) operation.delete(key);
+      else operation.set(key, holdings);
+      if ((await operation.commit()).ok) return undefined;
+    }
+    throw new Error(`Fair shares are busy: another process kept changing this client's holdings, ${MAX_ATTEMPTS} times in a row`);
+  }
+
+  /** What every other client holds of `resource` now. */
+  async #total(resource: ShareResource, except: string, now: number): Promise<{ count: number; bytes: number }> {
+    let count = 0;
+    let bytes = 0;
+    for await (const entry of this.#kv.list<Holdings>({ prefix: [ROOT, resource] })) {
+      if (entry.key[2] === except) continue;
+      const held = sum(live(entry.value, now));
+      count += held.count;
+      bytes += held.bytes;
+    }
+    return { count, bytes };
+  }
+}
+
+function live(holdings: Holdings, now: number): Holdings {
+  return Object.fromEntries(Object.entries(holdings).filter(([, holding]) => holding.until > now));
+}
+
+function sum(holdings: Holdings): { count: number; bytes: number } {
+  let bytes = 0;
+  for (const holding of Object.values(holdings)) bytes += holding.bytes;
+  return { count: Object.keys(holdings).length, bytes };
+}
