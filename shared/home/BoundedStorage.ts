@@ -67,14 +67,13 @@ export class BoundedStorage implements HomeStorage {
     const result = await this.#store.atomically(async (raw) => {
       // Per attempt: an optimistic store may run this again after a conflict.
       outcome = undefined;
-      const stored = await raw.get<HomeRecord>(RECORD_KEY);
-      const record = stored ? { ...stored } : this.#fresh();
-      const view = new Counted(raw, record, this.#limits, this.#maxValueBytes);
+      const view = new Counted(raw, this.#fresh, this.#limits, this.#maxValueBytes);
       const value = await body(view);
-      if (view.wrote) {
-        record.usedAt = Math.max(record.usedAt, Date.now());
-        raw.put(RECORD_KEY, record);
-        outcome = { record, created: stored === undefined };
+      const written = view.written;
+      if (written) {
+        written.record.usedAt = Math.max(written.record.usedAt, Date.now());
+        raw.put(RECORD_KEY, written.record);
+        outcome = written;
       }
       return value;
     });
@@ -83,19 +82,36 @@ export class BoundedStorage implements HomeStorage {
   }
 }
 
-/** One transaction's view of the handler's keys, keeping the record's counts as it writes. */
+/**
+ * One transaction's view of the handler's keys, keeping the record's counts as it writes. The
+ * record is read at the first write: a transaction that only reads costs no read of it.
+ */
 class Counted implements HandlerStorage {
-  wrote = false;
   readonly #raw: Transaction;
-  readonly #record: HomeRecord;
+  readonly #fresh: () => HomeRecord;
   readonly #limits: HomeLimits;
   readonly #maxValueBytes: number;
+  /** The record as this transaction leaves it, once it has written; whether it made the home. */
+  #written: { record: HomeRecord; created: boolean } | undefined;
 
-  constructor(raw: Transaction, record: HomeRecord, limits: HomeLimits, maxValueBytes: number) {
+  constructor(raw: Transaction, fresh: () => HomeRecord, limits: HomeLimits, maxValueBytes: number) {
     this.#raw = raw;
-    this.#record = record;
+    this.#fresh = fresh;
     this.#limits = limits;
     this.#maxValueBytes = maxValueBytes;
+  }
+
+  /** What this transaction wrote to the record; undefined when it wrote nothing. */
+  get written(): { record: HomeRecord; created: boolean } | undefined {
+    return this.#written;
+  }
+
+  async #record(): Promise<HomeRecord> {
+    if (!this.#written) {
+      const stored = await this.#raw.get<HomeRecord>(RECORD_KEY);
+      this.#written = { record: stored ? { ...stored } : this.#fresh(), created: stored === undefined };
+    }
+    return this.#written.record;
   }
 
   async get<T>(key: string): Promise<T | undefined> {
@@ -111,29 +127,29 @@ class Counted implements HandlerStorage {
     const size = storedSize(value, this.#maxValueBytes);
     if (size > this.#maxValueBytes) throw new RangeError(`The value for ${JSON.stringify(key)} takes more than ${this.#maxValueBytes} bytes, the most one key of this storage holds`);
     const old = await this.#raw.get(DATA_PREFIX + key);
+    const record = await this.#record();
     const before = old === undefined ? 0 : storedSize(key) + storedSize(old);
     const after = storedSize(key) + size;
-    const keys = this.#record.keys + (old === undefined ? 1 : 0);
-    const bytes = this.#record.bytes - before + after;
+    const keys = record.keys + (old === undefined ? 1 : 0);
+    const bytes = record.bytes - before + after;
     if (keys > this.#limits.maxKeys) {
-      throw new RangeError(`This storage is full: it holds ${this.#record.keys} keys, the most it may (MAX_HOME_KEYS); delete some before adding ${JSON.stringify(key)}`);
+      throw new RangeError(`This storage is full: it holds ${record.keys} keys, the most it may (MAX_HOME_KEYS); delete some before adding ${JSON.stringify(key)}`);
     }
     if (bytes > this.#limits.maxBytes && after > before) {
       throw new RangeError(`This storage is full: ${JSON.stringify(key)} would bring it to ${bytes} bytes, past the ${this.#limits.maxBytes} it may hold (MAX_HOME_BYTES); delete something first`);
     }
     this.#raw.put(DATA_PREFIX + key, value);
-    this.#record.keys = keys;
-    this.#record.bytes = bytes;
-    this.wrote = true;
+    record.keys = keys;
+    record.bytes = bytes;
   }
 
   async delete(key: string): Promise<boolean> {
     const old = await this.#raw.get(DATA_PREFIX + checkKey(key));
     if (old === undefined) return false;
+    const record = await this.#record();
     this.#raw.delete(DATA_PREFIX + key);
-    this.#record.keys -= 1;
-    this.#record.bytes -= storedSize(key) + storedSize(old);
-    this.wrote = true;
+    record.keys -= 1;
+    record.bytes -= storedSize(key) + storedSize(old);
     return true;
   }
 }

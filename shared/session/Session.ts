@@ -213,8 +213,11 @@ export class Session<T extends Transport = Transport> {
     if (!first) return;
     this.#log.info("session.end", { reason });
     const { shareKey, id } = this.#record;
-    // Its client's share frees now; were this lost, it would lapse at the deadline it was renewed to.
-    if (shareKey !== undefined) await this.#deps.shares?.release("session", shareKey, id).catch((error) => this.#log.warn("share.release-failed", { message: String(error) }));
+    // Its client's share frees now — unless the session ended at its deadline, where the share,
+    // renewed to that deadline, has lapsed already (one call fewer to the client's home on Workers).
+    if (shareKey !== undefined && reason !== "idle-expired") {
+      await this.#deps.shares?.release("session", shareKey, id).catch((error) => this.#log.warn("share.release-failed", { message: String(error) }));
+    }
   }
 
   // ---- Internals ----
