@@ -8,26 +8,30 @@
  */
 import type { Homes } from "../shared/home/Homes.ts";
 import type { Shares } from "../shared/shares/Shares.ts";
-import { durableShares } from "./durableShares.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import type { HomeObject } from "./HomeObject.ts";
 
-type HomesOn = (namespace: DurableObjectNamespace<HomeObject>) => Homes;
+/** How requests reach the home objects of one namespace: their homes, and the fair shares counted there. */
+export interface HomeObjects {
+  homes(namespace: DurableObjectNamespace<HomeObject>): Homes;
+  shares(namespace: DurableObjectNamespace<HomeObject>): Shares;
+}
 
-const hosted = new WeakMap<ServerDefinition, HomesOn>();
+const hosted = new WeakMap<ServerDefinition, HomeObjects>();
 
-/** Called by `homeObject(definition)`: requests of this definition reach their homes through `homesOn`. */
-export function hostHomes(definition: ServerDefinition, homesOn: HomesOn): void {
-  hosted.set(definition, homesOn);
+/** Called by `homeObject(definition)`: requests of this definition reach their homes and fair shares through `objects`. */
+export function hostHomes(definition: ServerDefinition, objects: HomeObjects): void {
+  hosted.set(definition, objects);
 }
 
 /** Fair shares in the home objects, where the entry hosts them and `MCP_HOME` is bound; else undefined (no per-client counts). */
 export function remoteShares(definition: ServerDefinition, namespace: DurableObjectNamespace<HomeObject> | undefined): Shares | undefined {
-  return namespace && hosted.has(definition) ? durableShares(namespace) : undefined;
+  const objects = hosted.get(definition);
+  return namespace && objects ? objects.shares(namespace) : undefined;
 }
 
 /** The homes of this definition in this environment; undefined where the entry hosts none, or `MCP_HOME` is not bound. */
 export function remoteHomes(definition: ServerDefinition, namespace: DurableObjectNamespace<HomeObject> | undefined): Homes | undefined {
-  const homesOn = hosted.get(definition);
-  return namespace && homesOn ? homesOn(namespace) : undefined;
+  const objects = hosted.get(definition);
+  return namespace && objects ? objects.homes(namespace) : undefined;
 }

@@ -11,12 +11,13 @@
  * export default { fetch };
  */
 import { durableHomes } from "../durable/durableHomes.ts";
+import { durableShares } from "../durable/durableShares.ts";
 import { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";
 import { hostHomes } from "../durable/homeRegistry.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 
 export function homeObject(definition: ServerDefinition): new (ctx: DurableObjectState, env: HomeObjectEnv) => HomeObject {
-  hostHomes(definition, (namespace) => durableHomes(namespace, definition));
+  hostHomes(definition, { homes: (namespace) => durableHomes(namespace, definition), shares: durableShares });
   return class McpHome extends HomeObject {
     constructor(ctx: DurableObjectState, env: HomeObjectEnv) {
       super(ctx, env, definition);

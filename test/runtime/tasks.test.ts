@@ -24,7 +24,7 @@ const TASKS = "io.modelcontextprotocol/tasks";
 const CAPABILITIES = { extensions: { [TASKS]: {} } };
 /** How long a poll waits: far longer than any task here takes, so a busy 2-core machine passes. */
 const DEADLINE_MS = 15_000;
-/** The vitest timeout of a test that polls (the runtime project keeps vitest's 5 s default). */
+/** The vitest timeout of a test that polls (longer than the runtime project's 20 s). */
 const POLLING_TEST = { timeout: 45_000 };
 /** The abort reason `TaskHost.cancel` gives a run, as the handler sees its description. */
 const CANCELLED = "the task was cancelled";
