@@ -21,14 +21,9 @@
  * Bounded as `LocalTasks` is, through fair shares in KV (`KvShares`): MAX_TASKS and MAX_TASK_BYTES
  * across the processes, MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT per client.
  */
-import type { Broadcaster } from "../shared/broadcast/Broadcaster.ts";
-import type { Config } from "../shared/config/readConfig.ts";
 import type { Result } from "../shared/definition/Method.ts";
-import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import type { Homes } from "../shared/home/Homes.ts";
-import type { Logger } from "../shared/log/Logger.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import type { Shares } from "../shared/shares/Shares.ts";
+import type { TaskRunDeps } from "../shared/tasks/runTask.ts";
 import { TaskHost } from "../shared/tasks/TaskHost.ts";
 import type { Tasks } from "../shared/tasks/Tasks.ts";
 import { detailedTask, type TaskStart, type TaskState } from "../shared/tasks/TaskState.ts";
@@ -42,13 +37,7 @@ const POLL_MS = 500;
 /** How far a claimed wakeup is moved ahead: the claiming process sets the next one well before. */
 const CLAIM_MS = 30_000;
 
-export interface KvTasksOptions {
-  server: ServerDefinition;
-  config: Config;
-  logger: Logger;
-  env: ServerEnv;
-  broadcast?: Broadcaster;
-  homes?: Homes;
+export interface KvTasksOptions extends TaskRunDeps {
   /** Counted across the processes (`KvShares`). */
   shares: Shares;
 }

@@ -49,6 +49,14 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     if (child.exitCode === null) child.kill("SIGKILL");
   };
   process.once("exit", orphaned);
+  /** Sends `signal` and waits for the process to exit. */
+  const stop = async (signal) => {
+    process.removeListener("exit", orphaned);
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await exited;
+  };
   let output = "";
   const url = await new Promise((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`Deno did not start within 60 s:\n${output}`)), 60_000);
@@ -74,19 +82,7 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     runtime: "deno",
     pid: child.pid,
     /** Kills the process outright (SIGKILL), as a crash or an evicted instance ends one: nothing of it runs after. */
-    async kill() {
-      process.removeListener("exit", orphaned);
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGKILL");
-      await exited;
-    },
-    async dispose() {
-      process.removeListener("exit", orphaned);
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    },
+    kill: () => stop("SIGKILL"),
+    dispose: () => stop("SIGTERM"),
   };
 }

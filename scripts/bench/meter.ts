@@ -60,29 +60,29 @@ function meterStorage(storage: DurableObjectStorage, meter: Meter, { alarmsSet }
     deleteAlarm: storage.deleteAlarm.bind(storage),
     transaction: storage.transaction.bind(storage),
   };
-  const rows = {
-    get: async (read: (key: string) => Promise<unknown>, key: string | string[]) => {
-      const value = await read(key as string);
+  /** The key-value methods of `target` (the storage, or a transaction), counting their rows. */
+  const counted = (target: Pick<DurableObjectStorage, "get" | "put" | "delete" | "list">) => ({
+    get: async (key: string | string[]) => {
+      const value = await target.get(key as string);
       meter.rowsRead += Array.isArray(key) ? key.length : 1;
       return value;
     },
-    list: async (read: (options?: DurableObjectListOptions) => Promise<Map<string, unknown>>, options?: DurableObjectListOptions) => {
-      const found = await read(options);
-      meter.rowsRead += found.size;
-      return found;
-    },
-  };
-  Object.assign(storage, {
-    get: (key: string | string[]) => rows.get(real.get as never, key),
     put: async (key: string | Record<string, unknown>, value?: unknown) => {
       meter.rowsWritten += typeof key === "string" ? 1 : Object.keys(key).length;
-      return typeof key === "string" ? real.put(key, value) : real.put(key);
+      return typeof key === "string" ? target.put(key, value) : target.put(key);
     },
     delete: async (key: string | string[]) => {
       meter.rowsWritten += Array.isArray(key) ? key.length : 1;
-      return real.delete(key as string);
+      return target.delete(key as string);
     },
-    list: (options?: DurableObjectListOptions) => rows.list(real.list as never, options),
+    list: async (options?: DurableObjectListOptions) => {
+      const found = await target.list(options);
+      meter.rowsRead += found.size;
+      return found;
+    },
+  });
+  Object.assign(storage, {
+    ...counted(real),
     deleteAll: async () => {
       meter.wiped = true;
       meter.rowsWritten += (await real.list()).size;
@@ -102,16 +102,7 @@ function meterStorage(storage: DurableObjectStorage, meter: Meter, { alarmsSet }
       real.transaction((txn) =>
         closure({
           ...txn,
-          get: (key: string | string[]) => rows.get(txn.get.bind(txn) as never, key),
-          list: (options?: DurableObjectListOptions) => rows.list(txn.list.bind(txn) as never, options),
-          put: async (key: string | Record<string, unknown>, value?: unknown) => {
-            meter.rowsWritten += typeof key === "string" ? 1 : Object.keys(key).length;
-            return typeof key === "string" ? txn.put(key, value) : txn.put(key);
-          },
-          delete: async (key: string | string[]) => {
-            meter.rowsWritten += Array.isArray(key) ? key.length : 1;
-            return txn.delete(key as string);
-          },
+          ...counted({ get: txn.get.bind(txn), put: txn.put.bind(txn), delete: txn.delete.bind(txn), list: txn.list.bind(txn) } as never),
         } as DurableObjectTransaction),
       ),
   });
