@@ -63,6 +63,25 @@ describe("the OAuth example with the SDK clients", () => {
     await client.close();
   });
 
+  it("keeps each signed-in person's notes in their own home: alice's from 2026-07-28 read back over a 2025 session and HTTP+SSE, bob's apart", async () => {
+    const as = (user: string) => new HeadlessOAuthProvider({ expectedIssuer: server.url, typed: { user } });
+    const notes = (text: string) => ({ name: "notepad", arguments: text ? { action: "add", text } : { action: "list" } });
+    const modern = new ModernClient({ name: "v2-oauth", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } } as never);
+    await connectModernWithOAuth(new URL(`${server.url}/mcp`), { client: modern, provider: as("alice") });
+    expect(textOf(await modern.callTool(notes("written over 2026-07-28")))).toBe("Noted. The pad has 1 note(s).");
+    await modern.close();
+    const { client: session } = await connectWithOAuth(new URL(`${server.url}/mcp`), { provider: as("alice") });
+    expect(textOf(await session.callTool(notes("and over a session")))).toBe("Noted. The pad has 2 note(s).");
+    await session.close();
+    const { client: legacy } = await connectSseWithOAuth(new URL(`${server.url}/sse`), { provider: as("alice") });
+    expect(textOf(await legacy.callTool(notes("")))).toBe("1. written over 2026-07-28\n2. and over a session");
+    await legacy.close();
+    const { client: bob } = await connectWithOAuth(new URL(`${server.url}/mcp`), { provider: as("bob") });
+    expect(JSON.parse(textOf(await bob.callTool({ name: "whoami", arguments: {} }))).subject).toBe("bob");
+    expect(textOf(await bob.callTool(notes("")))).toBe("The note pad is empty.");
+    await bob.close();
+  });
+
   it("steps up: the scoped tool's 403 insufficient_scope makes the client ask the user for its scope, and the call goes through", async () => {
     const provider = new HeadlessOAuthProvider({ expectedIssuer: server.url });
     const { client } = await connectWithOAuth(new URL(`${server.url}/mcp`), { provider });

@@ -49,6 +49,8 @@ export interface HeadlessOAuthOptions {
   clientMetadata?: Partial<OAuthClientMetadata>;
   /** The fetch the browser part uses. Default: the global one. The SDK's requests use the transport's. */
   fetch?: typeof fetch;
+  /** What the person types into the consent form (its fields by name, e.g. `{ user: "alice" }`); the rest is submitted as the page set it. */
+  typed?: Record<string, string>;
 }
 
 /**
@@ -72,6 +74,7 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   private readonly redirect: string;
   private readonly metadataOverrides: Partial<OAuthClientMetadata>;
   private readonly browserFetch: typeof fetch;
+  private readonly typed: Record<string, string>;
   private verifier: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private lastState: string | undefined;
@@ -82,6 +85,7 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
     this.expectedIssuer = options.expectedIssuer;
     this.metadataOverrides = options.clientMetadata ?? {};
     this.browserFetch = options.fetch ?? fetch;
+    this.typed = options.typed ?? {};
   }
 
   get redirectUrl(): string {
@@ -145,7 +149,7 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
     this.authorizationUrls.push(new URL(authorizationUrl));
     const sent = authorizationUrl.searchParams.get("state");
     if (sent === null || sent !== this.lastState) throw new Error(`the authorization URL carries state ${sent}, not the ${this.lastState} this provider issued`);
-    const callback = (await approve(authorizationUrl, new URL(this.redirect), this.browserFetch)).searchParams;
+    const callback = (await approve(authorizationUrl, new URL(this.redirect), this.browserFetch, this.typed)).searchParams;
     const iss = callback.get("iss");
     if (this.expectedIssuer !== undefined && iss !== this.expectedIssuer) throw new Error(`the callback's iss is ${iss}, not the expected issuer ${this.expectedIssuer}`);
     if (callback.get("error") !== null) throw new Error(`the authorization server answered error=${callback.get("error")}: ${callback.get("error_description") ?? "(no description)"}`);
@@ -168,10 +172,11 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
 }
 
 /**
- * The browser: open the consent page, submit its single form unchanged, and answer the URL it
- * redirects to (the redirect URI with the code, `state` and `iss`), without following it.
+ * The browser: open the consent page, submit its single form (unchanged, but for the fields the
+ * person `typed`), and answer the URL it redirects to (the redirect URI with the code, `state` and
+ * `iss`), without following it.
  */
-export async function approve(authorizationUrl: URL, redirectUrl: URL, fetchFn: typeof fetch = fetch): Promise<URL> {
+export async function approve(authorizationUrl: URL, redirectUrl: URL, fetchFn: typeof fetch = fetch, typed: Record<string, string> = {}): Promise<URL> {
   const page = await fetchFn(authorizationUrl, { redirect: "manual", headers: { accept: "text/html" } });
   const html = await page.text();
   if (page.status !== 200) throw new Error(`GET ${authorizationUrl.pathname} answered ${page.status} (Location: ${page.headers.get("location")}), not 200 with the consent form`);
@@ -181,11 +186,13 @@ export async function approve(authorizationUrl: URL, redirectUrl: URL, fetchFn: 
   // A browser would send back what the page set: carry the cookies (a CSRF pair, say) to the submit.
   // Iterating Headers yields each Set-Cookie on its own (Fetch standard), unlike get().
   const cookie = [...page.headers].flatMap(([name, line]) => (name === "set-cookie" ? [line.split(";", 1)[0]] : [])).join("; ");
+  const fields = new URLSearchParams(form.fields);
+  for (const [name, value] of Object.entries(typed)) fields.set(name, value);
   const approval = await fetchFn(form.action, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie && { cookie }) },
-    body: new URLSearchParams(form.fields).toString(),
+    body: fields.toString(),
   });
   const body = await approval.text();
   const location = approval.headers.get("location");
