@@ -30,6 +30,12 @@ async function initializeAs(subject: string): Promise<Response> {
 }
 
 describe("fair shares in the client's home", () => {
+  it("are listed on GET /, with the homes' bounds", async () => {
+    const described = (await (await SELF.fetch(`${BASE}/`, { headers: { authorization: `Bearer ${await tokenFor(someone("reader"))}` } })).json()) as any;
+    expect(described.limits.perClient).toEqual({ sessions: 3, listens: 10, tasks: 2, taskBytes: 32 * 1024 * 1024 });
+    expect(described.limits.homes).toEqual({ maxBytes: 65_536, maxKeys: 20, retentionMs: 90 * 24 * 3_600_000 });
+  });
+
   it("refuses a user's session past MAX_SESSIONS_PER_CLIENT while another user is served; DELETE gives the slot back", async () => {
     const greedy = someone("greedy");
     const sessions = [];
