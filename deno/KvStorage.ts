@@ -7,14 +7,17 @@
  * is delivered live but not stored for resumption (and logged as such), as an event over 1 MiB is
  * on Workers; a home refuses the write with a sentence saying so.
  *
- * Transactions (`atomically`) are optimistic: each read's versionstamp is checked at commit, and
- * the body runs again when another process changed one of them meanwhile, so two processes
+ * Transactions (`atomically`) run one at a time per store within a process, and are optimistic
+ * across processes: each read's versionstamp is checked at commit, and the body runs again (after
+ * a short random pause) when another process changed one of them meanwhile, so two processes
  * writing one home lose no update. What a transaction lists is not checked (Deno KV checks keys,
  * not ranges, and at most a thousand of them): read a key with `get` to depend on it.
  */
 import { type AtomicStore, type Transaction, WriteBuffer } from "../shared/storage/AtomicStore.ts";
 
 const SESSIONS = "session";
+/** The last transaction queued per store (its key prefix), in this process: the next waits for it. */
+const turns = new Map<string, Promise<unknown>>();
 const HOMES = "home";
 /** Attempts of one transaction before it gives up: each failed one means another process wrote what it read. */
 const MAX_ATTEMPTS = 16;
@@ -74,15 +77,35 @@ export class KvStorage implements AtomicStore {
     for await (const entry of this.#kv.list({ prefix: this.#prefix })) await this.#kv.delete(entry.key);
   }
 
-  async atomically<T>(body: (txn: Transaction) => Promise<T>): Promise<T> {
+  /**
+   * In this process, one transaction of a store at a time (they would only conflict); across
+   * processes, optimistic (see the module header), pausing a little longer after each conflict.
+   */
+  atomically<T>(body: (txn: Transaction) => Promise<T>): Promise<T> {
+    const name = JSON.stringify(this.#prefix);
+    const run = (turns.get(name) ?? Promise.resolve()).then(() => this.#attempt(body));
+    const done = run.catch(() => {});
+    turns.set(name, done);
+    void done.then(() => turns.get(name) === done && turns.delete(name));
+    return run;
+  }
+
+  async #attempt<T>(body: (txn: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      // The versionstamp each read saw (null: absent), checked at commit.
-      const seen = new Map<string, string | null>();
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      // Each key's first read in this attempt: its value, read again from here (one state for the
+      // whole body), and its versionstamp (null: absent), checked at commit.
+      const seen = new Map<string, { value: unknown; versionstamp: string | null }>();
       const txn = new WriteBuffer({
         get: async <V>(key: string) => {
-          const entry = await this.#kv.get<V>([...this.#prefix, key]);
-          seen.set(key, entry.versionstamp);
-          return entry.value ?? undefined;
+          let read = seen.get(key);
+          if (!read) {
+            const entry = await this.#kv.get<V>([...this.#prefix, key]);
+            read = { value: entry.value ?? undefined, versionstamp: entry.versionstamp };
+            if (!seen.has(key)) seen.set(key, read);
+            read = seen.get(key)!;
+          }
+          return read.value === undefined ? undefined : (structuredClone(read.value) as V);
         },
         list: async <V>(prefix: string, limit = Infinity) => {
           const out = new Map<string, V>();
@@ -95,7 +118,7 @@ export class KvStorage implements AtomicStore {
       });
       const result = await body(txn);
       const operation = this.#kv.atomic();
-      for (const [key, versionstamp] of seen) operation.check({ key: [...this.#prefix, key], versionstamp });
+      for (const [key, { versionstamp }] of seen) operation.check({ key: [...this.#prefix, key], versionstamp });
       for (const [key, write] of txn.writes) {
         if (write) operation.set([...this.#prefix, key], write.value);
         else operation.delete([...this.#prefix, key]);

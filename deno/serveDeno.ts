@@ -34,6 +34,7 @@ import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { KvStorage } from "./KvStorage.ts";
 import { KvShares } from "./KvShares.ts";
 import { KvTasks } from "./KvTasks.ts";
+import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 
 export interface ServeDenoOptions extends RouterOptions<Record<string, string>> {
@@ -80,7 +81,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   // A deployment that cannot serve the homes its definitions declare does not start.
   const problem = homeProblem(definition, options.authorization !== undefined, true);
   if (problem) throw problem;
-  const kv = kvPath === undefined ? undefined : await openShared(kvPath);
+  const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
   const homes = definition.homes.user || definition.homes.handle ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
   if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));
   // One count of fair shares for the process: sessions and tasks, per client and in total.

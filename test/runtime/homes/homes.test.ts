@@ -87,7 +87,7 @@ describe("a user's home", () => {
     // The client cancels: the session aborts its request, and the handler in the home hears it.
     await session.post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 41 } });
     const home = await userHome(erin);
-    const aborted = await eventually(() => runInDurableObject(home, (_i, state) => state.storage.get<string>("data:aborted")));
+    const aborted = await eventually(() => runInDurableObject(home, (_i, state) => state.storage.get<string>("data:aborted")), 15_000);
     expect(aborted).toBe("Error: The request was cancelled");
     await reader.cancel();
   });
