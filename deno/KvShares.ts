@@ -56,6 +56,7 @@ export class KvShares implements Shares {
   async #change<R>(resource: ShareResource, client: string, change: (holdings: Holdings, now: number) => Promise<R | undefined>): Promise<R | undefined> {
     const key = [ROOT, resource, client];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
       const entry = await this.#kv.get<Holdings>(key);
       const now = Date.now();
       const holdings = live(entry.value ?? {}, now);

@@ -151,7 +151,9 @@ export class KvTasks implements Tasks {
 
   /** Sets (or clears) the task's one wakeup, keeping the time index in step. */
   async #schedule(taskId: string, at: number | undefined): Promise<void> {
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
+      // Only this task's own wakeups race here (a renewal beside a claim): a pause settles it.
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(attempt, 20)));
       const alarm = await this.#kv.get<number>([ALARMS, taskId]);
       const operation = this.#kv.atomic().check(alarm);
       if (alarm.value !== null) operation.delete([DUE, alarm.value, taskId]);
