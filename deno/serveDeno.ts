@@ -68,6 +68,9 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 /** @throws the definition's problem ("The server definition is invalid: …") when it cannot be served. */
 export async function serveDeno(definition: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
   definition.assertValid();
+  // A deployment that cannot serve the homes its definitions declare does not start either.
+  const problem = homeProblem(definition, options.authorization !== undefined, true);
+  if (problem) throw problem;
   const env = options.env ?? Deno.env.toObject();
   const hostname = options.hostname ?? flag("hostname") ?? "127.0.0.1";
   const port = options.port ?? portFrom(flag("port") ?? env.PORT);
@@ -78,9 +81,6 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
-  // A deployment that cannot serve the homes its definitions declare does not start.
-  const problem = homeProblem(definition, options.authorization !== undefined, true);
-  if (problem) throw problem;
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
   const homes = definition.homes.user || definition.homes.handle ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
   if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));

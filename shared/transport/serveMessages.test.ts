@@ -321,3 +321,15 @@ describe("serveMessages: generated garbage, every era on one stream", () => {
     await reading;
   });
 });
+
+describe("serveMessages: homes", () => {
+  it("refuses to start a server whose definitions keep state per signed-in user: a message stream has no sign-in", async () => {
+    const server = defineServer({
+      name: "users",
+      version: "1",
+      tools: [tool({ name: "mine", description: "", input: z.object({}), home: "user", handler: async (_args, ctx) => String(await ctx.storage.get("x")) })],
+    });
+    const messages = { readable: new ReadableStream<string>(), writable: new WritableStream<string>() };
+    await expect(serveMessages({ server, messages })).rejects.toThrow(/this message stream has no signed-in user: configure `authorization`, or keep that state under a handle/);
+  });
+});

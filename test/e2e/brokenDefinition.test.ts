@@ -4,7 +4,8 @@
  * - `npm start` (wrangler dev) keeps running and answers every MCP request with the sentence
  *   that says what is wrong, so fixing the file is enough: no restart by hand;
  * - a process entry (Deno over HTTP, stdio) refuses to start, exiting 1 with that sentence,
- *   before it listens or reads stdin.
+ *   before it listens or reads stdin; so does one whose definitions keep state per signed-in user
+ *   (`home: "user"`) when nobody signs in (`test/fixtures/userHomeServer.ts`).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -41,6 +42,12 @@ describe("a definition that cannot be served", () => {
   it("stops the Deno server from starting, with the sentence", { timeout: 60_000 }, async () => {
     await expect(startDenoServer({ definition: "test/fixtures/brokenServer.ts" })).rejects.toThrow(
       /Deno exited with 1 before listening:[\s\S]*The server definition is invalid: Tool echo is defined twice/,
+    );
+  });
+
+  it("stops the Deno server from starting when a user's home has no sign-in, with the sentence", { timeout: 60_000 }, async () => {
+    await expect(startDenoServer({ definition: "test/fixtures/userHomeServer.ts" })).rejects.toThrow(
+      /Deno exited with 1 before listening:[\s\S]*home: "user"\), and this deployment has no signed-in user: configure `authorization`/,
     );
   });
 

@@ -1,0 +1,54 @@
+/**
+ * A deployment that cannot host the homes its definitions declare says so (issue 20), the way a
+ * broken definition does: every MCP request is answered 500 with the sentence that says what to
+ * do, `GET /` shows it, `/health` stays up — never a silent fallback.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import * as z from "zod/mini";
+import { defineServer } from "durable-mcp";
+import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
+import { describe, expect, it } from "vitest";
+import { notebook } from "../../../example/notes.ts";
+import { initialize } from "../../support/messages.ts";
+import { homeServer } from "./homeServer.ts";
+import { BASE } from "./signedIn.ts";
+
+async function fetchFrom(worker: { fetch: (request: Request, env: WorkerEnv, ctx: ExecutionContext) => Promise<Response> }, request: Request): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+const mcpRequests = () => [
+  new Request(`${BASE}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+  }),
+  new Request(`${BASE}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize(0, "2025-11-25")) }),
+  new Request(`${BASE}/sse`, { headers: { accept: "text/event-stream" } }),
+];
+
+async function expectRefusedEverywhere(worker: Parameters<typeof fetchFrom>[0], sentence: RegExp): Promise<void> {
+  for (const request of mcpRequests()) {
+    const response = await fetchFrom(worker, request);
+    expect(response.status, `${request.method} ${request.url}`).toBe(500);
+    const { error } = await response.json<any>();
+    expect(error.code).toBe(-32603);
+    expect(error.message).toMatch(sentence);
+  }
+  expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+  expect((await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>()).problem).toMatch(sentence);
+}
+
+describe("a deployment that cannot host its homes", () => {
+  it("says so for user homes without authorization", async () => {
+    await expectRefusedEverywhere(createWorker(homeServer), /keep their state in the signed-in user's home \(home: "user"\), and this deployment has no signed-in user: configure `authorization`/);
+  });
+
+  it("says so for homes without the home class exported (homeObject) and bound", async () => {
+    const handles = defineServer({ name: "handles", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] });
+    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `homeObject\(server\)` as McpHome from the entry and bind it as MCP_HOME/);
+  });
+});
