@@ -11,14 +11,18 @@
  */
 import type { Principal } from "../auth/Principal.ts";
 import type { RequestId } from "../jsonrpc/messages.ts";
-import type { ListKind } from "../definition/ListKind.ts";
+import { type ListKind, toggleKey } from "../definition/ListKind.ts";
 import type { ClientView, RequestContext, ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { randomHex } from "../bytes/randomHex.ts";
 import type { HomeCall } from "./Homes.ts";
 
-/** What the home may ask of the request's context. */
-export type PeerOp = "progress" | "log" | "sample" | "elicit" | "listRoots" | "closeStream" | "startTask" | "resourceUpdated" | "listChanged" | "setEnabled";
+/** The context's functions a home calls back by the same name, with the same arguments. */
+const FORWARDED = ["progress", "log", "sample", "elicit", "listRoots", "closeStream", "startTask", "resourceUpdated", "listChanged"] as const;
+type Forwarded = (typeof FORWARDED)[number];
+
+/** What the home may ask of the request's context: a forwarded function, or a switch of the request's session. */
+export type PeerOp = Forwarded | "setEnabled";
 
 /** The request's context, as one function a remote home calls back (RPC carries functions, not objects of them). */
 export type Peer = (op: PeerOp, args: unknown[]) => Promise<unknown>;
@@ -43,32 +47,12 @@ export function toRemote(call: HomeCall, ctx: RequestContext, server: ServerDefi
   const session = ctx.session;
   if (session) remote.session = { id: session.id, switches: server.switches.map(([kind, id]) => [kind, id, session.isEnabled(kind, id)]) };
   const peer: Peer = async (op, args) => {
-    const a = args as unknown;
-    switch (op) {
-      case "progress":
-        return ctx.progress(...(a as [number, number?, string?]));
-      case "log":
-        return ctx.log(...(a as Parameters<RequestContext["log"]>));
-      case "sample":
-        return ctx.sample(...(a as Parameters<RequestContext["sample"]>));
-      case "elicit":
-        return ctx.elicit(...(a as Parameters<RequestContext["elicit"]>));
-      case "listRoots":
-        return ctx.listRoots(...(a as Parameters<RequestContext["listRoots"]>));
-      case "closeStream":
-        return ctx.closeStream();
-      case "startTask":
-        return ctx.startTask();
-      case "resourceUpdated":
-        return ctx.resourceUpdated(...(a as [string]));
-      case "listChanged":
-        return ctx.listChanged(...(a as Parameters<RequestContext["listChanged"]>));
-      case "setEnabled":
-        if (!session) throw new TypeError("This request has no session: nothing to switch for it");
-        return session.setEnabled(...(a as [ListKind, string, boolean]));
-      default:
-        throw new TypeError(`A home asked its request for ${JSON.stringify(op)}, which it does not offer`);
+    if (op === "setEnabled") {
+      if (!session) throw new TypeError("This request has no session: nothing to switch for it");
+      return session.setEnabled(...(args as [ListKind, string, boolean]));
     }
+    if (!(FORWARDED as readonly string[]).includes(op)) throw new TypeError(`A home asked its request for ${JSON.stringify(op)}, which it does not offer`);
+    return Reflect.apply(ctx[op], ctx, args);
   };
   return { remote, peer };
 }
@@ -83,25 +67,18 @@ export function contextOf(call: RemoteCall, peer: Peer, env: ServerEnv, signal: 
     env,
     auth: call.auth,
     taskId: call.taskId,
-    progress: ask("progress"),
-    log: ask("log"),
-    sample: ask("sample"),
-    elicit: ask("elicit"),
-    listRoots: ask("listRoots"),
-    // Fire and forget, as locally: closing a stream answers nothing.
-    closeStream: () => void peer("closeStream", []).catch(() => {}),
-    startTask: ask("startTask"),
-    resourceUpdated: ask("resourceUpdated"),
-    listChanged: ask("listChanged"),
   };
+  for (const op of FORWARDED) context[op] = ask(op);
+  // Fire and forget, as locally: closing a stream answers nothing.
+  context.closeStream = () => void peer("closeStream", []).catch(() => {});
   if (call.session) {
-    const states = new Map(call.session.switches.map(([kind, id, on]) => [`${kind}:${id}`, on]));
+    const states = new Map(call.session.switches.map(([kind, id, on]) => [toggleKey(kind, id), on]));
     context.session = {
       id: call.session.id,
-      isEnabled: (kind: ListKind, id: string) => states.get(`${kind}:${id}`) ?? true,
+      isEnabled: (kind: ListKind, id: string) => states.get(toggleKey(kind, id)) ?? true,
       setEnabled: async (kind: ListKind, id: string, enabled: boolean) => {
         await peer("setEnabled", [kind, id, enabled]);
-        states.set(`${kind}:${id}`, enabled);
+        states.set(toggleKey(kind, id), enabled);
       },
     };
   }
