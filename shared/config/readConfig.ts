@@ -168,20 +168,21 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
 };
 
 /**
- * The largest value each duration may take. Anything armed with `setTimeout` must fit
+ * The largest value each duration may take, and why. Anything armed with `setTimeout` must fit
  * `MAX_TIMER_MS`; see `MAX_SESSION_IDLE_TTL_MS` for why the idle TTL may exceed it.
  */
-const MAX_DURATION_MS: Partial<Record<keyof typeof NUMERIC, number>> = {
-  keepaliveIntervalMs: MAX_TIMER_MS,
-  handlerTimeoutMs: MAX_TIMER_MS,
-  sessionIdleTtlMs: MAX_SESSION_IDLE_TTL_MS,
-  requestStateTtlMs: MAX_TIMER_MS,
-  sseRetryMs: MAX_TIMER_MS,
-  taskTtlMs: MAX_TIMER_MS,
-  taskTimeoutMs: MAX_TASK_TIMEOUT_MS,
-  taskPollIntervalMs: MAX_TIMER_MS,
-  taskLeaseMs: MAX_TASK_LEASE_MS,
-  homeRetentionMs: MAX_HOME_RETENTION_MS,
+const TIMER_BOUND = { ms: MAX_TIMER_MS, why: "the longest delay setTimeout can hold, about 24.8 days" };
+const MAX_DURATION: Partial<Record<keyof typeof NUMERIC, { ms: number; why: string }>> = {
+  keepaliveIntervalMs: TIMER_BOUND,
+  handlerTimeoutMs: TIMER_BOUND,
+  sessionIdleTtlMs: { ms: MAX_SESSION_IDLE_TTL_MS, why: "365 days" },
+  requestStateTtlMs: TIMER_BOUND,
+  sseRetryMs: TIMER_BOUND,
+  taskTtlMs: TIMER_BOUND,
+  taskTimeoutMs: { ms: MAX_TASK_TIMEOUT_MS, why: "14 minutes: a Durable Object's alarm handler runs at most 15" },
+  taskPollIntervalMs: TIMER_BOUND,
+  taskLeaseMs: { ms: MAX_TASK_LEASE_MS, why: "5 minutes" },
+  homeRetentionMs: { ms: MAX_HOME_RETENTION_MS, why: "ten years" },
 };
 
 const cache = new WeakMap<object, Config>();
@@ -199,20 +200,8 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new RangeError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
     }
-    const max = MAX_DURATION_MS[key];
-    if (max !== undefined && value > max) {
-      const why =
-        max === MAX_TIMER_MS
-          ? "the longest delay setTimeout can hold, about 24.8 days"
-          : max === MAX_TASK_TIMEOUT_MS
-            ? "14 minutes: a Durable Object's alarm handler runs at most 15"
-            : max === MAX_HOME_RETENTION_MS
-              ? "ten years"
-              : max === MAX_TASK_LEASE_MS
-                ? "5 minutes"
-                : "365 days";
-      throw new RangeError(`${name} must be at most ${max} ms (${why}), got ${JSON.stringify(raw)}`);
-    }
+    const max = MAX_DURATION[key];
+    if (max !== undefined && value > max.ms) throw new RangeError(`${name} must be at most ${max.ms} ms (${max.why}), got ${JSON.stringify(raw)}`);
     config[key] = value;
   }
   if (env.LOG_LEVEL !== undefined && env.LOG_LEVEL !== "") {
