@@ -82,7 +82,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
-  const homes = definition.homes.user || definition.homes.handle ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
+  const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
   if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));
   // One count of fair shares for the process: sessions and tasks, per client and in total.
   const shares = new LocalShares(config);

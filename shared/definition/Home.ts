@@ -14,21 +14,16 @@
  *   opens a new handle (`ctx.handle`), kept once something is stored under it; a handle minted for
  *   one principal is unknown to every other.
  *
- * Not here: how a request finds its home (`methods/HomeIndex.ts`) and how a home runs
- * (`home/HomeHost.ts`).
+ * Not here: how a request finds its home (`ServerDefinition.homeOf`, `home/runInHome.ts`) and how
+ * a home runs (`home/HomeHost.ts`).
  */
 
-/** A handle home: `argument` names the tool or prompt argument (or template variable) that carries the handle. */
+/** A handle home: `handle` names the tool or prompt argument (or template variable) that carries the handle. */
 export interface HandleHome {
   handle: string;
 }
 
 export type Home = "session" | "user" | HandleHome;
-
-/** Whether a declared home is one of ours (user or handle): its handler runs away from the request's session. */
-export function isOwnHome(home: Home | undefined): home is "user" | HandleHome {
-  return home === "user" || (typeof home === "object" && home !== null);
-}
 
 /**
  * The declaration, checked: undefined for `"session"` (or none).

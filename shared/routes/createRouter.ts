@@ -129,7 +129,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       // Only a server with task tools gets a task host: the rest never route a task method.
       const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
       if (definition.hasTasks && !tasks) logger.error("config.tasks", { message: "Some tools run as tasks, but this deployment hosts no tasks (on Workers: bind MCP_TASK in wrangler.toml)" });
-      const homes = definition.homes.user || definition.homes.handle ? platform.homes?.(env, { config, logger }) : undefined;
+      const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
       const problem = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
       if (problem) logger.error("config.homes", { message: problem.message });
       const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes };

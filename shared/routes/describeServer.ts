@@ -27,7 +27,7 @@ export function describeServer(definition: ServerDefinition, config: Config, rou
       requestStateTtlMs: config.requestStateTtlMs,
       // Fair shares: what one client (the signed-in user, else its address) may hold.
       perClient: { sessions: config.maxSessionsPerClient, listens: config.maxListensPerClient, tasks: config.maxTasksPerClient, taskBytes: config.maxTaskBytesPerClient },
-      ...(definition.homes.user || definition.homes.handle ? { homes: { maxBytes: config.maxHomeBytes, maxKeys: config.maxHomeKeys, retentionMs: config.homeRetentionMs } } : {}),
+      ...(definition.hasHomes ? { homes: { maxBytes: config.maxHomeBytes, maxKeys: config.maxHomeKeys, retentionMs: config.homeRetentionMs } } : {}),
     },
   });
 }

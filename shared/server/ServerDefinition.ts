@@ -144,6 +144,11 @@ export class ServerDefinition {
     return this.#homes;
   }
 
+  /** Whether any definition has a home of its own: only then does a deployment make its homes. */
+  get hasHomes(): boolean {
+    return this.#homes.user || this.#homes.handle;
+  }
+
   /** Every definition declared with `enabled`, by kind and id: what a session's switches are made of. */
   get switches(): readonly (readonly [ListKind, string])[] {
     return this.#switches;
