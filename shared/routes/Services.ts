@@ -20,7 +20,7 @@ export interface Services {
   stateless: StatelessDeps;
   /** Token and rate checks; undefined when neither is configured. */
   gate: Gatekeeper | undefined;
-  /** Why this deployment cannot serve the definition (homes it declares but cannot host); undefined when it can. */
+  /** Why this deployment cannot serve the definition: the definition's own problem, or homes it declares but cannot host; undefined when it can. */
   problem?: Error;
 }
 

@@ -130,8 +130,9 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
       if (definition.hasTasks && !tasks) logger.error("config.tasks", { message: "Some tools run as tasks, but this deployment hosts no tasks (on Workers: bind MCP_TASK in wrangler.toml)" });
       const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
-      const problem = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
-      if (problem) logger.error("config.homes", { message: problem.message });
+      const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
+      if (deployment) logger.error("config.homes", { message: deployment.message });
+      const problem = definition.problem ?? deployment;
       const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes };
       services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes }), stateless, problem };
       built.set(env, services);
@@ -148,7 +149,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const handle: Handler =
       route.path === "/health"
         ? route.handle
-        : (request, services, caller, address) => (definition.problem ?? services.problem ? invalidDefinition((definition.problem ?? services.problem)!) : route.handle(request, services, caller, address));
+        : (request, services, caller, address) => (services.problem ? invalidDefinition(services.problem) : route.handle(request, services, caller, address));
     table.set(route.path, (table.get(route.path) ?? new Map()).set(route.method, handle));
   }
   table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem)]]));

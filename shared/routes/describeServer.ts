@@ -7,13 +7,12 @@ import type { Config } from "../config/readConfig.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
-/** `problem`: why this deployment cannot serve the definition, besides the definition's own. */
+/** `problem`: why this deployment cannot serve the definition (`Services.problem`). */
 export function describeServer(definition: ServerDefinition, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error): Response {
-  const why = definition.problem ?? problem;
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",
-    ...(why ? { problem: why.message } : {}),
+    ...(problem ? { problem: problem.message } : {}),
     protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
     endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {
