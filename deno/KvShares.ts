@@ -9,17 +9,13 @@
  */
 import type { Config } from "../shared/config/readConfig.ts";
 import { type Checked, PASSED, refused } from "../shared/errors/Checked.ts";
-import { checkShare, type ShareLimit, shareLimits } from "../shared/shares/ShareLimits.ts";
-import type { ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
+import { checkShare, type ShareLimit, shareLimits, tally } from "../shared/shares/ShareLimits.ts";
+import type { Holding, ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
 
 const ROOT = "share";
 /** Attempts of one change before it gives up: each failed one means another process changed the same client's holdings. */
 const MAX_ATTEMPTS = 16;
 
-interface Holding {
-  until: number;
-  bytes: number;
-}
 type Holdings = Record<string, Holding>;
 
 export class KvShares implements Shares {
@@ -35,8 +31,9 @@ export class KvShares implements Shares {
     const holding: Holding = { until: claim.until ?? Number.MAX_SAFE_INTEGER, bytes: claim.bytes ?? 0 };
     const refusal = await this.#change(resource, client, async (holdings, now) => {
       if (!(id in holdings)) {
-        const total = await this.#total(resource, client, now);
-        const over = checkShare(this.#limits[resource], sum(holdings), { count: total.count + sum(holdings).count, bytes: total.bytes + sum(holdings).bytes }, holding.bytes);
+        const mine = tally(Object.values(holdings));
+        const others = await this.#total(resource, client, now);
+        const over = checkShare(this.#limits[resource], mine, { count: others.count + mine.count, bytes: others.bytes + mine.bytes }, holding.bytes);
         if (over) return over;
       }
       holdings[id] = holding;
@@ -72,24 +69,14 @@ export class KvShares implements Shares {
 
   /** What every other client holds of `resource` now. */
   async #total(resource: ShareResource, except: string, now: number): Promise<{ count: number; bytes: number }> {
-    let count = 0;
-    let bytes = 0;
+    const held: Holding[] = [];
     for await (const entry of this.#kv.list<Holdings>({ prefix: [ROOT, resource] })) {
-      if (entry.key[2] === except) continue;
-      const held = sum(live(entry.value, now));
-      count += held.count;
-      bytes += held.bytes;
+      if (entry.key[2] !== except) held.push(...Object.values(live(entry.value, now)));
     }
-    return { count, bytes };
+    return tally(held);
   }
 }
 
 function live(holdings: Holdings, now: number): Holdings {
   return Object.fromEntries(Object.entries(holdings).filter(([, holding]) => holding.until > now));
-}
-
-function sum(holdings: Holdings): { count: number; bytes: number } {
-  let bytes = 0;
-  for (const holding of Object.values(holdings)) bytes += holding.bytes;
-  return { count: Object.keys(holdings).length, bytes };
 }

@@ -30,10 +30,10 @@ import { logId } from "../log/logId.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { AtomicStore } from "../storage/AtomicStore.ts";
 import { BoundedStorage } from "./BoundedStorage.ts";
-import { type Holding, type HomeRecord, RECORD_KEY, SHARE_PREFIX } from "./HomeRecord.ts";
+import { type HomeRecord, RECORD_KEY, SHARE_PREFIX } from "./HomeRecord.ts";
 import { type Checked, PASSED, refused } from "../errors/Checked.ts";
-import { checkShare, type ShareLimit } from "../shares/ShareLimits.ts";
-import type { ShareClaim, ShareResource } from "../shares/Shares.ts";
+import { checkShare, type ShareLimit, tally } from "../shares/ShareLimits.ts";
+import type { Holding, ShareClaim, ShareResource } from "../shares/Shares.ts";
 import type { HomeAddress, HomeCall } from "./Homes.ts";
 import { unknownHandle } from "./unknownHandle.ts";
 
@@ -123,18 +123,14 @@ export class HomeHost {
     const key = `${SHARE_PREFIX}${resource}:${id}`;
     const holding: Holding = { until: claim.until ?? now + DEFAULT_HOLDING_MS, bytes: claim.bytes ?? 0 };
     const refusal = await this.#deps.store.atomically(async (txn) => {
-      let count = 0;
-      let bytes = 0;
+      const others: Holding[] = [];
       let renewal = false;
-      for (const [held, { until, bytes: size }] of await txn.list<Holding>(`${SHARE_PREFIX}${resource}:`)) {
-        if (until <= now) txn.delete(held);
+      for (const [held, other] of await txn.list<Holding>(`${SHARE_PREFIX}${resource}:`)) {
+        if (other.until <= now) txn.delete(held);
         else if (held === key) renewal = true;
-        else {
-          count++;
-          bytes += size;
-        }
+        else others.push(other);
       }
-      const over = renewal ? undefined : checkShare(limit, { count, bytes }, undefined, holding.bytes);
+      const over = renewal ? undefined : checkShare(limit, tally(others), undefined, holding.bytes);
       if (!over) txn.put(key, holding);
       return over;
     });

@@ -5,7 +5,7 @@
  * |---|---|
  * | `home` | the `HomeRecord`: whose home it is, when it was made and last used, what it holds |
  * | `data:<key>` | the handlers' values (`ctx.storage`), under their own keys |
- * | `share:<resource>:<id>` | on Workers, a fair share its client holds (`Holding`): a session or a task, until when, how many bytes |
+ * | `share:<resource>:<id>` | on Workers, a fair share its client holds (a `Holding`, `shares/Shares.ts`): a session or a task, until when, how many bytes |
  *
  * A home exists from its first write: a call that only reads leaves nothing, so a handle opened
  * by a call that stored nothing was never made. Its record is written with every write, in the
@@ -33,10 +33,3 @@ export interface HomeRecord {
 }
 
 export const SHARE_PREFIX = "share:";
-
-/** One fair share a client holds (a session or a task), keyed `share:<resource>:<id>`. */
-export interface Holding {
-  /** Epoch ms after which it lapses by itself. */
-  until: number;
-  bytes: number;
-}

@@ -5,13 +5,8 @@
  */
 import type { Config } from "../config/readConfig.ts";
 import { type Checked, PASSED, refused } from "../errors/Checked.ts";
-import { checkShare, type ShareLimit, shareLimits } from "./ShareLimits.ts";
-import type { ShareClaim, ShareResource, Shares } from "./Shares.ts";
-
-interface Holding {
-  until: number;
-  bytes: number;
-}
+import { checkShare, type ShareLimit, shareLimits, tally } from "./ShareLimits.ts";
+import type { Holding, ShareClaim, ShareResource, Shares } from "./Shares.ts";
 
 export class LocalShares implements Shares {
   readonly #limits: Record<ShareResource, ShareLimit>;
@@ -28,7 +23,7 @@ export class LocalShares implements Shares {
     const holding = { until: claim.until ?? Number.POSITIVE_INFINITY, bytes: claim.bytes ?? 0 };
     this.#lapse(clients, now);
     if (!holdings.has(id)) {
-      const refusal = checkShare(this.#limits[resource], sum(holdings.values()), sum([...clients.values()].flatMap((h) => [...h.values()])), holding.bytes);
+      const refusal = checkShare(this.#limits[resource], tally(holdings.values()), tally([...clients.values()].flatMap((h) => [...h.values()])), holding.bytes);
       if (refusal) return refused(refusal);
     }
     holdings.set(id, holding);
@@ -45,7 +40,7 @@ export class LocalShares implements Shares {
 
   /** What `client` holds of `resource` now (for tests and the operator). */
   held(resource: ShareResource, client: string): { count: number; bytes: number } {
-    return sum(this.#clients(resource).get(client)?.values() ?? []);
+    return tally(this.#clients(resource).get(client)?.values() ?? []);
   }
 
   #clients(resource: ShareResource): Map<string, Map<string, Holding>> {
@@ -61,14 +56,4 @@ export class LocalShares implements Shares {
       if (holdings.size === 0) clients.delete(client);
     }
   }
-}
-
-function sum(holdings: Iterable<Holding>): { count: number; bytes: number } {
-  let count = 0;
-  let bytes = 0;
-  for (const holding of holdings) {
-    count++;
-    bytes += holding.bytes;
-  }
-  return { count, bytes };
 }

@@ -5,7 +5,7 @@
 import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { ShareResource } from "./Shares.ts";
+import type { Holding, ShareResource } from "./Shares.ts";
 
 export interface ShareLimit {
   /** Holdings one client may have at once. */
@@ -42,6 +42,17 @@ export function shareLimits(config: Config): Record<ShareResource, ShareLimit> {
       variables: { perClient: "MAX_TASKS_PER_CLIENT", perClientBytes: "MAX_TASK_BYTES_PER_CLIENT", total: "MAX_TASKS", totalBytes: "MAX_TASK_BYTES" },
     },
   };
+}
+
+/** How many holdings, and how many bytes they claim together: what `checkShare` compares with the bounds. */
+export function tally(holdings: Iterable<Holding>): { count: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  for (const holding of holdings) {
+    count++;
+    bytes += holding.bytes;
+  }
+  return { count, bytes };
 }
 
 /** Which bound a claim would pass: the refusal, or undefined when it fits. */

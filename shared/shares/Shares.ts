@@ -19,6 +19,12 @@ import type { Checked } from "../errors/Checked.ts";
 export type ShareResource = "session" | "task";
 
 /** What one holding claims: until when at most (its deadline, if its release is never told), and how many bytes. */
+/** One share held: until when at most (epoch ms, after which it lapses by itself) and how many bytes it claims. */
+export interface Holding {
+  until: number;
+  bytes: number;
+}
+
 export interface ShareClaim {
   /** Epoch ms after which the holding lapses by itself; none: until released. */
   until?: number;
