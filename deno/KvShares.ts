@@ -11,6 +11,7 @@ import type { Config } from "../shared/config/readConfig.ts";
 import { type Checked, PASSED, refused } from "../shared/errors/Checked.ts";
 import { checkShare, type ShareLimit, shareLimits, tally } from "../shared/shares/ShareLimits.ts";
 import type { Holding, ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
+import { pauseAfterConflict } from "./pauseAfterConflict.ts";
 
 const ROOT = "share";
 /** Attempts of one change before it gives up: each failed one means another process changed the same client's holdings. */
@@ -53,7 +54,7 @@ export class KvShares implements Shares {
   async #change<R>(resource: ShareResource, client: string, change: (holdings: Holdings, now: number) => Promise<R | undefined>): Promise<R | undefined> {
     const key = [ROOT, resource, client];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      await pauseAfterConflict(attempt);
       const entry = await this.#kv.get<Holdings>(key);
       const now = Date.now();
       const holdings = live(entry.value ?? {}, now);

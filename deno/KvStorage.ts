@@ -14,6 +14,7 @@
  * not ranges, and at most a thousand of them): read a key with `get` to depend on it.
  */
 import { type AtomicStore, type Transaction, WriteBuffer } from "../shared/storage/AtomicStore.ts";
+import { pauseAfterConflict } from "./pauseAfterConflict.ts";
 
 const SESSIONS = "session";
 /** The last transaction queued per store (its key prefix), in this process: the next waits for it. */
@@ -92,7 +93,7 @@ export class KvStorage implements AtomicStore {
 
   async #attempt<T>(body: (txn: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      await pauseAfterConflict(attempt);
       // Each key's first read in this attempt: its value, read again from here (one state for the
       // whole body), and its versionstamp (null: absent), checked at commit.
       const seen = new Map<string, { value: unknown; versionstamp: string | null }>();

@@ -28,6 +28,7 @@ import { TaskHost } from "../shared/tasks/TaskHost.ts";
 import type { Tasks } from "../shared/tasks/Tasks.ts";
 import { detailedTask, type TaskStart, type TaskState } from "../shared/tasks/TaskState.ts";
 import { KvStorage } from "./KvStorage.ts";
+import { pauseAfterConflict } from "./pauseAfterConflict.ts";
 
 const TASKS = "task";
 const ALARMS = "taskAlarm";
@@ -153,7 +154,7 @@ export class KvTasks implements Tasks {
   async #schedule(taskId: string, at: number | undefined): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       // Only this task's own wakeups race here (a renewal beside a claim): a pause settles it.
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(attempt, 20)));
+      await pauseAfterConflict(attempt);
       const alarm = await this.#kv.get<number>([ALARMS, taskId]);
       const operation = this.#kv.atomic().check(alarm);
       if (alarm.value !== null) operation.delete([DUE, alarm.value, taskId]);

@@ -9,7 +9,7 @@
  * value (`{ ok: false }`) and the caller retries (`KvStorage.atomically`).
  */
 
-/** Tries of one operation before the lock's error is let through: about 3 s of pauses in all. */
+/** Tries of one operation before the lock's error is let through: under a second of pauses in all (10 ms more each time). */
 const MAX_TRIES = 12;
 
 /** The operations this project uses, waiting out a lock; the rest of `Deno.Kv` is not offered. */
