@@ -6,12 +6,10 @@
  */
 import { jwtVerifier } from "../../shared/auth/jwtVerifier.ts";
 import { createWorker } from "../../worker/createWorker.ts";
-import { homeObject } from "../../worker/homeObject.ts";
-import { taskObject } from "../../worker/taskObject.ts";
 import server from "../../example/oauth/server.ts";
-import { metered, meterRoutes } from "./meter.ts";
+import { meteredObjects, meterRoutes } from "./meter.ts";
 
-const { fetch, McpSession: Session, McpWatch } = createWorker(server, {
+const worker = createWorker(server, {
   routes: meterRoutes().map((route) => ({ ...route, public: true })),
   authorization: (env) => ({
     authorizationServers: [String(env.JWT_ISSUER)],
@@ -19,8 +17,6 @@ const { fetch, McpSession: Session, McpWatch } = createWorker(server, {
   }),
 });
 
-export const McpSession = metered(Session, "session", ["apply"]);
-export const McpTask = metered(taskObject(server), "task", ["create", "get", "update", "cancel", "erase"]);
-export const McpHome = metered(homeObject(server), "home", ["run", "abort", "erase", "acquireShare", "releaseShare"]);
-export { McpWatch };
-export default { fetch };
+export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);
+export const McpWatch = worker.McpWatch;
+export default { fetch: worker.fetch };

@@ -5,15 +5,11 @@
  * Nothing here is safe to deploy; it exists to be measured.
  */
 import { createWorker } from "../../worker/createWorker.ts";
-import { homeObject } from "../../worker/homeObject.ts";
-import { taskObject } from "../../worker/taskObject.ts";
 import server from "../../example/server.ts";
-import { metered, meterRoutes } from "./meter.ts";
+import { meteredObjects, meterRoutes } from "./meter.ts";
 
-const { fetch, McpSession: Session, McpWatch } = createWorker(server, { routes: meterRoutes() });
+const worker = createWorker(server, { routes: meterRoutes() });
 
-export const McpSession = metered(Session, "session", ["apply"]);
-export const McpTask = metered(taskObject(server), "task", ["create", "get", "update", "cancel", "erase"]);
-export const McpHome = metered(homeObject(server), "home", ["run", "abort", "erase", "acquireShare", "releaseShare"]);
-export { McpWatch };
-export default { fetch };
+export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);
+export const McpWatch = worker.McpWatch;
+export default { fetch: worker.fetch };

@@ -21,6 +21,10 @@
  * Nothing here is safe to deploy; it exists to be measured.
  */
 
+import type { ServerDefinition } from "../../shared/server/ServerDefinition.ts";
+import { homeObject } from "../../worker/homeObject.ts";
+import { taskObject } from "../../worker/taskObject.ts";
+
 export type Kind = "session" | "task" | "home";
 
 export interface Meter {
@@ -152,6 +156,15 @@ export function metered<C extends ObjectClass>(Base: C, kind: Kind, rpc: readonl
   count("alarm", (meter) => (kind === "session" ? meter.requests++ : meter.alarms++));
   count("webSocketMessage", (meter) => meter.socketMessages++);
   return Metered as unknown as C;
+}
+
+/** The Worker's object classes for `server`, metered, each with the RPC methods its class answers. */
+export function meteredObjects(server: ServerDefinition, McpSession: ObjectClass) {
+  return {
+    McpSession: metered(McpSession, "session", ["apply"]),
+    McpTask: metered(taskObject(server), "task", ["create", "get", "update", "cancel", "erase"]),
+    McpHome: metered(homeObject(server), "home", ["run", "abort", "erase", "acquireShare", "releaseShare"]),
+  };
 }
 
 /** The bench's routes: every meter, and the keys each metered object stores. */
