@@ -1,63 +1,41 @@
 /**
- * Steps of the home runtime tests: a JWT issuer whose keys the test makes (jose) and hands to the
+ * Steps of the home runtime tests: the shared test issuer (`testIssuer`), its keys handed to the
  * Worker, and the three eras spoken with a user's token — a 2026-07-28 request, a Streamable HTTP
  * session, an HTTP+SSE session — plus the user's home object, found as the Worker finds it.
  */
 import { env, SELF } from "cloudflare:test";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { ownerOf } from "../../../shared/auth/Caller.ts";
+import { homeName } from "../../../shared/home/Homes.ts";
 import { SseReader } from "../../support/SseReader.ts";
 import { call, initialize } from "../../support/messages.ts";
+import { type TestIssuer, testIssuer } from "../../support/testIssuer.ts";
+import { BASE, postModern } from "../helpers.ts";
 import { ISSUER, useKeys } from "./homeWorker.ts";
 
-export const BASE = "http://durable-mcp.test";
-export const MODERN = "2026-07-28";
+export { BASE };
 type Json = Record<string, any>;
 
-let privateKey: CryptoKey | undefined;
+let issuer: TestIssuer | undefined;
 
 /** Makes the issuer's key pair and hands its public half to the Worker; once per file. */
 export async function startIssuer(): Promise<void> {
-  const pair = await generateKeyPair("ES256", { extractable: true });
-  privateKey = pair.privateKey;
-  useKeys({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: "k", alg: "ES256" }] });
+  issuer = await testIssuer(ISSUER);
+  useKeys(JSON.parse(issuer.jwks));
 }
 
 /** An access token for `subject`, for the resource at `path` (`/mcp`, or `/sse` for the legacy endpoints). */
 export function tokenFor(subject: string, path = "/mcp"): Promise<string> {
-  if (!privateKey) throw new Error("startIssuer() first");
-  return new SignJWT({ scope: "mcp" })
-    .setProtectedHeader({ alg: "ES256", kid: "k", typ: "at+jwt" })
-    .setIssuer(ISSUER)
-    .setSubject(subject)
-    .setAudience(`${BASE}${path}`)
-    .setIssuedAt()
-    .setExpirationTime("5m")
-    .sign(privateKey);
+  if (!issuer) throw new Error("startIssuer() first");
+  return issuer.sign({ sub: subject, aud: `${BASE}${path}` });
 }
 
 let nextId = 1;
 
 /** One 2026-07-28 request as `subject`: the whole response. */
-export async function modernFetch(subject: string, method: string, params: Json, { capabilities = {}, meta = {} }: { capabilities?: Json; meta?: Json } = {}): Promise<Response> {
+export async function modernFetch(subject: string, method: string, params: Json, { capabilities = {} }: { capabilities?: Json } = {}): Promise<Response> {
   const name = method === "tools/call" ? params.name : (params.taskId ?? params.uri ?? params.name);
-  return SELF.fetch(`${BASE}/mcp`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${await tokenFor(subject)}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
-      "mcp-method": method,
-      ...(name === undefined ? {} : { "mcp-name": String(name) }),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: nextId++,
-      method,
-      params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": capabilities, ...meta } },
-    }),
-  });
+  const headers: Record<string, string> = { authorization: `Bearer ${await tokenFor(subject)}`, ...(name === undefined ? {} : { "mcp-name": String(name) }) };
+  return postModern(method, params, { headers, capabilities });
 }
 
 /** One 2026-07-28 request as `subject`, answered with JSON: its `result` (fails on an error). */
@@ -121,13 +99,13 @@ export async function legacy(subject: string) {
 
 /** The home object of `subject` (issuer `ISSUER`): the same name the Worker gives it. */
 export async function userHome(subject: string) {
-  const name = `user:${await ownerOf({ issuer: ISSUER, subject })}`;
+  const name = homeName({ kind: "user", owner: await ownerOf({ issuer: ISSUER, subject }) });
   return env.MCP_HOME!.get(env.MCP_HOME!.idFromName(name));
 }
 
 /** The home object of a handle. */
 export function handleHome(handle: string) {
-  return env.MCP_HOME!.get(env.MCP_HOME!.idFromName(`handle:${handle}`));
+  return env.MCP_HOME!.get(env.MCP_HOME!.idFromName(homeName({ kind: "handle", id: handle, owner: undefined, fresh: false })));
 }
 
 export const text = (result: Json): string => result.content[0].text;
