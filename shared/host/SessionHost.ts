@@ -20,7 +20,7 @@ import type { Answer, TextAnswer } from "../http/Answer.ts";
 import { errorAnswer } from "../http/errorResponse.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
-import { firstDeadline, Session, type SessionDeps } from "../session/Session.ts";
+import { pushedDeadline, Session, type SessionDeps } from "../session/Session.ts";
 import type { Transport, TransportType } from "../session/Transport.ts";
 import type { SessionRecord } from "../session/SessionRecord.ts";
 import { StreamableHttpTransport } from "../transport/StreamableHttpTransport.ts";
@@ -156,7 +156,7 @@ export class SessionHost {
     // Its client's share first (fair shares: at most MAX_SESSIONS_PER_CLIENT, and MAX_SESSIONS in a
     // process), lapsing at its first deadline unless the session pushes it on.
     if (shareKey !== undefined && this.#deps.shares) {
-      const share = await this.#deps.shares.acquire("session", shareKey, sessionId, { until: firstDeadline(this.#deps.config.sessionIdleTtlMs) });
+      const share = await this.#deps.shares.acquire("session", shareKey, sessionId, { until: pushedDeadline(Date.now(), this.#deps.config.sessionIdleTtlMs) });
       if (!share.ok) return share;
     }
     const session = await Session.create(sessionId, type, this.#deps, owner, shareKey);

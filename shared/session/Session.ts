@@ -383,12 +383,7 @@ export class Session<T extends Transport = Transport> {
   }
 }
 
-/** The deadline a session created now gets. */
-export function firstDeadline(ttlMs: number, now = Date.now()): number {
-  return pushedDeadline(now, ttlMs);
-}
-
-/** A deadline pushed by activity at `now` (see the module header). */
-function pushedDeadline(now: number, ttlMs: number): number {
+/** A deadline pushed by activity at `now`, or a new session's (see the module header). */
+export function pushedDeadline(now: number, ttlMs: number): number {
   return now + ttlMs + Math.floor(ttlMs * DEADLINE_SLACK);
 }

@@ -127,11 +127,11 @@ function checkWatchable(uri: string, server: ServerDefinition, view: SwitchView)
 
 /**
  * Counts the listen requests open in one process, each holding its topics' subscriptions until
- * its client leaves. 2026-07-28 has no session, so no count per client: the bound is per process,
- * and past it a listen is refused with 429, Retry-After and -32000.
+ * its client leaves: at most `max` in all and `perClient` per client (`clientKey`: the principal,
+ * else the address). Past either a listen is refused with 429, Retry-After and -32000.
  *
  * @example
- * const slot = listens.acquire();
+ * const slot = listens.acquire(await clientKey(caller, address));
  * if (!slot.ok) return errorResponse(slot.error, message.id);
  * await listen(message, plan, broadcast, outlet, cancel, logger, slot.value); // releases it when the listen ends
  */
