@@ -166,10 +166,11 @@ export class HomeHost {
   async #touch(address: HomeAddress): Promise<void> {
     const made = await this.#deps.store.atomically(async (txn) => {
       const stored = await txn.get<HomeRecord>(RECORD_KEY);
-      txn.put(RECORD_KEY, stored ? { ...stored, usedAt: Date.now() } : freshRecord(address));
-      return stored === undefined;
+      const record = stored ? { ...stored, usedAt: Date.now() } : freshRecord(address);
+      txn.put(RECORD_KEY, record);
+      return stored ? undefined : record;
     });
-    if (made) await this.#created(address, freshRecord(address));
+    if (made) await this.#created(address, made);
   }
 
   async #created(address: HomeAddress, record: HomeRecord): Promise<void> {
