@@ -26,7 +26,7 @@ import type { CacheableMethod, CacheHint, ServerOptions } from "../definition/Se
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { type ToolMethodGroup, toolMethods } from "../methods/toolMethods.ts";
 import type { Implementation } from "../definition/types.ts";
-import { checkHome, type HomePlan } from "../definition/Home.ts";
+import type { HomePlan } from "../definition/Home.ts";
 
 /** What a session must remember from an `initialize` request. */
 export interface Negotiated {
@@ -55,7 +55,7 @@ export class ServerDefinition {
   readonly #switches: [ListKind, string][] = [];
   /** The home lookup of each method whose definitions may have homes of their own. */
   #homeOf = new Map<string, NonNullable<MethodGroup["homeOf"]>>();
-  #homes = { user: false, handle: false };
+  readonly #homes = { user: false, handle: false };
 
   constructor(options: ServerOptions) {
     this.#options = options;
@@ -181,20 +181,21 @@ export class ServerDefinition {
     this.#resources = compiled.find((group) => group.resolves);
     const groups: MethodGroup[] = [this.#tools, ...compiled];
     const declared = [
-      ...(options.tools ?? []).map((d) => ["tool", d.name, d.enabled] as const),
-      ...(options.prompts ?? []).map((d) => ["prompt", d.name, d.enabled] as const),
-      ...(options.resources ?? []).map((d) => ["resource", d.uri, d.enabled] as const),
-      ...(options.resourceTemplates ?? []).map((d) => ["resourceTemplate", d.uriTemplate, d.enabled] as const),
+      ...(options.tools ?? []).map((d) => ["tool", d.name, d] as const),
+      ...(options.prompts ?? []).map((d) => ["prompt", d.name, d] as const),
+      ...(options.resources ?? []).map((d) => ["resource", d.uri, d] as const),
+      ...(options.resourceTemplates ?? []).map((d) => ["resourceTemplate", d.uriTemplate, d] as const),
     ];
-    for (const [kind, id, enabled] of declared) {
+    for (const [kind, id, { enabled, home }] of declared) {
+      // Each group checked its definitions' homes as it compiled them.
+      if (home === "user") this.#homes.user = true;
+      else if (typeof home === "object") this.#homes.handle = true;
       if (enabled === undefined) continue;
       if (typeof enabled !== "boolean") throw new TypeError(`The ${kind} ${JSON.stringify(id)} has "enabled": ${JSON.stringify(enabled)}; it must be true or false`);
       this.#switchable.set(toggleKey(kind, id), enabled);
       this.#switches.push([kind, id]);
     }
     for (const group of groups) if (group.homeOf) for (const method of Object.keys(group.methods)) this.#homeOf.set(method, group.homeOf);
-    const homes = [...(options.tools ?? []), ...(options.prompts ?? []), ...(options.resources ?? []), ...(options.resourceTemplates ?? [])].map((d) => checkHome("", d.home));
-    this.#homes = { user: homes.includes("user"), handle: homes.some((home) => typeof home === "object") };
     // Every session answers logging/setLevel (and 2026-07-28 requests may name a level), so `logging` is always advertised.
     const capabilities: Result = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));
     for (const [feature, on] of Object.entries(options.listChanged ?? {})) {
