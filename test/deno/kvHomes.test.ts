@@ -8,10 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startDenoServer } from "../../scripts/startDenoServer.mjs";
-import { BOTH, postJson } from "../support/httpSession.ts";
-
-const MODERN = "2026-07-28";
-const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+import { postModern } from "../support/httpSession.ts";
 
 type Server = Awaited<ReturnType<typeof startDenoServer>>;
 let dir: string;
@@ -28,9 +25,7 @@ afterAll(async () => {
 });
 
 async function notebook(server: Server, args: Record<string, unknown>): Promise<string> {
-  const response = await postJson(`${server.url}/mcp`, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "notebook", arguments: args, _meta: META } }, {
-    headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "notebook" },
-  });
+  const response = await postModern(server.url, "tools/call", { name: "notebook", arguments: args }, { name: "notebook" });
   const answer = (await response.json()) as any;
   if (answer.error || answer.result.isError) throw new Error(JSON.stringify(answer));
   return answer.result.content[0].text;

@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startDenoServer } from "../../scripts/startDenoServer.mjs";
-import { BOTH, postJson } from "../support/httpSession.ts";
+import { postModern } from "../support/httpSession.ts";
 
-const MODERN = "2026-07-28";
-const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const vars = { LOG_LEVEL: "error", TASK_LEASE_MS: "3000", TASK_POLL_INTERVAL_MS: "200" };
 
 type Server = Awaited<ReturnType<typeof startDenoServer>>;
@@ -33,9 +32,7 @@ afterAll(async () => {
 });
 
 async function rpc(server: Server, method: string, params: Record<string, unknown>, name: string): Promise<any> {
-  const response = await postJson(`${server.url}/mcp`, { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } }, {
-    headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": MODERN, "mcp-method": method, "mcp-name": name },
-  });
+  const response = await postModern(server.url, method, params, { capabilities: TASKS, name });
   const answer = (await response.json()) as any;
   if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
   return answer.result;

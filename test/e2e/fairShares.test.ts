@@ -13,17 +13,13 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { startWorkerd } from "../../scripts/startWorkerd.mjs";
-import { BOTH, initialize, postJson } from "../support/httpSession.ts";
+import { BOTH, initialize, postJson, postModern } from "../support/httpSession.ts";
 import { SseReader } from "../support/SseReader.ts";
 import { type TestIssuer, testIssuer } from "../support/testIssuer.ts";
 
 const ENTRY = "test/fixtures/auth/authWorker.ts";
 const ISSUER = "https://issuer.example";
-const MODERN = "2026-07-28";
-const TASKS_META = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
-};
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 
 let issuer: TestIssuer;
 let server: { url: string; dispose(): Promise<void> };
@@ -45,9 +41,7 @@ async function openSession(subject: string): Promise<Response> {
 }
 
 async function modern(subject: string, method: string, params: Record<string, unknown>, name?: string): Promise<Response> {
-  return postJson(`${server.url}/mcp`, { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: TASKS_META } }, {
-    headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": MODERN, "mcp-method": method, ...(name ? { "mcp-name": name } : {}), ...(await bearer(subject)) },
-  });
+  return postModern(server.url, method, params, { capabilities: TASKS, name, headers: await bearer(subject) });
 }
 
 /** A refusal: 429, a Retry-After, and the JSON-RPC error's message. */

@@ -68,4 +68,21 @@ export function postJson(url: string, body: unknown, init: RequestInit = {}): Pr
   });
 }
 
+export const MODERN = "2026-07-28";
 
+/**
+ * One 2026-07-28 request to `${baseUrl}/mcp`: `_meta` naming the revision and the client's
+ * `capabilities`, the `Mcp-Method` header, `Mcp-Name` when `name` is given, and any `headers`
+ * besides (a bearer token).
+ */
+export function postModern(
+  baseUrl: string,
+  method: string,
+  params: Record<string, unknown>,
+  { capabilities = {}, name, headers = {} }: { capabilities?: Record<string, unknown>; name?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const _meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": capabilities };
+  return postJson(`${baseUrl}/mcp`, { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta } }, {
+    headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": MODERN, "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }), ...headers },
+  });
+}
