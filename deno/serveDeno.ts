@@ -28,6 +28,7 @@ import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { ownerOf } from "../shared/auth/Caller.ts";
 import { homeProblem } from "../shared/home/deploymentProblems.ts";
 import { Logger } from "../shared/log/Logger.ts";
+import { denoTelemetry } from "./denoTelemetry.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
@@ -80,23 +81,25 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const logger = new Logger(config.logLevel);
   logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
+  // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
+  const telemetry = denoTelemetry(env) ?? definition.telemetryFor(env as ServerEnv, logger);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
   const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
   if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));
   // One count of fair shares for the process: sessions and tasks, per client and in total.
   const shares = new LocalShares(config);
-  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, storageFor: kv && ((id) => new KvStorage(kv, id)) });
+  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry, storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
   // Tasks are kept in memory: they end with the process (a Worker's are durable).
   // With KV, tasks live there too, shared with every process on the same file and picked up by
   // another when theirs dies; else in this process, ending with it.
-  const taskOptions = { server: definition, config, logger, env: env as ServerEnv, broadcast, homes };
+  const taskOptions = { server: definition, config, logger, env: env as ServerEnv, broadcast, homes, telemetry };
   const tasks = kv ? new KvTasks(kv, { ...taskOptions, shares: new KvShares(kv, config) }) : new LocalTasks({ ...taskOptions, shares });
   if (tasks instanceof KvTasks) tasks.start();
   const handle = createRouter<Record<string, string>>(
     definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, clientAddress: (_request, info) => peerAddress(info) },
+    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, info) => peerAddress(info) },
     options,
   );
   let listening!: (url: string) => void;

@@ -18,6 +18,7 @@ import { Logger, stderrSink } from "../shared/log/Logger.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { serveStdio } from "../shared/stdio/serveStdio.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
+import { denoTelemetry } from "./denoTelemetry.ts";
 
 export async function serveDenoStdio(definition: ServerDefinition): Promise<never> {
   console.log = console.info = console.debug = console.error;
@@ -26,7 +27,7 @@ export async function serveDenoStdio(definition: ServerDefinition): Promise<neve
     // The logger serveStdio would make for itself (stderr, `LOG_LEVEL`), built here so unhandled rejections share it.
     const logger = new Logger(readConfig(env).logLevel, {}, stderrSink);
     logUnhandledRejections(logger);
-    await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env, logger });
+    await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env, logger, telemetry: denoTelemetry(env) });
   } catch (error) {
     console.error(JSON.stringify({ level: "error", event: "stdio.failed", message: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack }));
     Deno.exit(1);

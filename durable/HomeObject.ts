@@ -25,7 +25,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";
 import type { Result } from "../shared/definition/Method.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import { contextOf, type Peer, type RemoteCall } from "../shared/home/homePeer.ts";
+import { contextOf, failureSent, type Peer, type RemoteCall } from "../shared/home/homePeer.ts";
 import { HomeHost } from "../shared/home/HomeHost.ts";
 import type { HomeAddress } from "../shared/home/Homes.ts";
 import { Logger } from "../shared/log/Logger.ts";
@@ -77,7 +77,10 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
     // The caller aborts at its own deadline; this one ends a run whose caller is gone without a word.
     const deadline = setTimeout(() => controller.abort(new Error("The request's caller went away")), call.taskId === undefined ? this.#deadlineMs.call : this.#deadlineMs.task);
     try {
-      return await settleAll(this.#host.run(address, call, contextOf(call, peer, this.env, controller.signal)));
+      const ctx = contextOf(call, peer, this.env, controller.signal);
+      const settled = await settleAll(this.#host.run(address, call, ctx));
+      await failureSent(ctx);
+      return settled;
     } finally {
       clearTimeout(deadline);
       this.#running.delete(call.callId);

@@ -53,7 +53,7 @@
  * TTL to push its deadline. Storage is a few hundred bytes per session plus its stored events,
  * all deleted when the session ends. Figures: `npm run bench:cost`.
  */
-import { DurableObject } from "cloudflare:workers";
+import { DurableObject, waitUntil } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";
 import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { McpError } from "../shared/errors/McpError.ts";
@@ -104,6 +104,7 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
       homes: remoteHomes(definition, env.MCP_HOME),
       shares: remoteShares(definition, env.MCP_HOME),
+      telemetry: definition.telemetryFor(env, logger, waitUntil),
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
       // Checked while loading, before the sockets are reattached: a hibernated client is still connected.
       relaying: () => ctx.getWebSockets().length > 0,

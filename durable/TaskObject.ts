@@ -21,7 +21,7 @@
  * run), one call per `tasks/get`, `tasks/update` or `tasks/cancel`, and at most four stored
  * values of at most 1 MiB each, all deleted at the TTL.
  */
-import { DurableObject } from "cloudflare:workers";
+import { DurableObject, waitUntil } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";
 import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { McpError } from "../shared/errors/McpError.ts";
@@ -61,10 +61,12 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
   constructor(ctx: DurableObjectState, env: TaskObjectEnv, definition: ServerDefinition) {
     super(ctx, env);
     const config = readConfig(env);
+    const logger = new Logger(config.logLevel);
     this.#host = new TaskHost({
       server: definition,
       config,
-      logger: new Logger(config.logLevel),
+      logger,
+      telemetry: definition.telemetryFor(env, logger, waitUntil),
       env,
       broadcast: env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : undefined,
       homes: remoteHomes(definition, env.MCP_HOME),

@@ -17,6 +17,7 @@
  * export const McpTask = taskObject(server); // only with tools declared with `task`
  * export default { fetch };
  */
+import { waitUntil } from "cloudflare:workers";
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import type { SessionOperation, Sessions } from "../shared/host/SessionOperation.ts";
 import { type Answer, toResponse } from "../shared/http/Answer.ts";
@@ -66,6 +67,8 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
       tasks: (env, { config }) => (env.MCP_TASK ? durableTasks(env.MCP_TASK, config.maxQueueBytes) : undefined),
       homes: (env) => remoteHomes(definition, env.MCP_HOME),
+      // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
+      keepAlive: waitUntil,
       // Set by Cloudflare's edge, which a client cannot forge; absent under a local runtime.
       clientAddress: (request) => request.headers.get("cf-connecting-ip") ?? undefined,
       rateLimiter: (env, name, rate) => {
@@ -91,6 +94,7 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
  */
 function durableSessions(namespace: DurableObjectNamespace<SessionObject>, keepaliveMs: number): Sessions {
   return {
+    remote: true,
     apply: async (operation: SessionOperation) => {
       const stub = namespace.get(namespace.idFromName(operation.sessionId));
       if (operation.kind !== "open" && operation.kind !== "stream") return toResponse((await stub.apply(operation)) as Answer);

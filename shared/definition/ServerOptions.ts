@@ -8,6 +8,7 @@ import type { PromptDefinition } from "./PromptDefinition.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceDefinition.ts";
 import type { JsonSchemaConverter } from "../schema/standardSchema.ts";
 import type { AnyToolDefinition } from "./ToolDefinition.ts";
+import type { TelemetryFactory } from "../telemetry/Telemetry.ts";
 
 export interface ServerOptions {
   name: string;
@@ -43,7 +44,39 @@ export interface ServerOptions {
    * @example caching: { "tools/list": { ttlMs: 300_000, cacheScope: "public" } }
    */
   caching?: Partial<Record<CacheableMethod, CacheHint>>;
+  /**
+   * Called once for each handler that throws (after the `handler.error` log line), wherever the
+   * handler ran: to send it to an error tracker. `error.message` and `error.stack` are redacted
+   * as in the log. What it throws or rejects is logged and otherwise ignored.
+   *
+   * @example onError: (error, info) => tracker.capture(error, { tags: { tool: info.tool } })
+   */
+  onError?: (error: Error, info: HandlerErrorInfo) => void | Promise<void>;
+  /**
+   * Where request spans and the `mcp.server.operation.duration` metric go (OpenTelemetry MCP
+   * conventions). `otlpTelemetry` (from `durable-mcp/telemetry`) exports over OTLP/HTTP JSON to
+   * the `OTEL_EXPORTER_OTLP_*` endpoint, and is off while none is set. On Deno, `OTEL_DENO=true`
+   * uses Deno's built-in OpenTelemetry instead. Without this option nothing is traced.
+   *
+   * @example import { otlpTelemetry } from "durable-mcp/telemetry"; defineServer({ …, telemetry: otlpTelemetry })
+   */
+  telemetry?: TelemetryFactory;
 }
+
+/** What `onError` learns of a failure besides the error itself. */
+export interface HandlerErrorInfo {
+  /** The JSON-RPC method, e.g. "tools/call". */
+  method: string;
+  /** The tool whose handler threw, for a tool call. */
+  tool?: string;
+  /** The request's id as a short string (a task's run: its task id's tag, not the id). */
+  requestId: string;
+  /** The session's log tag, where the request has a session. */
+  session?: string;
+  /** The request's trace id, where it is traced. */
+  traceId?: string;
+}
+
 
 /** The results 2026-07-28 marks cacheable ("Caching"). */
 export type CacheableMethod = "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";

@@ -22,6 +22,8 @@ import type { ListFeature, ListKind } from "../definition/ListKind.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ClientView, RequestContext, ServerEnv } from "../definition/RequestContext.ts";
 import type { HandlerStorage } from "../storage/KeyValueStore.ts";
+import type { ServerOptions } from "../definition/ServerOptions.ts";
+import type { RequestOrigin, Telemetry } from "../telemetry/Telemetry.ts";
 
 /** Where one request's messages go. */
 export interface Outlet {
@@ -99,4 +101,8 @@ export interface Exchange {
    * signal is the handler's `ctx.signal`.
    */
   controller?: AbortController;
+  /** Where the request's span goes, and where the request arrived; absent where tracing is off (nothing is built). */
+  trace?: { telemetry: Telemetry; origin: RequestOrigin };
+  /** The definition's `onError`, called once for a handler that threw. */
+  onError?: ServerOptions["onError"];
 }

@@ -15,8 +15,12 @@
  * - Exactly one reply, serialised once; a reply over `maxReplyBytes` (UTF-8) is replaced by an error
  *   saying so. Notifications are refused once the request is answered or aborted (progress spec:
  *   they MUST stop).
- * - Errors are mapped once (`toMcpError`: an `McpError` as thrown, anything else logged and
- *   masked), then worded by the era.
+ * - Errors are mapped once (`toMcpError`: an `McpError` as thrown, anything else masked), then
+ *   worded by the era. A handler that threw — answered as -32603, or as a tool error by
+ *   `callTool` (`HandlerFailure`) — is logged once here (`handler.error`, with its stack, secrets
+ *   redacted) and handed to the definition's `onError`.
+ * - Where tracing is on, one span per request (`exchange.trace`, OpenTelemetry MCP conventions),
+ *   ended with the reply, the failure or the abort; off, nothing is built.
  *
  * Never rejects: every failure becomes the reply, or a log line when even the reply fails.
  */
@@ -28,6 +32,11 @@ import { errorReply, type JsonRpcMessage, type JsonRpcResponse, resultReply } fr
 import type { Exchange } from "./Exchange.ts";
 import { requestContext } from "./requestContext.ts";
 import { untilAborted } from "./untilAborted.ts";
+import { describeFailure, type FailureReport, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
+import { logId } from "../log/logId.ts";
+import { redact } from "../log/redact.ts";
+import type { RequestSpan } from "../telemetry/Telemetry.ts";
+import { isObject } from "../jsonrpc/isObject.ts";
 
 /** The abort reason of a request past its deadline; its error is made only then. */
 const DEADLINE = Symbol("past HANDLER_TIMEOUT_MS");
@@ -50,7 +59,9 @@ export async function runExchange(exchange: Exchange): Promise<void> {
   // it, so one timer shared by many requests would die with the first of them.
   const timer = setTimeout(() => controller.abort(DEADLINE), exchange.timeoutMs);
   const started = Date.now();
+  const span = exchange.trace?.telemetry.request(request, exchange.trace.origin);
   let answered = false;
+  let failure: HandlerFailure | undefined;
   const notify = async (message: JsonRpcMessage) => {
     signal.throwIfAborted();
     if (answered) {
@@ -62,7 +73,9 @@ export async function runExchange(exchange: Exchange): Promise<void> {
 
   let reply: JsonRpcResponse | undefined;
   try {
-    const result = await untilAborted(exchange.run(requestContext(request, scope, signal, notify, outlet, exchange.auth)), signal);
+    const ctx = requestContext(request, scope, signal, notify, outlet, exchange.auth);
+    (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE] = (reported) => void (failure ??= reported);
+    const result = await untilAborted(exchange.run(ctx), signal);
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {
     const reason = signal.aborted ? signal.reason : thrown;
@@ -70,16 +83,19 @@ export async function runExchange(exchange: Exchange): Promise<void> {
       reply = errorReply(id, deadlineError(method, exchange.timeoutMs));
     } else if (signal.aborted) {
       // Cancelled, or the client left: nobody waits for an answer.
-      log.info("rpc.out", { id, method, ms: Date.now() - started, aborted: describe(reason) });
+      log.info("rpc.out", { id: tagOf(exchange), method, ms: Date.now() - started, aborted: describe(reason) });
     } else {
       const recovered = await scope.recover?.(reason).catch(() => undefined);
-      reply = recovered ? resultReply(id, recovered) : errorReply(id, reword(exchange, toMcpError(reason, log)));
+      if (!recovered && !(reason instanceof McpError)) failure ??= describeFailure(reason);
+      reply = recovered ? resultReply(id, recovered) : errorReply(id, reword(exchange, toMcpError(reason)));
     }
   } finally {
     answered = true;
     clearTimeout(timer);
   }
+  if (failure) reportFailure(exchange, failure, span);
   if (!reply) {
+    span?.end({ aborted: true });
     outlet.drop();
     return;
   }
@@ -93,11 +109,50 @@ export async function runExchange(exchange: Exchange): Promise<void> {
       json = JSON.stringify(reply);
     }
     await outlet.reply(reply, json);
-    if (log.enabled("info")) log.info("rpc.out", { id, method, ms: Date.now() - started, ...("error" in reply ? { code: reply.error.code } : {}) });
+    span?.end({ reply, failure });
+    if (log.enabled("info")) log.info("rpc.out", { id: tagOf(exchange), method, ms: Date.now() - started, ...outcomeOf(reply) });
   } catch (error) {
+    span?.end({ reply, failure, aborted: true });
     // The reply could not be sent (its stream failed): it is lost to a client that has gone.
     outlet.drop();
     log.error("rpc.reply-failed", { id, method, message: String(error) });
+  }
+}
+
+/** What the `rpc.out` line says of a reply: its error code, or that a tool answered `isError`. */
+function outcomeOf(reply: JsonRpcResponse): Record<string, unknown> {
+  if ("error" in reply) return { code: reply.error.code };
+  return isObject(reply.result) && reply.result.isError === true ? { isError: true } : {};
+}
+
+/** The request's id as logged: a task's run has its task id, a bearer secret, as its id, so its tag instead. */
+function tagOf({ request, scope }: Exchange): unknown {
+  return scope.taskId === undefined ? request.id : logId(scope.taskId);
+}
+
+/** Deepest stack frames kept in a `handler.error` line. */
+const MAX_STACK_FRAMES = 20;
+
+/**
+ * Logs a handler's failure once (`handler.error`), secrets redacted, and hands it to `onError`.
+ * The stack is logged as its lines, each under the logger's string bound, rather than one string the bound would cut.
+ */
+function reportFailure(exchange: Exchange, failure: HandlerFailure, span: RequestSpan | undefined): void {
+  const { request, scope, log } = exchange;
+  const secrets = [scope.session?.id, scope.taskId];
+  const message = redact(failure.message, secrets);
+  const stack = failure.stack === undefined ? undefined : redact(failure.stack, secrets);
+  const requestId = String(tagOf(exchange));
+  const traceId = span?.traceparent.slice(3, 35);
+  log.error("handler.error", { id: requestId, method: request.method, tool: failure.tool, error: failure.name, message, stack: stack?.split("\n").slice(0, MAX_STACK_FRAMES + 1), traceId });
+  const { onError } = exchange;
+  if (!onError) return;
+  const error = Object.assign(new Error(message), { name: failure.name, stack });
+  const info = { method: request.method, tool: failure.tool, requestId, session: scope.session && logId(scope.session.id), traceId };
+  try {
+    void Promise.resolve(onError(error, info)).catch((hookError) => log.warn("onError.failed", { message: String(hookError) }));
+  } catch (hookError) {
+    log.warn("onError.failed", { message: String(hookError) });
   }
 }
 

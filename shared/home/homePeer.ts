@@ -16,13 +16,14 @@ import type { ClientView, RequestContext, ServerEnv } from "../definition/Reques
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { randomHex } from "../bytes/randomHex.ts";
 import type { HomeCall } from "./Homes.ts";
+import { type FailureReport, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 
 /** The context's functions a home calls back by the same name, with the same arguments. */
 const FORWARDED = ["progress", "log", "sample", "elicit", "listRoots", "closeStream", "startTask", "resourceUpdated", "listChanged"] as const;
 type Forwarded = (typeof FORWARDED)[number];
 
 /** What the home may ask of the request's context: a forwarded function, or a switch of the request's session. */
-export type PeerOp = Forwarded | "setEnabled";
+export type PeerOp = Forwarded | "setEnabled" | "reportFailure";
 
 /** The request's context, as one function a remote home calls back (RPC carries functions, not objects of them). */
 export type Peer = (op: PeerOp, args: unknown[]) => Promise<unknown>;
@@ -39,6 +40,13 @@ export interface RemoteCall extends HomeCall {
   session?: { id: string; switches: [ListKind, string, boolean][] };
 }
 
+const SENT = Symbol("failure report sent");
+
+/** Resolves once a failure the handler reported (if any) has reached the request's core. */
+export function failureSent(ctx: RequestContext): Promise<unknown> | undefined {
+  return (ctx as unknown as { [SENT]?: Promise<unknown> })[SENT];
+}
+
 /** The call and its peer, from the request's own context. */
 export function toRemote(call: HomeCall, ctx: RequestContext, server: ServerDefinition): { remote: RemoteCall; peer: Peer } {
   const remote: RemoteCall = { ...call, callId: randomHex(8), requestId: ctx.requestId, client: ctx.client };
@@ -47,6 +55,7 @@ export function toRemote(call: HomeCall, ctx: RequestContext, server: ServerDefi
   const session = ctx.session;
   if (session) remote.session = { id: session.id, switches: server.switches.map(([kind, id]) => [kind, id, session.isEnabled(kind, id)]) };
   const peer: Peer = async (op, args) => {
+    if (op === "reportFailure") return (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE]?.(args[0] as HandlerFailure);
     if (op === "setEnabled") {
       if (!session) throw new TypeError("This request has no session: nothing to switch for it");
       return session.setEnabled(...(args as [ListKind, string, boolean]));
@@ -71,6 +80,9 @@ export function contextOf(call: RemoteCall, peer: Peer, env: ServerEnv, signal: 
   for (const op of FORWARDED) context[op] = ask(op);
   // Fire and forget, as locally: closing a stream answers nothing.
   context.closeStream = () => void peer("closeStream", []).catch(() => {});
+  // A handler's failure is logged by the request's core, where the request is (`HandlerFailure`);
+  // the home waits for the report (`failureSent`) before it answers, so the core has it first.
+  context[REPORT_FAILURE as never] = (failure: HandlerFailure) => void (context[SENT as never] = peer("reportFailure", [failure]).catch(() => {}));
   if (call.session) {
     const states = new Map(call.session.switches.map(([kind, id, on]) => [toggleKey(kind, id), on]));
     context.session = {

@@ -27,6 +27,7 @@ import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { LocalAlarms } from "../timers/LocalAlarms.ts";
 import { SessionHost } from "./SessionHost.ts";
 import type { SessionOperation, Sessions } from "./SessionOperation.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface LocalSessionsOptions {
   server: ServerDefinition;
@@ -38,6 +39,8 @@ export interface LocalSessionsOptions {
   homes?: Homes;
   /** Where sessions are counted per client and in total (MAX_SESSIONS_PER_CLIENT, MAX_SESSIONS); default: this object's own `LocalShares`. */
   shares?: Shares;
+  /** Where request spans go; undefined where tracing is off. */
+  telemetry?: Telemetry;
   /** One session's storage; each id must get its own keyspace. Default: in memory. */
   storageFor?(sessionId: string): KeyValueStore;
 }
@@ -93,9 +96,10 @@ export class LocalSessions implements Sessions {
   #host(id: string): SessionHost {
     let host = this.#hosts.get(id);
     if (host) return host;
-    const { server, config, logger, env, broadcast, homes, shares, storageFor } = this.#options;
+    const { server, config, logger, env, broadcast, homes, shares, storageFor, telemetry } = this.#options;
     host = new SessionHost({
       server,
+      telemetry,
       config,
       logger,
       env,

@@ -119,14 +119,14 @@ export class SessionHost {
       case "deliver": {
         const transport = this.#find(sessionId, "legacy", operation.owner);
         if (!transport.ok) return errorAnswer(transport.error);
-        const refused = await transport.value.deliver(operation.messages, operation.size, operation.auth);
+        const refused = await transport.value.deliver(operation.messages, operation.size, operation.auth, operation.trace);
         return refused ? errorAnswer(refused.error, refused.id) : { status: 202 };
       }
       case "post": {
         if (operation.create) {
           const created = await this.#create(sessionId, StreamableHttpTransport.type, operation.owner, operation.shareKey);
           if (!created.ok) return errorAnswer(created.error);
-          const answer = await created.value.post(operation.messages, operation.size, { headers: { "mcp-session-id": sessionId }, auth: operation.auth });
+          const answer = await created.value.post(operation.messages, operation.size, { headers: { "mcp-session-id": sessionId }, auth: operation.auth, trace: operation.trace });
           if (!isRefusedInitialize(answer)) return answer;
           // The client never learns this id (an error carries none): end the session now, not at its deadline.
           await this.#session?.end("initialize-refused");
@@ -135,7 +135,7 @@ export class SessionHost {
           return { ...answer, headers };
         }
         const transport = this.#find(sessionId, "streamable", operation.owner);
-        return transport.ok ? transport.value.post(operation.messages, operation.size, { auth: operation.auth }) : errorAnswer(transport.error);
+        return transport.ok ? transport.value.post(operation.messages, operation.size, { auth: operation.auth, trace: operation.trace }) : errorAnswer(transport.error);
       }
       case "stream": {
         const transport = this.#find(sessionId, "streamable", operation.owner);

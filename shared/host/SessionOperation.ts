@@ -8,6 +8,7 @@
  */
 import type { Principal } from "../auth/Principal.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import type { HopTrace } from "../telemetry/Telemetry.ts";
 
 // `owner` is the digest of the request's principal (`callerOf`) where the server checks tokens: a
 // session is created for it and answers no other (404, as if it did not exist). `auth` is the
@@ -15,6 +16,7 @@ import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 // their operations (which travel in a header to the object) carry only the digest.
 // `size` is the body's text length (`Parsed.size`): the session reserves it while its requests are in flight.
 // `shareKey`: whom a session being created counts against (`clientKey`: the principal, else the address), for fair shares.
+// `trace`: where tracing is on, the hop's span and the HTTP request's own context, for the spans of the requests it carries.
 // `relayed`: the stream is carried to its client by a relay that keeps it alive (the Worker, over
 // a hibernatable WebSocket), so the host sends no keepalives of its own and holds no timer for it.
 
@@ -22,9 +24,9 @@ export type SessionOperation =
   /** `GET /sse`: create a legacy session (or reopen one), answered with its stream; `endpoint` is the first event's URL. */
   | { kind: "open"; sessionId: string; create: boolean; endpoint: string; relayed?: boolean; owner?: string; shareKey?: string }
   /** `POST /message`: one batch for a legacy session; 202, and replies on its stream. */
-  | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[]; size: number; owner?: string; auth?: Principal }
+  | { kind: "deliver"; sessionId: string; messages: JsonRpcMessage[]; size: number; owner?: string; auth?: Principal; trace?: HopTrace }
   /** `POST /mcp`: one batch for a Streamable HTTP session; `create` for `initialize`, which starts one. */
-  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean; owner?: string; auth?: Principal; shareKey?: string }
+  | { kind: "post"; sessionId: string; messages: JsonRpcMessage[]; size: number; create: boolean; owner?: string; auth?: Principal; shareKey?: string; trace?: HopTrace }
   /** `GET /mcp`: the standalone stream, or a resumed one after `Last-Event-ID`. */
   | { kind: "stream"; sessionId: string; lastEventId: string | null; relayed?: boolean; owner?: string }
   /** `DELETE /mcp`: the client ends the session. */
@@ -33,4 +35,6 @@ export type SessionOperation =
 /** Where sessions live, as the routes see them: the same id always reaches the same session. */
 export interface Sessions {
   apply(operation: SessionOperation): Promise<Response>;
+  /** Sessions live elsewhere (a Durable Object): a request's trip there gets a span of its own. */
+  readonly remote?: boolean;
 }

@@ -9,6 +9,7 @@
  * `CallToolResult`; one that does not match but is a `CallToolResult` passes through as is.
  */
 import { McpError } from "../errors/McpError.ts";
+import { reportFailure } from "../errors/HandlerFailure.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
@@ -32,6 +33,8 @@ export async function callTool(tool: AnyToolDefinition, args: unknown, ctx: Requ
   } catch (error) {
     if (error instanceof McpError) throw error;
     if (ctx.signal.aborted) throw ctx.signal.reason;
+    // The model reads the message (tools spec); the operator gets the exception (`handler.error`).
+    reportFailure(ctx, error, tool.name);
     return toolError(`Tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return shapeResult(tool.name, schemas, value);

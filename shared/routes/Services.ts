@@ -11,6 +11,7 @@ import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { StatelessDeps } from "../stateless/statelessExchange.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface Services {
   config: Config;
@@ -20,6 +21,8 @@ export interface Services {
   stateless: StatelessDeps;
   /** Token and rate checks; undefined when neither is configured. */
   gate: Gatekeeper | undefined;
+  /** Where request spans go; undefined where tracing is off. */
+  telemetry?: Telemetry;
   /** Why this deployment cannot serve the definition: the definition's own problem, or homes it declares but cannot host; undefined when it can. */
   problem?: Error;
 }

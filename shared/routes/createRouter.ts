@@ -36,6 +36,7 @@ import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
 import type { Homes } from "../home/Homes.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 import { homeProblem } from "../home/deploymentProblems.ts";
 import { describeServer } from "./describeServer.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
@@ -50,12 +51,19 @@ const WELL_KNOWN = "/.well-known/";
 
 /** What a runtime supplies, per environment: where sessions live and where changes fan out. */
 export interface Platform<E extends Env> {
-  sessions(env: E, services: { config: Config; logger: Logger; homes: Homes | undefined }): Sessions;
+  sessions(env: E, services: { config: Config; logger: Logger; homes: Homes | undefined; telemetry: Telemetry | undefined }): Sessions;
   broadcaster(env: E, config: Config): Broadcaster;
   /** Where tasks live (tasks extension); undefined, or absent, where none are hosted. */
   tasks?(env: E, services: { config: Config; logger: Logger; broadcast: Broadcaster }): Tasks | undefined;
   /** Where definitions with a home of their own run (`home: "user"` or a handle); undefined, or absent, where none are hosted. */
   homes?(env: E, services: { config: Config; logger: Logger }): Homes | undefined;
+  /**
+   * The telemetry backend for one environment, where the runtime has its own (Deno's built-in
+   * OpenTelemetry); absent: the definition's `telemetry` option decides.
+   */
+  telemetry?(env: E, logger: Logger): Telemetry | undefined;
+  /** Keeps the request's isolate alive until `work` settles, where the runtime would not (Workers: `waitUntil`): telemetry's exports. */
+  keepAlive?(work: Promise<unknown>): void;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;
   /** The platform's own limiter for a rate limit (a Workers binding), or undefined for one in this process. */
@@ -133,8 +141,9 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
       if (deployment) logger.error("config.homes", { message: deployment.message });
       const problem = definition.problem ?? deployment;
-      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes };
-      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes }), stateless, problem };
+      const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
+      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry };
+      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes, telemetry }), stateless, problem, telemetry };
       built.set(env, services);
     }
     return services;

@@ -23,6 +23,7 @@ import { clientKey } from "../shares/clientKey.ts";
 import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
 import { type Handler, refuseScopes } from "./Services.ts";
 import { statelessPost } from "./statelessPost.ts";
+import { startHop } from "./hopSpan.ts";
 
 const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
@@ -50,11 +51,16 @@ export const postMcp: Handler = async (request, services, caller, address) => {
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
     const shareKey = await clientKey(caller, address);
-    return sessions.apply({ kind: "post", sessionId: newSessionId(), messages, size, create: true, owner: caller?.owner, auth: caller?.auth, shareKey });
+    const sessionId = newSessionId();
+    const hop = startHop(services, request, messages, version.value, sessionId, address);
+    const answered = sessions.apply({ kind: "post", sessionId, messages, size, create: true, owner: caller?.owner, auth: caller?.auth, shareKey, trace: hop?.trace });
+    return hop ? hop.end(await answered) : answered;
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "post", sessionId: session.value, messages, size, create: false, owner: caller?.owner, auth: caller?.auth });
+  const hop = startHop(services, request, messages, version.value, session.value, address);
+  const answered = sessions.apply({ kind: "post", sessionId: session.value, messages, size, create: false, owner: caller?.owner, auth: caller?.auth, trace: hop?.trace });
+  return hop ? hop.end(await answered) : answered;
 };
 
 export const getMcp: Handler = async (request, { sessions }, caller) => {

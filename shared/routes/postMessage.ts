@@ -11,8 +11,9 @@ import { errorResponse } from "../http/errorResponse.ts";
 import { requireSessionId } from "../http/guards.ts";
 import { readMessages } from "../http/readMessages.ts";
 import { type Handler, refuseScopes } from "./Services.ts";
+import { startHop } from "./hopSpan.ts";
 
-export const postMessage: Handler = async (request, services, caller) => {
+export const postMessage: Handler = async (request, services, caller, address) => {
   const session = requireSessionId(new URL(request.url));
   if (!session.ok) return errorResponse(session.error);
   const parsed = await readMessages(request, services.config.maxBodyBytes);
@@ -20,5 +21,8 @@ export const postMessage: Handler = async (request, services, caller) => {
   const { messages, size } = parsed.value;
   const denied = refuseScopes(request, messages, services, caller);
   if (denied) return denied;
-  return services.sessions.apply({ kind: "deliver", sessionId: session.value, messages, size, owner: caller?.owner, auth: caller?.auth });
+  // HTTP+SSE is one revision, 2024-11-05: the hop's span says so without asking the session.
+  const hop = startHop(services, request, messages, "2024-11-05", session.value, address);
+  const answered = services.sessions.apply({ kind: "deliver", sessionId: session.value, messages, size, owner: caller?.owner, auth: caller?.auth, trace: hop?.trace });
+  return hop ? hop.end(await answered) : answered;
 };

@@ -51,7 +51,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   const admitted = admitStateless(message, request.headers, deps.server, caller?.auth);
   if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
   const { meta, plan } = admitted.value;
-  if (!plan) return answer(message, meta, deps, caller, address);
+  if (!plan) return answer(message, meta, deps, caller, address, deps.telemetry && (request.headers.get("traceparent") ?? undefined));
   // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
   const { listens } = deps;
   const slot = listens.acquire(await clientKey(caller, address));
@@ -68,7 +68,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
 }
 
 /** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */
-async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: string | undefined): Promise<Response> {
+async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: string | undefined, link: string | undefined): Promise<Response> {
   const budget = QueueBudget.fromConfig(deps.config);
   const controller = new AbortController();
   let stream: LiveStream<Uint8Array> | undefined;
@@ -92,7 +92,7 @@ async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: Stateles
       stream?.finish();
     },
   };
-  void runExchange(statelessExchange(message, meta, deps, outlet, controller, caller, address));
+  void runExchange(statelessExchange(message, meta, deps, outlet, controller, caller, address, link));
   return toResponse(await answered.response);
 }
 

@@ -27,6 +27,9 @@ import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { type ToolMethodGroup, toolMethods } from "../methods/toolMethods.ts";
 import type { Implementation } from "../definition/types.ts";
 import type { HomePlan } from "../definition/Home.ts";
+import type { ServerEnv } from "../definition/RequestContext.ts";
+import type { Logger } from "../log/Logger.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 /** What a session must remember from an `initialize` request. */
 export interface Negotiated {
@@ -137,6 +140,16 @@ export class ServerDefinition {
    */
   homeOf(method: string, params: Record<string, unknown>): HomePlan | undefined {
     return this.#homeOf.get(method)?.(method, params);
+  }
+
+  /** `onError` of the options: every era's core calls it for a handler that threw. */
+  get onError(): ServerOptions["onError"] {
+    return this.#options.onError;
+  }
+
+  /** The telemetry backend for `env` (the options' `telemetry`), or undefined where tracing is off. */
+  telemetryFor(env: ServerEnv, logger: Logger, keepAlive?: (work: Promise<unknown>) => void): Telemetry | undefined {
+    return this.#options.telemetry?.(env, { serviceName: this.info.name, logger, keepAlive });
   }
 
   /** Which homes the definitions use: a deployment must offer them (`user` needs authorization; both need a home host). */

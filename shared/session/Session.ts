@@ -50,6 +50,7 @@ import { ClientRequests } from "./ClientRequests.ts";
 import { sessionMethods } from "./sessionMethods.ts";
 import { checkRecordSize, DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
 import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "./Transport.ts";
+import type { HopTrace, RequestOrigin, Telemetry } from "../telemetry/Telemetry.ts";
 
 /** Seconds a client told 429 should wait: about the time a reading client needs to drain a full queue. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -68,6 +69,10 @@ export interface SessionDeps {
   homes?: Homes;
   /** Where sessions are counted per client (fair shares): taken by the host at creation, renewed and given back here. */
   shares?: Shares;
+  /** Where request spans go; undefined where tracing is off. */
+  telemetry?: Telemetry;
+  /** How requests arrive, for their spans: "tcp" (HTTP, the default) or "pipe" (stdio). */
+  transport?: "tcp" | "pipe";
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
   scheduleWakeup(atMs: number): Promise<void>;
   /**
@@ -232,7 +237,7 @@ export class Session<T extends Transport = Transport> {
       storage: this.#storage,
       protocolVersion: () => this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
       admit: (messages, size) => this.admit(messages, size),
-      accept: (messages, replies, size, auth) => this.#accept(messages, replies, size, auth),
+      accept: (messages, replies, size, auth, trace) => this.#accept(messages, replies, size, auth, trace),
       closed: (stream, reason, cancel) => this.#closed(stream, reason, cancel),
       touch: () => this.#touch(),
     };
@@ -296,12 +301,12 @@ export class Session<T extends Transport = Transport> {
   }
 
   /** Starts requests (answered through `replies`), applies notifications, routes client responses. */
-  async #accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number, auth: Principal | undefined): Promise<void> {
+  async #accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number, auth: Principal | undefined, trace?: HopTrace): Promise<void> {
     // Each request of a batch holds an equal share of its size until it is answered.
     const share = Math.ceil(size / Math.max(1, messages.filter(isRequest).length));
     for (const message of messages) {
       if (isRequest(message)) {
-        const started = this.#start(message, replies!, share, auth);
+        const started = this.#start(message, replies!, share, auth, trace);
         // What initialize negotiates applies to the rest of its batch (2024-11-05 clients may batch).
         if (message.method === "initialize") await started;
       } else if (isNotification(message)) {
@@ -312,9 +317,9 @@ export class Session<T extends Transport = Transport> {
     }
   }
 
-  #start(message: JsonRpcRequest, replies: ReplyChannel, size: number, auth: Principal | undefined): Promise<void> {
+  #start(message: JsonRpcRequest, replies: ReplyChannel, size: number, auth: Principal | undefined, trace: HopTrace | undefined): Promise<void> {
     this.#log.debug("rpc.in", { id: message.id, method: message.method });
-    const { config, server } = this.#deps;
+    const { config, server, telemetry } = this.#deps;
     return this.exchanges.start({
       request: message,
       auth,
@@ -330,7 +335,22 @@ export class Session<T extends Transport = Transport> {
       timeoutMs: config.handlerTimeoutMs,
       maxReplyBytes: config.maxQueueBytes,
       log: this.#log,
+      onError: server.onError,
+      trace: telemetry && { telemetry, origin: this.#origin(trace) },
     });
+  }
+
+  /** Where this session's requests arrive, for their spans: under the hop's span where one carried them (a Worker's). */
+  #origin(trace: HopTrace | undefined): RequestOrigin {
+    const transport = this.#deps.transport ?? "tcp";
+    return {
+      protocolVersion: this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
+      sessionTag: logId(this.#record.id),
+      transport,
+      protocol: transport === "tcp" ? "http" : undefined,
+      parent: trace?.parent,
+      link: trace?.link,
+    };
   }
 
   #onNotification(method: string, params: Record<string, unknown>): void {

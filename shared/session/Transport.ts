@@ -36,6 +36,7 @@ import type { JsonRpcMessage, RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { QueueBudget, Reservation } from "../outbound/QueueBudget.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
+import type { HopTrace } from "../telemetry/Telemetry.ts";
 
 /** Where one batch's requests are answered: an outlet per request, holding its reservation. */
 export interface ReplyChannel {
@@ -70,7 +71,7 @@ export interface TransportLink {
    * client responses apply. `auth` is the principal the messages' own request established (their
    * handlers' `ctx.auth`), undefined where tokens are not checked.
    */
-  accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number, auth?: Principal): Promise<void>;
+  accept(messages: JsonRpcMessage[], replies: ReplyChannel | undefined, size: number, auth?: Principal, trace?: HopTrace): Promise<void>;
   /**
    * A connection ended. With `cancel`, the client is gone and so are its requests (HTTP+SSE,
    * stdio); without, requests go on and their messages wait for a resumption (Streamable HTTP).

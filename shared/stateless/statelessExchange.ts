@@ -30,6 +30,7 @@ import type { Tasks } from "../tasks/Tasks.ts";
 import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { clientKey } from "../shares/clientKey.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 /** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
 class TaskStarted extends Error {
@@ -50,6 +51,10 @@ export interface StatelessDeps {
   tasks?: Tasks;
   /** Where definitions with a home of their own run (`home: "user"` or a handle); undefined where none are hosted. */
   homes?: Homes;
+  /** Where request spans go; undefined where tracing is off. */
+  telemetry?: Telemetry;
+  /** How requests arrive, for their spans: "tcp" (HTTP, the default) or "pipe" (stdio). */
+  transport?: "tcp" | "pipe";
 }
 
 /** The client requests of this revision (schema `ClientRequest`); the rest, `initialize` and `ping` included, are -32601. */
@@ -73,8 +78,9 @@ const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
  * A request of this revision other than `subscriptions/listen`, answered on `outlet`; `controller`
  * cancels it. `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose
  * a `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
+ * `link`: the transport's trace context (an HTTP `traceparent` header), linked from the request's span.
  */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController, caller?: Caller, address?: string): Exchange {
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController, caller?: Caller, address?: string, link?: string): Exchange {
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
@@ -113,12 +119,16 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       throw new TaskStarted("ctx.startTask(): the call goes on as a task");
     },
   };
+  const { telemetry } = deps;
+  const transport = deps.transport ?? "tcp";
   return {
     request,
     auth: caller?.auth,
     scope,
     outlet,
     controller,
+    onError: server.onError,
+    trace: telemetry && { telemetry, origin: { protocolVersion: meta.protocolVersion, transport, protocol: transport === "tcp" ? "http" : undefined, clientAddress: address, link } },
     log: deps.logger,
     timeoutMs: config.handlerTimeoutMs,
     maxReplyBytes: config.maxQueueBytes,

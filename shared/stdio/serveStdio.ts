@@ -22,6 +22,7 @@ import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { type MessageStream, serveMessages } from "../transport/serveMessages.ts";
 import { encodeLine } from "./encodeLine.ts";
 import { splitLines } from "./splitLines.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface StdioOptions {
   server: ServerDefinition;
@@ -33,6 +34,8 @@ export interface StdioOptions {
   env?: ServerEnv;
   /** Operator logs. Default: JSON lines at `LOG_LEVEL` on stderr (`stderrSink`). */
   logger?: Logger;
+  /** Where request spans go. Default: the definition's `telemetry` option, if any. */
+  telemetry?: Telemetry;
 }
 
 /** Resolves when stdin has ended (or stdout failed) and the session is over. */
@@ -44,6 +47,7 @@ export function serveStdio(options: StdioOptions): Promise<void> {
     messages: lineMessages(options.input, options.output, maxLineBytes),
     env: options.env,
     logger: options.logger,
+    telemetry: options.telemetry,
   });
 }
 

@@ -30,6 +30,8 @@ import { InputRounds } from "../exchange/InputRounds.ts";
 import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { type InputRequest, MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
+import { logId } from "../log/logId.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface TaskRunDeps {
   server: ServerDefinition;
@@ -40,6 +42,8 @@ export interface TaskRunDeps {
   broadcast?: Broadcaster;
   /** Where tools with a home of their own run (`home: "user"` or a handle); without one, such a task fails. */
   homes?: Homes;
+  /** Where each run's span goes; undefined where tracing is off. */
+  telemetry?: Telemetry;
 }
 
 export type RunOutcome =
@@ -90,7 +94,15 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     timeoutMs: config.taskTimeoutMs,
     maxReplyBytes: Math.min(config.maxQueueBytes, MAX_TASK_VALUE_BYTES),
     run: (ctx) => runInHome(server, "tools/call", params, ctx, server.method("tools/call")!, { homes: deps.homes, owner: start.owner, freshHandle: start.taskId }),
+    onError: server.onError,
   };
+  // A run is the creating request's work, done later: its span continues the client's trace (the
+  // context the call carried in `_meta`) as an internal span, and names the task by its tag only.
+  const { telemetry } = deps;
+  if (telemetry) {
+    const parent = (start.params._meta as { traceparent?: unknown } | undefined)?.traceparent;
+    exchange.trace = { telemetry, origin: { protocolVersion: start.client.protocolVersion, transport: "tcp", requestTag: logId(start.taskId), parent: typeof parent === "string" ? parent : undefined } };
+  }
   await runExchange(exchange);
   const answered = reply as JsonRpcResponse | undefined;
   if (!answered) return { status: "aborted" };

@@ -19,6 +19,7 @@ import { SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
 import type { Frame } from "../outbound/OutboundQueue.ts";
 import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "../session/Transport.ts";
+import type { HopTrace } from "../telemetry/Telemetry.ts";
 
 export class SingleStreamTransport<T extends Frame = Frame> implements Transport {
   /** 2024-11-05 HTTP+SSE. */
@@ -80,11 +81,11 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
   }
 
   /** Takes one batch of the client's messages; replies go out on the stream. The refusal if it did not fit. */
-  async deliver(messages: JsonRpcMessage[], size: number, auth?: Principal): Promise<Refusal | undefined> {
+  async deliver(messages: JsonRpcMessage[], size: number, auth?: Principal, trace?: HopTrace): Promise<Refusal | undefined> {
     await this.#link.touch();
     const refused = this.#link.admit(messages, size);
     if (refused) return refused;
-    await this.#link.accept(messages, this.replies, size, auth);
+    await this.#link.accept(messages, this.replies, size, auth, trace);
     return undefined;
   }
 

@@ -31,6 +31,7 @@ import { ResumableStream } from "../outbound/ResumableStream.ts";
 import { randomHex } from "../bytes/randomHex.ts";
 import type { Transport, TransportLink, TransportType } from "../session/Transport.ts";
 import { UnfinishedPosts } from "./UnfinishedPosts.ts";
+import type { HopTrace } from "../telemetry/Telemetry.ts";
 
 /** Largest single event kept for resumption; larger ones go out live only. Below storage's value limit. */
 export const MAX_STORED_EVENT_BYTES = 1_048_576;
@@ -84,14 +85,14 @@ export class StreamableHttpTransport implements Transport {
    * stream carrying its notifications, server requests and replies. `headers` go on the answer;
    * `auth` is the POST's principal, its handlers' `ctx.auth`.
    */
-  async post(messages: JsonRpcMessage[], size: number, { headers = {}, auth }: { headers?: Record<string, string>; auth?: Principal } = {}): Promise<Answer> {
+  async post(messages: JsonRpcMessage[], size: number, { headers = {}, auth, trace }: { headers?: Record<string, string>; auth?: Principal; trace?: HopTrace } = {}): Promise<Answer> {
     await this.#link.touch();
     const refused = this.#link.admit(messages, size);
     if (refused) return errorAnswer(refused.error, refused.id);
     const ids = messages.filter(isRequest).map((m) => m.id);
     let owed = ids.length;
     if (owed === 0) {
-      await this.#link.accept(messages, undefined, size, auth);
+      await this.#link.accept(messages, undefined, size, auth, trace);
       return { status: 202 };
     }
     let stream: ResumableStream | undefined;
@@ -115,7 +116,7 @@ export class StreamableHttpTransport implements Transport {
       this.#streams.delete(stream.id);
       unmark?.();
     };
-    await this.#link.accept(messages, { outlet: (reservation) => postOutlet(answer, streamOf, reservation, settled) }, size, auth);
+    await this.#link.accept(messages, { outlet: (reservation) => postOutlet(answer, streamOf, reservation, settled) }, size, auth, trace);
     return answer.response;
   }
 

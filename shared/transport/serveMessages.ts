@@ -57,6 +57,7 @@ import { forThisEra } from "../errors/forThisEra.ts";
 import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { SingleStreamTransport } from "./SingleStreamTransport.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 /** A client connection that carries whole JSON-RPC messages both ways. */
 export interface MessageStream {
@@ -85,6 +86,8 @@ export interface ServeMessagesOptions {
    * stream has not). Pass a `LocalHomes` over Deno KV to keep them (`serveDenoStdio --kv`).
    */
   homes?: Homes;
+  /** Where request spans go. Default: the definition's `telemetry` option, if any. */
+  telemetry?: Telemetry;
 }
 
 const encoder = new TextEncoder();
@@ -103,6 +106,9 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const ownHomes = !options.homes && server.homes.handle ? new LocalHomes({ server, config, logger }) : undefined;
   const homes = options.homes ?? ownHomes;
   const kind = options.kind ?? "message";
+  const telemetry = options.telemetry ?? server.telemetryFor(env, logger);
+  // For spans: stdio is a pipe (OpenTelemetry's `network.transport`); a WebSocket or other stream runs over TCP.
+  const network = kind === "stdio" ? "pipe" : "tcp";
   // One connection is one process's worth of listeners: changes fan out in memory.
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const session = await Session.create(newSessionId(), SingleStreamTransport.messages(kind), {
@@ -116,13 +122,15 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     // Wakeups expire sessions whose stream closed, awaiting a reconnection. This connection is
     // never reopened: when either side ends it, this function ends the session itself.
     scheduleWakeup: async () => {},
+    telemetry,
+    transport: network,
   });
   const { transport } = session;
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
   // Tasks live as long as the connection: a client that goes away cannot poll them any more.
   const tasks = server.hasTasks ? new LocalTasks({ server, config, logger: log, env, broadcast, homes }) : undefined;
-  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes };
+  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes, telemetry, transport: network };
 
   const reader = options.messages.readable.getReader();
   const writer = options.messages.writable.getWriter();
@@ -211,6 +219,8 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     await session.end(outputGone ? "output-closed" : "input-closed");
     await pumping;
     await writer.close().catch(() => {});
+    // The last requests' spans leave before the process does.
+    await telemetry?.flush();
   }
 }
 

@@ -48,7 +48,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["log", "config"],
   ["errors", "timers"],
   ["jsonrpc", "auth", "outbound"],
-  ["http", "schema", "shares"],
+  ["http", "schema", "shares", "telemetry"],
   ["definition"],
   ["methods"],
   ["server"],
