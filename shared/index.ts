@@ -20,7 +20,7 @@ export { defineServer, tool } from "./server/defineServer.ts";
 export { prompt } from "./server/prompt.ts";
 export { resource, resourceTemplate } from "./server/resource.ts";
 export { ServerDefinition } from "./server/ServerDefinition.ts";
-export type { CacheableMethod, CacheHint, ServerOptions } from "./definition/ServerOptions.ts";
+export type { CacheableMethod, CacheHint, HandlerErrorInfo, ServerOptions } from "./definition/ServerOptions.ts";
 export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./schema/standardSchema.ts";
 
 // Tools
@@ -63,6 +63,10 @@ export type { HandleHome, Home } from "./definition/Home.ts";
 export type { HandlerStorage, KeyValueStore } from "./storage/KeyValueStore.ts";
 export type { ListFeature, ListKind } from "./definition/ListKind.ts";
 export type * from "./definition/types.ts";
+
+// Operating it: traces and metrics (the definition's `telemetry` option)
+export { otlpTelemetry } from "./telemetry/OtlpTelemetry.ts";
+export type { RequestOrigin, RequestSpan, Telemetry, TelemetryFactory, TelemetryServices } from "./telemetry/Telemetry.ts";
 
 // Authorization (the router's `authorization` and `rateLimits` options)
 export type { AuthorizationOptions } from "./auth/ResourceServer.ts";

@@ -54,11 +54,11 @@ export interface ServerOptions {
   onError?: (error: Error, info: HandlerErrorInfo) => void | Promise<void>;
   /**
    * Where request spans and the `mcp.server.operation.duration` metric go (OpenTelemetry MCP
-   * conventions). `otlpTelemetry` (from `durable-mcp/telemetry`) exports over OTLP/HTTP JSON to
+   * conventions). `otlpTelemetry` (from `durable-mcp`) exports over OTLP/HTTP JSON to
    * the `OTEL_EXPORTER_OTLP_*` endpoint, and is off while none is set. On Deno, `OTEL_DENO=true`
    * uses Deno's built-in OpenTelemetry instead. Without this option nothing is traced.
    *
-   * @example import { otlpTelemetry } from "durable-mcp/telemetry"; defineServer({ …, telemetry: otlpTelemetry })
+   * @example import { otlpTelemetry } from "durable-mcp"; defineServer({ …, telemetry: otlpTelemetry })
    */
   telemetry?: TelemetryFactory;
 }
