@@ -10,7 +10,7 @@
  * (`toJsonSchema`); classic zod, valibot or arktype work the same way.
  */
 import * as z from "zod/mini";
-import { defineServer, type ServerEnv, tool, toolError } from "durable-mcp";
+import { defineServer, otlpTelemetry, type ServerEnv, tool, toolError } from "durable-mcp";
 import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
 import { notebook, notepad } from "./notes.ts";
 
@@ -102,4 +102,5 @@ export const tools = [
   notebook,
 ];
 
-export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools });
+// `telemetry`: request spans and durations to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
+export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, telemetry: otlpTelemetry });

@@ -35,7 +35,7 @@ import { untilAborted } from "./untilAborted.ts";
 import { describeFailure, type FailureReport, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 import { logId } from "../log/logId.ts";
 import { redact } from "../log/redact.ts";
-import type { RequestSpan } from "../telemetry/Telemetry.ts";
+import { CURRENT_SPAN, type RequestSpan } from "../telemetry/Telemetry.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 
 /** The abort reason of a request past its deadline; its error is made only then. */
@@ -75,6 +75,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
   try {
     const ctx = requestContext(request, scope, signal, notify, outlet, exchange.auth);
     (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE] = (reported) => void (failure ??= reported);
+    if (span) (ctx as { [CURRENT_SPAN]?: string })[CURRENT_SPAN] = span.traceparent;
     const result = await untilAborted(exchange.run(ctx), signal);
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {

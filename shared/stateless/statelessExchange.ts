@@ -30,7 +30,7 @@ import type { Tasks } from "../tasks/Tasks.ts";
 import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { clientKey } from "../shares/clientKey.ts";
-import type { Telemetry } from "../telemetry/Telemetry.ts";
+import { continuedParams, type Telemetry } from "../telemetry/Telemetry.ts";
 
 /** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
 class TaskStarted extends Error {
@@ -142,11 +142,12 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       const task = method === "tools/call" ? planTask(server, params, meta.clientCapabilities, deps.tasks) : undefined;
       const route = { homes: deps.homes, owner: caller?.owner };
       if (!task) return runInHome(server, method, params, ctx, handler, route);
-      if (!task.startsItself) return startTask(deps.tasks!, params, scope.client, caller, {}, await clientKey(caller, address));
+      // The task's runs continue this request's trace under its span (its stored `_meta.traceparent`).
+      if (!task.startsItself) return startTask(deps.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address));
       // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
       startable = true;
       const result = await runInHome(server, method, params, ctx, handler, route);
-      return started && !rounds.needsInput ? startTask(deps.tasks!, params, scope.client, caller, rounds.used, await clientKey(caller, address)) : result;
+      return started && !rounds.needsInput ? startTask(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address)) : result;
     },
   };
 }

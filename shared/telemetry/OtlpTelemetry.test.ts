@@ -22,7 +22,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterAll(() => {
+  receiver.closeAllConnections();
+  return new Promise<void>((resolve) => receiver.close(() => resolve()));
+});
 beforeEach(() => void received.splice(0));
 
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";

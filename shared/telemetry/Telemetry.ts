@@ -38,6 +38,19 @@ export interface RequestOrigin {
   requestTag?: string;
 }
 
+/**
+ * The context member holding the request's own span as a `traceparent`, where it is traced: work
+ * the request hands on (a task it creates) continues the trace under it (`continuedParams`).
+ */
+export const CURRENT_SPAN: unique symbol = Symbol.for("durable-mcp.currentSpan") as never;
+
+/** `params` with `_meta.traceparent` set to the span of the request `ctx` belongs to; `params` itself where it is not traced. */
+export function continuedParams(params: Record<string, unknown>, ctx: object): Record<string, unknown> {
+  const current = (ctx as { [CURRENT_SPAN]?: string })[CURRENT_SPAN];
+  if (current === undefined) return params;
+  return { ...params, _meta: { ...(params._meta as object | undefined), traceparent: current } };
+}
+
 /** What a hop carries for the spans of the requests it delivers (a `SessionOperation`'s `trace`). */
 export interface HopTrace {
   /** The span of the hop (the Worker's), parent of the requests' spans where they run. */
