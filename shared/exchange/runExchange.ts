@@ -40,6 +40,7 @@ export function deadlineError(method: string, timeoutMs: number): McpError {
 export async function runExchange(exchange: Exchange): Promise<void> {
   const { request, scope, outlet, log } = exchange;
   const { id, method } = request;
+  const logged = exchange.loggedId ?? id;
   const controller = exchange.controller ?? new AbortController();
   const { signal } = controller;
   if (signal.aborted) {
@@ -54,7 +55,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
   const notify = async (message: JsonRpcMessage) => {
     signal.throwIfAborted();
     if (answered) {
-      log.warn("rpc.late-notification", { id, method: (message as { method?: string }).method });
+      log.warn("rpc.late-notification", { id: logged, method: (message as { method?: string }).method });
       return;
     }
     await outlet.notify(message, JSON.stringify(message), signal);
@@ -70,7 +71,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
       reply = errorReply(id, deadlineError(method, exchange.timeoutMs));
     } else if (signal.aborted) {
       // Cancelled, or the client left: nobody waits for an answer.
-      log.info("rpc.out", { id, method, ms: Date.now() - started, aborted: describe(reason) });
+      log.info("rpc.out", { id: logged, method, ms: Date.now() - started, aborted: describe(reason) });
     } else {
       const recovered = await scope.recover?.(reason).catch(() => undefined);
       reply = recovered ? resultReply(id, recovered) : errorReply(id, reword(exchange, toMcpError(reason, log)));
@@ -88,16 +89,16 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     // Bytes as the wire counts them (UTF-8), computed only when the text could be over.
     const bytes = json.length * 3 <= exchange.maxReplyBytes ? 0 : utf8Length(json);
     if (bytes > exchange.maxReplyBytes) {
-      log.error("rpc.reply-too-large", { id, bytes, limit: exchange.maxReplyBytes });
+      log.error("rpc.reply-too-large", { id: logged, bytes, limit: exchange.maxReplyBytes });
       reply = errorReply(id, new McpError(500, ErrorCode.InternalError, `The response is ${bytes} bytes, over the limit of ${exchange.maxReplyBytes} bytes a response may have here`));
       json = JSON.stringify(reply);
     }
     await outlet.reply(reply, json);
-    if (log.enabled("info")) log.info("rpc.out", { id, method, ms: Date.now() - started, ...("error" in reply ? { code: reply.error.code } : {}) });
+    if (log.enabled("info")) log.info("rpc.out", { id: logged, method, ms: Date.now() - started, ...("error" in reply ? { code: reply.error.code } : {}) });
   } catch (error) {
     // The reply could not be sent (its stream failed): it is lost to a client that has gone.
     outlet.drop();
-    log.error("rpc.reply-failed", { id, method, message: String(error) });
+    log.error("rpc.reply-failed", { id: logged, method, message: String(error) });
   }
 }
 

@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG, readConfig, type Config } from "../config/readConfig.ts
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { Logger } from "../log/Logger.ts";
+import { logId } from "../log/logId.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import { utf8Length } from "../bytes/utf8Length.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
@@ -92,6 +93,21 @@ class LimitedStorage extends MemoryStorage {
   override async put(key: string, value: unknown): Promise<void> {
     const bytes = utf8Length(JSON.stringify(value));
     if (bytes > this.maxValueBytes) throw new RangeError(`Values cannot be larger than ${this.maxValueBytes} bytes; ${key} has ${bytes}`);
+    return super.put(key, value);
+  }
+}
+
+/** A `MemoryStorage` whose next write of `key` is refused (a storage hiccup), once. */
+class RefusingStorage extends MemoryStorage {
+  #refused: string | undefined;
+  refuseNextPut(key: string): void {
+    this.#refused = key;
+  }
+  override async put(key: string, value: unknown): Promise<void> {
+    if (this.#refused === key) {
+      this.#refused = undefined;
+      throw new Error(`storage refused ${key}`);
+    }
     return super.put(key, value);
   }
 }
@@ -258,6 +274,29 @@ describe("TaskHost: lost runs", () => {
     // A stray wakeup after that runs nothing either.
     await last.host.wake();
     expect(job.runs()).toBe(MAX_LOST_RUNS + 1);
+  });
+});
+
+describe("TaskHost: logs", () => {
+  it("never write the task id, a bearer secret, only its logId tag: on a lost run, a failed wakeup and the run's rpc.out", async () => {
+    const store = new RefusingStorage();
+    const job = blocking();
+    const lost = hostFor(job.handler, { store, logLevel: "debug" });
+    const { taskId } = (await lost.host.create(startOf())) as { taskId: string };
+    const waking = lost.host.wake();
+    await job.started(0);
+    lost.host.stop();
+    await waking;
+    const next = hostFor(async () => "done", { store, logLevel: "debug" });
+    store.refuseNextPut("task");
+    await next.host.wake();
+    await next.host.wake();
+    expect(await next.host.get(undefined)).toMatchObject({ status: "completed" });
+
+    const lines = [...lost.warnings, ...next.warnings];
+    const tagged = lines.filter((line) => line.includes(`"task":"${logId(taskId)}"`)).map((line) => JSON.parse(line).event);
+    expect(tagged).toEqual(expect.arrayContaining(["rpc.out", "task.run-lost", "task.wake-failed"]));
+    expect(lines.filter((line) => line.includes(taskId))).toEqual([]);
   });
 });
 

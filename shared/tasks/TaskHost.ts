@@ -24,6 +24,9 @@
  * (its signal); whatever the handler does after that is discarded. At `createdAt + ttlMs` the
  * last wakeup deletes every key, whatever the status: nothing is left.
  *
+ * Logs name a task by its `logId` tag (`task`), never by its id: whoever holds the id can read,
+ * steer and cancel the task.
+ *
  * Ownership: a task records the digest of its creator's principal; any other caller gets what an
  * unknown id gets (undefined here, -32602 on the wire).
  */
@@ -225,7 +228,8 @@ export class TaskHost {
     try {
       await this.#wake();
     } catch (error) {
-      this.#options.logger.error("task.wake-failed", { taskId: this.#state?.taskId, message: String(error) });
+      const taskId = this.#state?.taskId;
+      this.#options.logger.error("task.wake-failed", { ...(taskId === undefined ? {} : { task: logId(taskId) }), message: String(error) });
       // Tried again later; a task that cannot be woken still ends at its TTL.
       await this.#options.schedule(this.#now() + this.#options.config.taskLeaseMs).catch(() => {});
     }
@@ -258,7 +262,7 @@ export class TaskHost {
     try {
       if (state.running) {
         const lostRuns = state.lostRuns + 1;
-        this.#options.logger.warn("task.run-lost", { taskId: state.taskId, lostRuns });
+        this.#options.logger.warn("task.run-lost", { task: logId(state.taskId), lostRuns });
         if (lostRuns > MAX_LOST_RUNS) {
           const message = `The task's run was lost ${lostRuns} times (deploys, crashes or resets) and is not started again`;
           await this.#change({ status: "failed", running: false, lostRuns, statusMessage: message, error: { code: ErrorCode.InternalError, message } });
