@@ -3,10 +3,13 @@
  * watched: `tools`, `prompts`, `resources`, or `resource:<uri>`), found by `idFromName(topic)`, so
  * every isolate that publishes or listens on a topic reaches the same object.
  *
- * A listener is a WebSocket the object accepts for hibernation, tagged with its topic: the
- * Worker serving a `subscriptions/listen` request opens it (`fetch` with `Upgrade: websocket`
- * and the topic in `TOPIC_HEADER`), and holds the listener's queue itself (`Subscriber`, bounded
- * by MAX_QUEUE_BYTES per listener: one that falls behind is ended there). The object keeps no
+ * A listener is a WebSocket the object accepts for hibernation: the Worker serving a
+ * `subscriptions/listen` request opens it (`fetch` with `Upgrade: websocket`), and holds the
+ * listener's queue itself (`Subscriber`, bounded by MAX_QUEUE_BYTES per listener: one that falls
+ * behind is ended there). The object's name is its topic, so every socket it holds listens to
+ * that topic: sockets are not tagged with it, nor is it sent in a header. A topic is as long as
+ * any URI the server accepts (`resource:` + up to MAX_URI_CHARS characters, any of Unicode),
+ * where a tag holds at most 256 characters and a header value is bytes. The object keeps no
  * queue, no storage, no alarm and no timer: nothing in memory grows with its listeners, and with
  * no publish under way it hibernates, however many listen.
  *
@@ -24,31 +27,29 @@ import { errorResponse } from "../shared/http/errorResponse.ts";
 import { closeBack, sendLine } from "./sockets.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 
-/** The request header naming the topic a listener's socket watches. */
-const TOPIC_HEADER = "x-mcp-topic";
 const WATCH_URL = "https://watch.internal/listen";
 const LISTENER_LEFT = "listener-left";
 const encoder = new TextEncoder();
 
 export class WatchObject extends DurableObject<ServerEnv> {
-  /** A listener's socket: the Worker's upgrade, tagged with its topic. */
+  /** A listener's socket: the Worker's upgrade, listening to this object's topic. */
   override async fetch(request: Request): Promise<Response> {
-    const topic = request.headers.get(TOPIC_HEADER);
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !topic) {
-      return errorResponse(new McpError(400, ErrorCode.InvalidRequest, "A watch object takes listeners only, as WebSocket upgrades naming their topic"));
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return errorResponse(new McpError(400, ErrorCode.InvalidRequest, "A watch object takes listeners only, as WebSocket upgrades"));
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
-    this.ctx.acceptWebSocket(server, [topic]);
+    this.ctx.acceptWebSocket(server);
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  async publish(topic: string, message: object): Promise<void> {
-    sendLine(this.ctx.getWebSockets(topic), message);
+  /** Sends `message` to every listener of this object's topic. */
+  async publish(message: object): Promise<void> {
+    sendLine(this.ctx.getWebSockets(), message);
   }
 
-  /** Listeners of `topic` now; for tests and operators. */
-  async subscribers(topic: string): Promise<number> {
-    return this.ctx.getWebSockets(topic).length;
+  /** Listeners of this object's topic now; for tests and operators. */
+  async subscribers(): Promise<number> {
+    return this.ctx.getWebSockets().length;
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
@@ -64,9 +65,9 @@ export class WatchObject extends DurableObject<ServerEnv> {
 export function durableBroadcaster(namespace: DurableObjectNamespace<WatchObject>, maxBytes: number): Broadcaster {
   const stub = (topic: string) => namespace.get(namespace.idFromName(topic));
   return {
-    publish: (topic, message) => stub(topic).publish(topic, message),
+    publish: (topic, message) => stub(topic).publish(message),
     async subscribe(topic, signal) {
-      const upgraded = await stub(topic).fetch(WATCH_URL, { headers: { upgrade: "websocket", [TOPIC_HEADER]: topic } });
+      const upgraded = await stub(topic).fetch(WATCH_URL, { headers: { upgrade: "websocket" } });
       const socket = upgraded.webSocket;
       if (!socket) throw new Error(`The watch object of ${JSON.stringify(topic)} refused a listener: HTTP ${upgraded.status}`);
       return followSocket(socket, maxBytes, signal);

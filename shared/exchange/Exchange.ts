@@ -15,7 +15,7 @@
  */
 import type { Principal } from "../auth/Principal.ts";
 import type { McpError } from "../errors/McpError.ts";
-import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.ts";
+import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import type { ListFeature, ListKind } from "../definition/ListKind.ts";
@@ -95,6 +95,8 @@ export interface Exchange {
   /** A reply longer than this (JSON text) is replaced by a -32603 error saying so (MAX_QUEUE_BYTES). */
   maxReplyBytes: number;
   log: Logger;
+  /** What log lines name the request by where its id is a secret (a task's run: its task id's `logId` tag); the request's id otherwise. */
+  loggedId?: RequestId;
   /**
    * The request's own controller, when the era holds one to cancel it by: aborting it (with any
    * reason) means nobody waits for the answer any more (cancelled, or the client left). Its

@@ -49,6 +49,7 @@ export function deadlineError(method: string, timeoutMs: number): McpError {
 export async function runExchange(exchange: Exchange): Promise<void> {
   const { request, scope, outlet, log } = exchange;
   const { id, method } = request;
+  const logged = exchange.loggedId ?? id;
   const controller = exchange.controller ?? new AbortController();
   const { signal } = controller;
   if (signal.aborted) {
@@ -65,7 +66,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
   const notify = async (message: JsonRpcMessage) => {
     signal.throwIfAborted();
     if (answered) {
-      log.warn("rpc.late-notification", { id, method: (message as { method?: string }).method });
+      log.warn("rpc.late-notification", { id: logged, method: (message as { method?: string }).method });
       return;
     }
     await outlet.notify(message, JSON.stringify(message), signal);
@@ -84,7 +85,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
       reply = errorReply(id, deadlineError(method, exchange.timeoutMs));
     } else if (signal.aborted) {
       // Cancelled, or the client left: nobody waits for an answer.
-      log.info("rpc.out", { id: tagOf(exchange), method, ms: Date.now() - started, aborted: describe(reason) });
+      log.info("rpc.out", { id: logged, method, ms: Date.now() - started, aborted: describe(reason) });
     } else {
       const recovered = await scope.recover?.(reason).catch(() => undefined);
       if (!recovered && !(reason instanceof McpError)) failure ??= describeFailure(reason);
@@ -105,18 +106,18 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     // Bytes as the wire counts them (UTF-8), computed only when the text could be over.
     const bytes = json.length * 3 <= exchange.maxReplyBytes ? 0 : utf8Length(json);
     if (bytes > exchange.maxReplyBytes) {
-      log.error("rpc.reply-too-large", { id, bytes, limit: exchange.maxReplyBytes });
+      log.error("rpc.reply-too-large", { id: logged, bytes, limit: exchange.maxReplyBytes });
       reply = errorReply(id, new McpError(500, ErrorCode.InternalError, `The response is ${bytes} bytes, over the limit of ${exchange.maxReplyBytes} bytes a response may have here`));
       json = JSON.stringify(reply);
     }
     await outlet.reply(reply, json);
     span?.end({ reply, failure });
-    if (log.enabled("info")) log.info("rpc.out", { id: tagOf(exchange), method, ms: Date.now() - started, ...outcomeOf(reply) });
+    if (log.enabled("info")) log.info("rpc.out", { id: logged, method, ms: Date.now() - started, ...outcomeOf(reply) });
   } catch (error) {
     span?.end({ reply, failure, aborted: true });
     // The reply could not be sent (its stream failed): it is lost to a client that has gone.
     outlet.drop();
-    log.error("rpc.reply-failed", { id, method, message: String(error) });
+    log.error("rpc.reply-failed", { id: logged, method, message: String(error) });
   }
 }
 
@@ -124,11 +125,6 @@ export async function runExchange(exchange: Exchange): Promise<void> {
 function outcomeOf(reply: JsonRpcResponse): Record<string, unknown> {
   if ("error" in reply) return { code: reply.error.code };
   return isObject(reply.result) && reply.result.isError === true ? { isError: true } : {};
-}
-
-/** The request's id as logged: a task's run has its task id, a bearer secret, as its id, so its tag instead. */
-function tagOf({ request, scope }: Exchange): unknown {
-  return scope.taskId === undefined ? request.id : logId(scope.taskId);
 }
 
 /** Deepest stack frames kept in a `handler.error` line. */
@@ -143,7 +139,7 @@ function reportFailure(exchange: Exchange, failure: HandlerFailure, span: Reques
   const secrets = [scope.session?.id, scope.taskId];
   const message = redact(failure.message, secrets);
   const stack = failure.stack === undefined ? undefined : redact(failure.stack, secrets);
-  const requestId = String(tagOf(exchange));
+  const requestId = String(exchange.loggedId ?? request.id);
   const traceId = span?.traceparent.slice(3, 35);
   log.error("handler.error", { id: requestId, method: request.method, tool: failure.tool, error: failure.name, message, stack: stack?.split("\n").slice(0, MAX_STACK_FRAMES + 1), traceId });
   const { onError } = exchange;

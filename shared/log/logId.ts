@@ -1,13 +1,13 @@
 /**
- * A short tag to log in place of a session id. The id is a bearer secret: whoever reads it from
- * a log line can speak for the session. `logId(id)` is 12 hex characters (48 bits) of the 64-bit
- * FNV-1a hash of the id's UTF-8 bytes: stable, so every line of a session still greps together,
- * and it does not contain the id.
+ * A short tag to log in place of a session id or a task id. Both are bearer secrets: whoever
+ * reads one from a log line can speak for the session, or read, steer and cancel the task.
+ * `logId(id)` is 12 hex characters (48 bits) of the 64-bit FNV-1a hash of the id's UTF-8 bytes:
+ * stable, so every line of a session still greps together, and it does not contain the id.
  *
  * A log correlation tag, not a security primitive: FNV-1a is not a cryptographic hash, and it
  * is chosen because it is synchronous (the tag is built in constructors, where `crypto.subtle`'s
- * promise cannot be awaited). It is safe here because session ids are 128-bit random: 48 bits
- * of tag leave about 2^80 candidate ids per tag, so a tag does not help anyone guess an id.
+ * promise cannot be awaited). It is safe here because session and task ids are 128-bit random:
+ * 48 bits of tag leave about 2^80 candidate ids per tag, so a tag does not help anyone guess one.
  * Tags may collide (~50% chance of one collision among ~16 million sessions); they label lines,
  * they do not identify sessions.
  */

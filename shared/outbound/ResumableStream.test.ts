@@ -17,6 +17,18 @@ class SlowConfirmStorage extends MemoryStorage {
   }
 }
 
+/** Storage whose writes land only when the test says so: a write still under way when a client resumes. */
+class HeldWriteStorage extends MemoryStorage {
+  readonly held: Array<() => void> = [];
+  override async put(key: string, value: unknown): Promise<void> {
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    await super.put(key, value);
+  }
+  release(): void {
+    for (const resolve of this.held.splice(0)) resolve();
+  }
+}
+
 function setup(storage = new MemoryStorage()) {
   const events = new EventStore(storage, { maxEvents: 100, maxBytes: 1_000_000, maxEventBytes: 100_000 });
   const stream = new ResumableStream({ id: "0123456789ab", budget: new QueueBudget({ maxBytes: 1_000_000, maxMessages: 100 }), events, keepaliveIntervalMs: 60_000, log: new Logger("error") });
@@ -54,6 +66,22 @@ describe("ResumableStream: resumption against concurrent sends", () => {
     await next;
     // Twice would read [.1, .1]; missed would read [.2] and wait.
     expect(await eventIds(response.body!, 2)).toEqual(["0123456789ab.1", "0123456789ab.2"]);
+  });
+
+  it("replays a message whose write had not landed when the client resumed, once it lands: the replay waits for it", async () => {
+    const storage = new HeldWriteStorage();
+    const { stream } = setup(storage);
+    // m1 is numbered (seq 1) and its write is under way, not yet in storage, when the client
+    // resumes: it is not live for the new connection (numbered before it), so only the replay
+    // can carry it, and the replay must wait for the write rather than list storage at once.
+    const sent = stream.notify('{"jsonrpc":"2.0","method":"m1"}');
+    expect(storage.held).toHaveLength(1);
+    const response = stream.resume(0);
+    storage.release();
+    await sent;
+    stream.finish();
+    // Without the wait the connection ends having carried nothing: m1 lost.
+    expect(await eventIds(response.body!, 1)).toEqual(["0123456789ab.1"]);
   });
 
   it("delivers a message sent after the replay was read live, after the replay, in order", async () => {

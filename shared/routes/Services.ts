@@ -25,6 +25,8 @@ export interface Services {
   telemetry?: Telemetry;
   /** Why this deployment cannot serve the definition: the definition's own problem, or homes it declares but cannot host; undefined when it can. */
   problem?: Error;
+  /** What this deployment serves less of than the definition asks (task tools without a task host), for `GET /`; served all the same. */
+  warnings?: readonly string[];
 }
 
 /** `caller`: who sent the request, where the server checks tokens; `address`: its network address, where the runtime knows it (fair shares of clients without a token). */

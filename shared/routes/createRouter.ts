@@ -35,6 +35,7 @@ import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
+import { NO_TASK_HOST } from "../tasks/taskMethods.ts";
 import type { Homes } from "../home/Homes.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 import { homeProblem } from "../home/deploymentProblems.ts";
@@ -136,14 +137,16 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const gate = gatekeeper(env, platform, options, authorization);
       // Only a server with task tools gets a task host: the rest never route a task method.
       const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
-      if (definition.hasTasks && !tasks) logger.error("config.tasks", { message: "Some tools run as tasks, but this deployment hosts no tasks (on Workers: bind MCP_TASK in wrangler.toml)" });
+      // Served without them: the extension is not advertised, optional tasks run as plain calls, required ones answer -32603 with this.
+      const unhosted = definition.hasTasks && !tasks ? `Some tools run as tasks, and ${NO_TASK_HOST}` : undefined;
+      if (unhosted) logger.error("config.tasks", { message: unhosted });
       const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
       const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
       if (deployment) logger.error("config.homes", { message: deployment.message });
       const problem = definition.problem ?? deployment;
       const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
       const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry };
-      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes, telemetry }), stateless, problem, telemetry };
+      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes, telemetry }), stateless, problem, telemetry, warnings: unhosted ? [unhosted] : [] };
       built.set(env, services);
     }
     return services;
@@ -161,7 +164,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
         : (request, services, caller, address) => (services.problem ? invalidDefinition(services.problem) : route.handle(request, services, caller, address));
     table.set(route.path, (table.get(route.path) ?? new Map()).set(route.method, handle));
   }
-  table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem)]]));
+  table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem, services.warnings)]]));
 
   const dispatch = async (request: Request, env: E, context: unknown, services: Services): Promise<Response> => {
     const policy = { allowed: services.config.allowedOrigins };

@@ -1,18 +1,20 @@
 /**
  * `GET /` — what this deployment is, for a person with a browser or curl: the server's name and
  * version, the protocol versions it speaks, its endpoints (the router's own table, so the list
- * cannot drift from what is served) and its limits. A definition that cannot be served says why.
+ * cannot drift from what is served) and its limits. A definition that cannot be served says why
+ * (`problem`); one served with less than it declares says what is missing (`warnings`).
  */
 import type { Config } from "../config/readConfig.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
-/** `problem`: why this deployment cannot serve the definition (`Services.problem`). */
-export function describeServer(definition: ServerDefinition, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error): Response {
+/** `problem`: why this deployment cannot serve the definition (`Services.problem`); `warnings`: what it serves without (`Services.warnings`). */
+export function describeServer(definition: ServerDefinition, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = []): Response {
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",
     ...(problem ? { problem: problem.message } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
     protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
     endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {

@@ -92,11 +92,15 @@ export class ServerDefinition {
     return Object.hasOwn(this.#methods, name) ? this.#methods[name] : undefined;
   }
 
-  /** 2026-07-28 `server/discover`: the versions served statelessly, capabilities and instructions (resultType and hints are added by the caller). */
-  discover(): Result {
+  /**
+   * 2026-07-28 `server/discover`: the versions served statelessly, capabilities and instructions
+   * (resultType and hints are added by the caller). `tasksHosted`: whether the deployment hosts
+   * tasks; the extension is advertised only where some tool may run as one and a host serves it.
+   */
+  discover(tasksHosted = false): Result {
     const capabilities = this.capabilities();
     // Extensions are a 2026-07-28 matter: sessions never see them in `initialize`.
-    if (this.hasTasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    if (this.hasTasks && tasksHosted) capabilities.extensions = { [TASKS_EXTENSION]: {} };
     const result: Result = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities };
     if (this.#options.instructions) result.instructions = this.#options.instructions;
     return result;

@@ -135,7 +135,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     run: async (ctx) => {
       const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
       rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
-      if (method === "server/discover") return server.discover();
+      if (method === "server/discover") return server.discover(deps.tasks !== undefined);
       if (TASK_METHODS.has(method) && server.hasTasks) return taskMethod(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
       const handler = STATELESS_METHODS.has(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);

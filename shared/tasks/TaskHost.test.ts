@@ -8,7 +8,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DEFAULT_CONFIG, readConfig, type Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
+import { McpError } from "../errors/McpError.ts";
 import { Logger } from "../log/Logger.ts";
+import { logId } from "../log/logId.ts";
+import type { LogLevel } from "../protocol/logLevels.ts";
+import { utf8Length } from "../bytes/utf8Length.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
 import type { Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
@@ -42,7 +46,7 @@ function startOf(fields: Partial<TaskStart> = {}, text?: string): TaskStart {
 }
 
 /** A host over `store`, with its wakeups, announcements, `gone()` calls and warnings recorded. */
-function hostFor(handler: (ctx: RequestContext) => Promise<string>, options: { store?: MemoryStorage; config?: Config; now?: () => number } = {}) {
+function hostFor(handler: (ctx: RequestContext) => Promise<string>, options: { store?: MemoryStorage; config?: Config; now?: () => number; logLevel?: LogLevel } = {}) {
   const store = options.store ?? new MemoryStorage();
   const scheduled: (number | undefined)[] = [];
   const published: Result[] = [];
@@ -51,7 +55,7 @@ function hostFor(handler: (ctx: RequestContext) => Promise<string>, options: { s
   const host = new TaskHost({
     server: serverWith(handler),
     config: options.config ?? DEFAULT_CONFIG,
-    logger: new Logger("warning", {}, (line) => warnings.push(line)),
+    logger: new Logger(options.logLevel ?? "warning", {}, (line) => warnings.push(line)),
     env: {},
     store,
     schedule: async (at) => void scheduled.push(at),
@@ -74,6 +78,36 @@ class HeldStorage extends MemoryStorage {
     const held = this.#held;
     this.#held = undefined;
     if (held) await held;
+    return super.put(key, value);
+  }
+}
+
+/**
+ * A `MemoryStorage` that refuses a value over `maxValueBytes` of JSON, as Durable Object storage
+ * refuses one over its value limit: the write rejects and nothing is stored.
+ */
+class LimitedStorage extends MemoryStorage {
+  constructor(readonly maxValueBytes: number) {
+    super();
+  }
+  override async put(key: string, value: unknown): Promise<void> {
+    const bytes = utf8Length(JSON.stringify(value));
+    if (bytes > this.maxValueBytes) throw new RangeError(`Values cannot be larger than ${this.maxValueBytes} bytes; ${key} has ${bytes}`);
+    return super.put(key, value);
+  }
+}
+
+/** A `MemoryStorage` whose next write of `key` is refused (a storage hiccup), once. */
+class RefusingStorage extends MemoryStorage {
+  #refused: string | undefined;
+  refuseNextPut(key: string): void {
+    this.#refused = key;
+  }
+  override async put(key: string, value: unknown): Promise<void> {
+    if (this.#refused === key) {
+      this.#refused = undefined;
+      throw new Error(`storage refused ${key}`);
+    }
     return super.put(key, value);
   }
 }
@@ -167,6 +201,45 @@ describe("TaskHost: size limits (MAX_TASK_VALUE_BYTES)", () => {
   });
 });
 
+describe("TaskHost: an outcome that cannot be stored", () => {
+  // Each outcome is under the task's own bound (MAX_TASK_VALUE_BYTES) but over the storage's: a
+  // result, the asks of input_required, and a failed run's error with its data.
+  const outcomes: [string, (ctx: RequestContext) => Promise<string>][] = [
+    ["a result", async () => "x".repeat(8_000)],
+    ["input_required's asks", async (ctx) => String((await ctx.elicit({ ...form, message: "x".repeat(8_000) })).action)],
+    ["a failed run's error", async () => {
+      throw new McpError(400, ErrorCode.InvalidParams, "refused", { detail: "x".repeat(8_000) });
+    }],
+  ];
+  for (const [what, outcome] of outcomes) {
+    it(`fails the task with a small error saying so, and runs the handler once, for ${what} the storage refuses`, async () => {
+      const store = new LimitedStorage(4_096);
+      let runs = 0;
+      const handler = (ctx: RequestContext) => {
+        runs++;
+        return outcome(ctx);
+      };
+      const first = hostFor(handler, { store });
+      await first.host.create(startOf());
+      await first.host.wake();
+      // Later wakeups, here or in a host that took over (an evicted object), start nothing.
+      for (let wake = 0; wake < MAX_LOST_RUNS + 1; wake++) await hostFor(handler, { store }).host.wake();
+      expect(runs).toBe(1);
+      const task = await hostFor(handler, { store }).host.get(undefined);
+      expect(task).toMatchObject({ status: "failed", error: { code: ErrorCode.InternalError } });
+      const message = (task!.error as { message: string }).message;
+      expect(message).toMatch(/could not be stored/);
+      expect(message).not.toMatch(/lost|deploy/);
+      expect(task!.statusMessage).toBe(message);
+      expect(await store.get("task")).toMatchObject({ running: false, lostRuns: 0 });
+      expect(await keys(store)).not.toContain("result");
+      expect(first.published.at(-1)).toMatchObject({ status: "failed" });
+      expect(first.scheduled.at(-1)).toBe(T0 + TTL_MS);
+      expect(first.warnings.some((line) => line.includes('"task.outcome-unstored"'))).toBe(true);
+    });
+  }
+});
+
 describe("TaskHost: lost runs", () => {
   it("starts a lost run again, counting it, and fails the task past MAX_LOST_RUNS without running it again", async () => {
     const store = new MemoryStorage();
@@ -201,6 +274,29 @@ describe("TaskHost: lost runs", () => {
     // A stray wakeup after that runs nothing either.
     await last.host.wake();
     expect(job.runs()).toBe(MAX_LOST_RUNS + 1);
+  });
+});
+
+describe("TaskHost: logs", () => {
+  it("never write the task id, a bearer secret, only its logId tag: on a lost run, a failed wakeup and the run's rpc.out", async () => {
+    const store = new RefusingStorage();
+    const job = blocking();
+    const lost = hostFor(job.handler, { store, logLevel: "debug" });
+    const { taskId } = (await lost.host.create(startOf())) as { taskId: string };
+    const waking = lost.host.wake();
+    await job.started(0);
+    lost.host.stop();
+    await waking;
+    const next = hostFor(async () => "done", { store, logLevel: "debug" });
+    store.refuseNextPut("task");
+    await next.host.wake();
+    await next.host.wake();
+    expect(await next.host.get(undefined)).toMatchObject({ status: "completed" });
+
+    const lines = [...lost.warnings, ...next.warnings];
+    const tagged = lines.filter((line) => line.includes(`"task":"${logId(taskId)}"`)).map((line) => JSON.parse(line).event);
+    expect(tagged).toEqual(expect.arrayContaining(["rpc.out", "task.run-lost", "task.wake-failed"]));
+    expect(lines.filter((line) => line.includes(taskId))).toEqual([]);
   });
 });
 

@@ -19,9 +19,13 @@
  * crash, a reset — the wakeup fires with the state still marked running and starts the handler
  * again. So a task's handler runs at least once, and may run again from the top (at most
  * `MAX_LOST_RUNS` more times, then the task fails): make its side effects idempotent, keyed by
- * `ctx.taskId`. `tasks/cancel` marks the task `cancelled` at once and aborts a run in progress
+ * `ctx.taskId`. A run whose outcome the store refuses (a value over the storage's limit, a failed
+ * write) was not lost: the task fails with a small error that says so, and does not run again. `tasks/cancel` marks the task `cancelled` at once and aborts a run in progress
  * (its signal); whatever the handler does after that is discarded. At `createdAt + ttlMs` the
  * last wakeup deletes every key, whatever the status: nothing is left.
+ *
+ * Logs name a task by its `logId` tag (`task`), never by its id: whoever holds the id can read,
+ * steer and cancel the task.
  *
  * Ownership: a task records the digest of its creator's principal; any other caller gets what an
  * unknown id gets (undefined here, -32602 on the wire).
@@ -30,6 +34,7 @@ import { utf8Length } from "../bytes/utf8Length.ts";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import { logId } from "../log/logId.ts";
 import type { Result } from "../definition/Method.ts";
 import { answerProblem } from "../exchange/InputRounds.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
@@ -223,7 +228,8 @@ export class TaskHost {
     try {
       await this.#wake();
     } catch (error) {
-      this.#options.logger.error("task.wake-failed", { taskId: this.#state?.taskId, message: String(error) });
+      const taskId = this.#state?.taskId;
+      this.#options.logger.error("task.wake-failed", { ...(taskId === undefined ? {} : { task: logId(taskId) }), message: String(error) });
       // Tried again later; a task that cannot be woken still ends at its TTL.
       await this.#options.schedule(this.#now() + this.#options.config.taskLeaseMs).catch(() => {});
     }
@@ -256,7 +262,7 @@ export class TaskHost {
     try {
       if (state.running) {
         const lostRuns = state.lostRuns + 1;
-        this.#options.logger.warn("task.run-lost", { taskId: state.taskId, lostRuns });
+        this.#options.logger.warn("task.run-lost", { task: logId(state.taskId), lostRuns });
         if (lostRuns > MAX_LOST_RUNS) {
           const message = `The task's run was lost ${lostRuns} times (deploys, crashes or resets) and is not started again`;
           await this.#change({ status: "failed", running: false, lostRuns, statusMessage: message, error: { code: ErrorCode.InternalError, message } });
@@ -293,8 +299,24 @@ export class TaskHost {
     if (this.#options.shared && outcome.status !== "aborted") await this.refresh();
     const state = this.#state;
     if (outcome.status === "aborted" || !state || state.status !== "working") return;
+    try {
+      await this.#settle(outcome);
+    } catch (error) {
+      // The run happened; only its record failed (a value over the storage's limit, a refused
+      // write). Not a lost run: run again, the handler would meet the same wall, and blame deploys.
+      logger.error("task.outcome-unstored", { task: logId(state.taskId), outcome: outcome.status, message: String(error) });
+      this.#result = undefined;
+      await store.delete(KEY.result).catch(() => false);
+      const message = `The task's run ended (${outcome.status}), but that outcome could not be stored, so the task failed; its handler is not run again`;
+      await this.#change({ status: "failed", running: false, inputRequests: undefined, error: { code: ErrorCode.InternalError, message }, statusMessage: message });
+    }
+    await schedule(this.#expiresAt(state));
+  }
+
+  /** Stores a run's outcome as the task's next status. @throws whatever the store throws (nothing is changed in memory then) */
+  async #settle(outcome: Exclude<RunOutcome, { status: "aborted" }>): Promise<void> {
     if (outcome.status === "completed") {
-      await store.put(KEY.result, outcome.result);
+      await this.#options.store.put(KEY.result, outcome.result);
       this.#result = outcome.result;
       await this.#change({ status: "completed", running: false, statusMessage: undefined });
     } else if (outcome.status === "failed") {
@@ -302,7 +324,6 @@ export class TaskHost {
     } else {
       await this.#change({ status: "input_required", running: false, inputRequests: outcome.inputRequests });
     }
-    await schedule(this.#expiresAt(state));
   }
 
   /**
@@ -316,7 +337,15 @@ export class TaskHost {
     for (const key of Object.keys(next) as (keyof TaskState)[]) if (next[key] === undefined) delete next[key];
     if (announce) next.lastUpdatedAt = this.#now();
     this.#state = next;
-    if (store && !(await this.#write(next))) {
+    let written = true;
+    try {
+      if (store) written = await this.#write(next);
+    } catch (error) {
+      // Not stored: memory stays as storage has it, so a later wakeup does not act on a state that never was.
+      if (this.#state === next) this.#state = state;
+      throw error;
+    }
+    if (!written) {
       // Another host ended the task meanwhile (a shared store): its status stands, and a run here stops.
       await this.refresh();
       return;

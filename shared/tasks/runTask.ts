@@ -21,6 +21,7 @@ import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
 import { runExchange } from "../exchange/runExchange.ts";
 import { type JsonRpcResponse, notification } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
+import { logId } from "../log/logId.ts";
 import { LIST_CHANGED_METHOD } from "../definition/ListKind.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
@@ -30,7 +31,6 @@ import { InputRounds } from "../exchange/InputRounds.ts";
 import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { type InputRequest, MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
-import { logId } from "../log/logId.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface TaskRunDeps {
@@ -55,6 +55,7 @@ export type RunOutcome =
 /** @param onProgress the handler's latest `ctx.progress`, as a status message */
 export async function runTask(start: TaskStart, answers: Record<string, unknown>, deps: TaskRunDeps, controller: AbortController, onProgress: (message: string) => void): Promise<RunOutcome> {
   const { server, config } = deps;
+  const tag = logId(start.taskId);
   const rounds = new InputRounds(answers, undefined, start.client.capabilities);
   let reply: JsonRpcResponse | undefined;
   const outlet: Outlet = {
@@ -90,7 +91,9 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     scope,
     outlet,
     controller,
-    log: deps.logger,
+    // The request's id is the task id, a bearer secret: log lines carry its tag instead.
+    log: deps.logger.child({ task: tag }),
+    loggedId: tag,
     timeoutMs: config.taskTimeoutMs,
     maxReplyBytes: Math.min(config.maxQueueBytes, MAX_TASK_VALUE_BYTES),
     run: (ctx) => runInHome(server, "tools/call", params, ctx, server.method("tools/call")!, { homes: deps.homes, owner: start.owner, freshHandle: start.taskId }),

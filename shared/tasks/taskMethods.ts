@@ -17,23 +17,33 @@ import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { isTaskId, newTaskId, type Tasks } from "./Tasks.ts";
 
 /**
- * How a `tools/call` meets the extension: undefined for a plain call (the tool has no `task`, or
- * the request did not declare the extension and the tool's task is optional), else the tool's
- * task options.
- * @throws McpError -32021 for a tool that runs only as a task, when the request did not declare the extension; -32603 when no task host is configured
+ * What a deployment with task tools and no task host lacks, in the words of its log line, `GET /`
+ * and a required task's error: the export and the binding to add.
+ */
+export const NO_TASK_HOST =
+  "this deployment hosts no tasks: on Workers, export `taskObject(server)` as McpTask from the entry (`export const McpTask = taskObject(server)`) and bind it as MCP_TASK in wrangler.toml";
+
+/**
+ * How a `tools/call` meets the extension: undefined for a plain call (the tool has no `task`; or
+ * its task is optional and the request did not declare the extension, or no task host serves it,
+ * which then is not advertised either), else the tool's task options.
+ * @throws McpError -32603 naming what to add, for a tool that runs only as a task where no task host is configured; else -32021 for one when the request did not declare the extension
  */
 export function planTask(server: ServerDefinition, params: Record<string, unknown>, capabilities: Record<string, unknown>, tasks: Tasks | undefined): TaskOptions | undefined {
   const name = params.name;
   const options = typeof name === "string" ? server.taskOptions(name) : undefined;
   if (!options) return undefined;
   const required = options.support === "required";
+  // The deployment first: a client cannot declare its way past a missing host, so -32021 would mislead it.
+  if (!tasks) {
+    if (required) throw new McpError(500, ErrorCode.InternalError, `Tool ${name as string} runs only as a task, and ${NO_TASK_HOST}`);
+    return undefined;
+  }
   if (!declaresTasks(capabilities)) {
     if (required) throw tasksRequired(`Tool ${name as string} runs only as a task, and so`);
     return undefined;
   }
-  if (tasks) return options;
-  if (!required) return undefined;
-  throw new McpError(500, ErrorCode.InternalError, `Tool ${name as string} runs only as a task, and this deployment hosts no tasks (on Workers, bind MCP_TASK in wrangler.toml)`);
+  return options;
 }
 
 /** Creates the task for a call: the `CreateTaskResult` (`resultType: "task"`), sent once the task is stored; `shareKey`: whose fair share it holds. */

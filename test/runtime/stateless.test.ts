@@ -4,8 +4,11 @@
  * Objects over hibernatable sockets — released when the client leaves, kept across an eviction
  * of the topic object, and ended (not buffered) when the client stops reading.
  */
-import { env, evictDurableObject, listDurableObjectIds, SELF } from "cloudflare:test";
+import { createExecutionContext, env, evictDurableObject, listDurableObjectIds, SELF } from "cloudflare:test";
+import { defineServer, resourceTemplate, tool } from "durable-mcp";
+import { createWorker } from "durable-mcp/cloudflare";
 import { describe, expect, it } from "vitest";
+import { MAX_URI_CHARS } from "../../shared/methods/resourceMethods.ts";
 import { SseReader } from "../support/SseReader.ts";
 import { BASE, eventually, postModern } from "./helpers.ts";
 
@@ -13,7 +16,7 @@ const MCP = `${BASE}/mcp`;
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const post = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) => postModern(method, params, { headers });
 
-const watchers = (topic: string) => env.MCP_WATCH!.get(env.MCP_WATCH!.idFromName(topic)).subscribers(topic);
+const watchers = (topic: string) => env.MCP_WATCH!.get(env.MCP_WATCH!.idFromName(topic)).subscribers();
 
 describe("stateless requests", () => {
   it("are answered without creating a session object, even when they carry an Mcp-Session-Id", async () => {
@@ -106,9 +109,9 @@ describe("subscriptions/listen", () => {
     const topic = env.MCP_WATCH!.get(env.MCP_WATCH!.idFromName("tools"));
     // The client reads nothing more. Each message is ~60 bytes: 2,000 exceed the 64 KiB bound the
     // runtime tests configure (MAX_QUEUE_BYTES) even after the listen channel's 20 messages.
-    for (let i = 0; i < 2_000; i++) await topic.publish("tools", { jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    for (let i = 0; i < 2_000; i++) await topic.publish({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     // The Worker holding the listener ends it past the bound and closes its socket to the object.
-    await eventually(async () => (await topic.subscribers("tools")) === 0);
+    await eventually(async () => (await topic.subscribers()) === 0);
     // Reading again: what was queued within the bounds (at most 64 KiB in the Worker plus the
     // channel's 20), then the graceful end of the subscription.
     let last: any;
@@ -116,5 +119,63 @@ describe("subscriptions/listen", () => {
     for (; delivered < 2_000 && !last?.result; delivered++) last = JSON.parse((await reader.next()).data);
     expect(last).toMatchObject({ result: { resultType: "complete" } });
     expect(delivered - 1).toBeLessThan(65_536 / 60 + 20);
+  });
+
+  describe("of resources with any URI the server accepts", () => {
+    // Every note://… URI is readable here, so any length and any characters a client sends get as
+    // far as the topic object; the URI itself is the topic's name (`resource:<uri>`).
+    const notes = defineServer({
+      name: "long-uris",
+      version: "1",
+      resourceTemplates: [resourceTemplate({ uriTemplate: "note://{name}", name: "note", read: async ({ name }) => String(name) })],
+      tools: [
+        tool({
+          name: "touch",
+          description: "Reports a note as updated",
+          inputSchema: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
+          handler: async ({ uri }, ctx) => {
+            await ctx.resourceUpdated(String(uri));
+            return "touched";
+          },
+        }),
+      ],
+    });
+    const worker = createWorker(notes);
+    const postTo = (method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      worker.fetch(
+        new Request(MCP, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } }),
+        }),
+        env,
+        createExecutionContext(),
+      );
+
+    const longest = `note://${"a".repeat(MAX_URI_CHARS - "note://".length)}`;
+    for (const [what, uri] of [
+      [`${MAX_URI_CHARS} characters (MAX_URI_CHARS)`, longest],
+      ["characters outside Latin-1", "note://ноты-€-✓"],
+    ] as const) {
+      it(`watches a URI of ${what}, and hears its updates`, async () => {
+        const response = await postTo("subscriptions/listen", { notifications: { resourceSubscriptions: [uri] } });
+        expect(response.status).toBe(200);
+        const reader = new SseReader(response.body!);
+        const ack = JSON.parse((await reader.next()).data);
+        expect(ack.params.notifications).toEqual({ resourceSubscriptions: [uri] });
+        expect(await watchers(`resource:${uri}`)).toBe(1);
+        expect((await postTo("tools/call", { name: "touch", arguments: { uri } }, { "mcp-name": "touch" })).status).toBe(200);
+        expect(JSON.parse((await reader.next()).data)).toMatchObject({ method: "notifications/resources/updated", params: { uri } });
+        await reader.cancel();
+      });
+    }
+
+    it("refuses a URI one character longer with 400 and -32602, pinning nothing", async () => {
+      const response = await postTo("subscriptions/listen", { notifications: { resourceSubscriptions: [`${longest}a`] } });
+      expect(response.status).toBe(400);
+      const { error } = await response.json<any>();
+      expect(error.code).toBe(-32602);
+      expect(error.message).toContain(`more than the limit of ${MAX_URI_CHARS}`);
+    });
   });
 });

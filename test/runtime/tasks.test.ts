@@ -15,7 +15,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OWNER_HEADER } from "../../durable/taskProtocol.ts";
-import { TASK_LEASE_MS } from "../../shared/tasks/TaskHost.ts";
+import { MAX_LOST_RUNS, TASK_LEASE_MS } from "../../shared/tasks/TaskHost.ts";
 import type { TaskStart, TaskState } from "../../shared/tasks/TaskState.ts";
 import { eventually, MODERN, postModern } from "./helpers.ts";
 import { taskProbes } from "./testServer.ts";
@@ -140,6 +140,24 @@ describe("a task across its object's lifecycle", () => {
     expect(answer.error).toMatchObject({ code: -32602 });
     // Asking about it stored nothing again.
     expect(await keys(taskId)).toEqual([]);
+  });
+
+  it("fails, having run its handler once, when its outcome is more than the object's storage takes in one value", POLLING_TEST, async () => {
+    // The asks of input_required are stored with the task's state: 3 million characters are past
+    // Durable Object storage's 2 MiB a value, so the write is refused. That is not a lost run.
+    const created = await postModern("tools/call", { name: "task_asks_large", arguments: { chars: 3_000_000 } }, { headers: { "mcp-name": "task_asks_large" }, capabilities: { ...CAPABILITIES, elicitation: {} } });
+    const { taskId } = resultOf(await created.json());
+    await eventually(async () => (await stored(taskId))?.status === "failed", DEADLINE_MS);
+    // Later alarms, each in a fresh object, start nothing (a lost run would start the handler again).
+    for (let wake = 0; wake < MAX_LOST_RUNS + 1; wake++) {
+      await evict(taskId);
+      expect(await runDurableObjectAlarm(taskStub(taskId))).toBe(true);
+    }
+    expect(taskProbes.get(taskId)?.runs).toBe(1);
+    const task = await getTask(taskId);
+    expect(task).toMatchObject({ status: "failed", error: { code: -32603, message: expect.stringMatching(/could not be stored/) } });
+    expect(task.inputRequests).toBeUndefined();
+    expect(await stored(taskId)).toMatchObject({ running: false, lostRuns: 0 });
   });
 });
 

@@ -150,6 +150,17 @@ export const testServer = defineServer({
         return `${sampled.model} said: ${said}; roots: ${roots.map((root) => root.uri).join(", ")}`;
       },
     }),
+    tool({
+      name: "task_asks_large",
+      description: "Runs only as a task: asks the client a question of `chars` characters (past 2 MiB, more than the task object stores in one value)",
+      input: z.strictObject({ chars: z.number().int().min(1).max(4_000_000) }),
+      task: "required",
+      handler: async ({ chars }, ctx) => {
+        probe(ctx.taskId).runs++;
+        const answer = await ctx.elicit({ message: "x".repeat(chars), requestedSchema: { type: "object", properties: {} } });
+        return `answered ${answer.action}`;
+      },
+    }),
   ],
   resources: [resource({ uri: "test://counter", name: "counter", description: "A resource tests subscribe to", mimeType: "text/plain", read: async () => "0" })],
 });

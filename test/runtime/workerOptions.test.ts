@@ -1,13 +1,14 @@
 /**
  * What a user wires into `createWorker` besides the definition, inside workerd: `before` stages
  * (their own checks, after the Host and Origin checks and before any route) and routes of their
- * own (tried first, listed by `GET /`); and a definition that cannot be served, which must leave
- * the Worker up (`npm start` keeps running) and say why on every MCP request.
+ * own (tried first, listed by `GET /`); a definition that cannot be served, which must leave
+ * the Worker up (`npm start` keeps running) and say why on every MCP request; and tools that run
+ * as tasks on a Worker that binds no `MCP_TASK`, whose extension must not be advertised.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { defineServer, tool } from "durable-mcp";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, initialize } from "./helpers.ts";
 
 const echo = tool({ name: "echo", description: "Echoes its text", inputSchema: { type: "object", properties: { text: { type: "string" } } }, handler: async ({ text }) => String(text) });
@@ -155,5 +156,75 @@ describe("a definition that cannot be served", () => {
     const described = await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>();
     expect(described.server).toEqual({ name: "broken", version: "0.0.1" });
     expect(described.problem).toBe("The server definition is invalid: Tool echo is defined twice");
+  });
+});
+
+describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
+  const jobs = defineServer({
+    name: "jobs",
+    version: "1",
+    tools: [
+      tool({ name: "maybe", description: "May run as a task", inputSchema: { type: "object" }, task: "optional", handler: async () => "ran as a plain call" }),
+      tool({ name: "must", description: "Runs only as a task", inputSchema: { type: "object" }, task: "required", handler: async () => "never runs" }),
+    ],
+  });
+  const worker = createWorker(jobs);
+  // The test pool's bindings without the task class: one environment, as one deployment has.
+  const unbound: WorkerEnv = { ...env, MCP_TASK: undefined };
+  const logged: string[] = [];
+  const sentence = /this deployment hosts no tasks: on Workers, export `taskObject\(server\)` as McpTask from the entry \(`export const McpTask = taskObject\(server\)`\) and bind it as MCP_TASK in wrangler\.toml/;
+  afterEach(() => void vi.restoreAllMocks());
+
+  const send = async (method: string, params: Record<string, unknown>, declared: boolean, name?: string) => {
+    vi.spyOn(console, "error").mockImplementation((line: string) => void logged.push(line));
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${BASE}/mcp`, {
+        method: "POST",
+        headers: { ...STATELESS, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method,
+          params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": declared ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} } },
+        }),
+      }),
+      unbound,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return response;
+  };
+
+  it("leave the tasks extension out of server/discover, and the log line names the export and the binding", async () => {
+    const discovered = await (await send("server/discover", {}, true)).json<any>();
+    expect(discovered.result.capabilities.tools).toBeDefined();
+    expect(discovered.result.capabilities.extensions).toBeUndefined();
+    expect(logged.some((line) => line.includes('"config.tasks"') && sentence.test(line))).toBe(true);
+  });
+
+  it("run a tool whose task is optional as a plain call, declared or not", async () => {
+    for (const declared of [true, false]) {
+      const response = await send("tools/call", { name: "maybe", arguments: {} }, declared, "maybe");
+      expect(response.status).toBe(200);
+      expect((await response.json<any>()).result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "ran as a plain call" }] });
+    }
+  });
+
+  it("answer a tool whose task is required with 500 and the sentence that says what to add, declared or not", async () => {
+    for (const declared of [true, false]) {
+      const response = await send("tools/call", { name: "must", arguments: {} }, declared, "must");
+      expect(response.status, `declared: ${declared}`).toBe(500);
+      const { error } = await response.json<any>();
+      expect(error.code).toBe(-32603);
+      expect(error.message).toMatch(/^Tool must runs only as a task, and /);
+      expect(error.message).toMatch(sentence);
+    }
+  });
+
+  it("are listed as a problem by GET /, while the rest is served", async () => {
+    const described = await (await worker.fetch(new Request(`${BASE}/`), unbound, createExecutionContext())).json<any>();
+    expect(described.problem).toBeUndefined();
+    expect(described.warnings).toEqual([expect.stringMatching(sentence)]);
   });
 });

@@ -1,0 +1,37 @@
+/**
+ * The span of a request's trip from the entry to the session that runs it, where sessions live
+ * elsewhere (a Durable Object): the MCP server span (OpenTelemetry MCP conventions) as the entry
+ * sees it — named and attributed like any, child of the client's `params._meta.traceparent` —
+ * ended when the session has answered the HTTP request (a JSON reply, a 202, or the start of an
+ * SSE stream). The session's own span for the request is its child (`HopTrace.parent`).
+ *
+ * One span per operation carrying exactly one request (every revision since 2025-06-18 sends
+ * one message per POST); a 2025-03-26 batch has no hop span, its requests' spans hang from their
+ * own `_meta` contexts. Off, and nothing built, where tracing is off or sessions are local.
+ */
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { isRequest } from "../jsonrpc/messages.ts";
+import type { HopTrace } from "../telemetry/Telemetry.ts";
+import type { Services } from "./Services.ts";
+import { logId } from "../log/logId.ts";
+
+export interface Hop {
+  trace: HopTrace;
+  end(response: Response): Response;
+}
+
+export function startHop(services: Services, request: Request, messages: readonly JsonRpcMessage[], protocolVersion: string, sessionId: string, address: string | undefined): Hop | undefined {
+  const { telemetry } = services;
+  if (!telemetry || !services.sessions.remote) return undefined;
+  const link = request.headers.get("traceparent") ?? undefined;
+  const requests = messages.filter(isRequest);
+  if (requests.length !== 1) return { trace: { link }, end: (response) => response };
+  const span = telemetry.request(requests[0]!, { protocolVersion, sessionTag: logId(sessionId), transport: "tcp", protocol: "http", clientAddress: address, link });
+  return {
+    trace: { parent: span.traceparent, link },
+    end: (response) => {
+      span.end({ status: response.status });
+      return response;
+    },
+  };
+}
