@@ -11,6 +11,7 @@
  *
  * The interfaces are the published ones, declared here so that no schema library is a dependency.
  */
+import { boundedReport } from "./boundedReport.ts";
 
 export interface StandardIssue {
   readonly message: string;
@@ -92,20 +93,19 @@ export function jsonSchemaOf(schema: StandardSchemaV1, io: "input" | "output", c
 }
 
 /**
- * One `✖` line per issue, with its path, for the first `MAX_REPORTED_ISSUES`; the rest are
- * counted. The client chooses how many issues there are: 4 MB of `[1,1,…]` against an array of
- * strings is 2 M issues, which once made a 141 M character message.
+ * One `✖` line per issue, with its path, for the first `MAX_REPORTED_ISSUES`, each cut to
+ * `MAX_ENTRY_CHARS`; the rest are counted. The client chooses how many issues there are: 4 MB of
+ * `[1,1,…]` against an array of strings is 2 M issues, which once made a 141 M character message.
  */
 function describeIssues(issues: ReadonlyArray<StandardIssue>): string {
-  const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
+  const shown = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
     const path = (issue.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment));
     return path.length === 0 ? `✖ ${issue.message}` : `✖ ${issue.message}\n  → at ${formatPath(path)}`;
   });
-  const more = issues.length - lines.length;
-  if (more > 0) lines.push(`… and ${more} more ${more === 1 ? "issue" : "issues"}`);
-  return lines.join("\n");
+  return boundedReport(shown, issues.length, ["issue", "issues"]);
 }
 
-function formatPath(path: PropertyKey[]): string {
+/** A path as a reader writes it: `states[3].code`. */
+export function formatPath(path: readonly PropertyKey[]): string {
   return path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join("");
 }
