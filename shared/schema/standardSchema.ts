@@ -50,6 +50,12 @@ export type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]
  */
 export type JsonSchemaConverter = (schema: any, options: { io: "input" | "output"; target: "draft-2020-12"; unrepresentable: "any" }) => object;
 
+/** How a schema of each library gets its JSON Schema, for the startup error of one that has none (issue 21). */
+const CONVERSION_HINTS: Record<string, string> = {
+  valibot: "wrap it with toStandardJsonSchema from @valibot/to-json-schema (npm install @valibot/to-json-schema), e.g. input: toStandardJsonSchema(v.object({ … }))",
+  zod: "pass its library's converter to defineServer (e.g. toJsonSchema: z.toJSONSchema for zod/mini)",
+};
+
 /** Issues a message shows; the rest are counted. Bounds the message a client can provoke. */
 export const MAX_REPORTED_ISSUES = 10;
 
@@ -82,11 +88,10 @@ export function jsonSchemaOf(schema: StandardSchemaV1, io: "input" | "output", c
   const standard = schema["~standard"];
   let json: object;
   if (standard.jsonSchema) json = standard.jsonSchema[io]({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } });
-  else if (convert) json = convert(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
+  // valibot's converter is a package of its own, which wraps the schema; another library's converter would only fail on it.
+  else if (convert && standard.vendor !== "valibot") json = convert(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
   else {
-    throw new TypeError(
-      `${what} is a ${standard.vendor} schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema. Pass its library's converter to defineServer (e.g. toJsonSchema: z.toJSONSchema for zod/mini), or wrap it (valibot: toStandardJsonSchema)`,
-    );
+    throw new TypeError(`${what} is a ${standard.vendor} schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema; ${CONVERSION_HINTS[standard.vendor] ?? CONVERSION_HINTS.zod}`);
   }
   const { $schema: _dropped, ...rest } = json as Record<string, unknown>;
   return rest;
