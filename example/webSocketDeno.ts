@@ -6,7 +6,7 @@
  * works too: `npx deno run …`). Prints `listening on <url>`.
  */
 import { serveDeno } from "durable-mcp/deno";
-import { serveMessages } from "durable-mcp/transport";
+import { readConfig, serveMessages } from "durable-mcp/transport";
 import server from "./server.ts";
 import { offersSubprotocol, refuseUpgrade, SUBPROTOCOL, webSocketMessages } from "./webSocketMessages.ts";
 
@@ -21,7 +21,7 @@ await serveDeno(server, {
         if (refused) return refused;
         const { socket, response } = Deno.upgradeWebSocket(request, offersSubprotocol(request) ? { protocol: SUBPROTOCOL } : {});
         // A failure ends this socket's session only; it must not become an unhandled rejection (which ends the process).
-        serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env }).catch((error) =>
+        serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket, readConfig(env)), env }).catch((error) =>
           console.error(JSON.stringify({ level: "error", event: "websocket.failed", message: String(error) })),
         );
         return response;

@@ -6,9 +6,14 @@
  * of it; `serveMessages` does the rest. Web-standard `WebSocket` only, so both runtimes use it.
  *
  * The WebSocket API has no backpressure, so this adapter adds its own bounds:
- * - in: at most `MAX_UNREAD_MESSAGES` of the client's messages wait unread; a client that sends
- *   faster than the session reads (because it does not read our replies) is disconnected with
- *   1008 rather than buffered without limit;
+ * - in: the client's messages wait unread in an `OutboundQueue` of their own, bounded by a
+ *   `QueueBudget` made from `MAX_QUEUE_BYTES` / `MAX_QUEUE_MESSAGES` (the bound each of a
+ *   session's queues has, reused rather than a second counter). A client that sends faster than
+ *   the session reads (because it does not read our replies) is disconnected with 1008 once
+ *   another message would pass either bound, rather than buffered without limit. (The bound was
+ *   256 messages, of any size: one connection grew a Deno process by 2 GiB, issue 21.) An empty
+ *   queue takes any one message, as the budget does; `serveMessages` refuses one past
+ *   `MAX_BODY_BYTES`;
  * - out: a write waits while more than `MAX_BUFFERED_BYTES` are buffered in the socket (where the
  *   runtime reports `bufferedAmount`), so the session's own bounded queue is where messages wait.
  *
@@ -16,12 +21,10 @@
  * (WebSocket is not one of MCP's standard transports; custom transports are allowed).
  */
 import { ErrorCode, McpError } from "durable-mcp";
-import type { MessageStream } from "durable-mcp/transport";
+import { type Config, DEFAULT_CONFIG, frameSize, type MessageStream, OutboundQueue, QueueBudget } from "durable-mcp/transport";
 
 /** The subprotocol MCP clients offer for WebSocket. */
 export const SUBPROTOCOL = "mcp";
-/** Client messages waiting for the session to read them before the client is cut off. */
-export const MAX_UNREAD_MESSAGES = 256;
 /** Bytes the socket may hold unsent before our writes wait. */
 export const MAX_BUFFERED_BYTES = 1_048_576;
 /** How often a waiting write looks at `bufferedAmount` again (the API has no drain event). */
@@ -44,37 +47,54 @@ export function offersSubprotocol(request: Request): boolean {
   return (request.headers.get("sec-websocket-protocol") ?? "").split(",").some((p) => p.trim() === SUBPROTOCOL);
 }
 
-/** The socket (accepted on Workers, or upgrading on Deno) as the session's message stream. */
-export function webSocketMessages(socket: WebSocket): MessageStream {
+/** A binary frame's place in the unread queue: it carries no message, only the error it is answered with. */
+const BINARY = new Uint8Array(0);
+
+/**
+ * The socket (accepted on Workers, or upgrading on Deno) as the session's message stream.
+ *
+ * @param limits The unread bound: `readConfig(env)`, so `MAX_QUEUE_BYTES` / `MAX_QUEUE_MESSAGES` set it.
+ * @example serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket, readConfig(env)), env })
+ */
+export function webSocketMessages(socket: WebSocket, limits: Pick<Config, "maxQueueBytes" | "maxQueueMessages"> = DEFAULT_CONFIG): MessageStream {
   const opened = new Promise<void>((resolve) => {
     if (socket.readyState === OPEN) resolve();
     else socket.addEventListener("open", () => resolve(), { once: true });
   });
+  const unread = new OutboundQueue<string | Uint8Array>(QueueBudget.fromConfig(limits));
+  let ended = false;
+  let wakeEnded: () => void = () => {};
+  const whenEnded = new Promise<void>((resolve) => (wakeEnded = resolve));
+  const end = () => {
+    ended = true;
+    wakeEnded();
+  };
+  socket.addEventListener("message", (event) => {
+    if (ended) return;
+    const frame = typeof event.data === "string" ? event.data : BINARY;
+    if (!unread.budget.fits(frameSize(frame))) {
+      socket.close(1008, `More than ${limits.maxQueueBytes} bytes of messages unread (MAX_QUEUE_BYTES); read the replies`);
+      return end();
+    }
+    unread.push(frame);
+  });
+  socket.addEventListener("close", end);
+  socket.addEventListener("error", end);
+  // Pulled one message per read, so the queue above is the only place messages wait (high-water mark 0).
   const readable = new ReadableStream<string | McpError>(
     {
-      start(controller) {
-        let ended = false;
-        const end = () => {
-          if (ended) return;
-          ended = true;
-          controller.close();
-        };
-        socket.addEventListener("message", (event) => {
-          if (ended) return;
-          controller.enqueue(typeof event.data === "string" ? event.data : McpError.invalidRequest("Binary WebSocket frames carry no MCP message; send each message as a text frame"));
-          if ((controller.desiredSize ?? 0) < 0) {
-            socket.close(1008, `More than ${MAX_UNREAD_MESSAGES} messages unread; read the replies`);
-            end();
-          }
-        });
-        socket.addEventListener("close", end);
-        socket.addEventListener("error", end);
+      async pull(controller) {
+        while (unread.empty && !ended) await Promise.race([unread.whenData(), whenEnded]);
+        const frame = unread.shift();
+        if (frame === undefined) controller.close();
+        else controller.enqueue(typeof frame === "string" ? frame : McpError.invalidRequest("Binary WebSocket frames carry no MCP message; send each message as a text frame"));
       },
       cancel() {
+        unread.clear();
         socket.close(1000, "session ended");
       },
     },
-    new CountQueuingStrategy({ highWaterMark: MAX_UNREAD_MESSAGES }),
+    new CountQueuingStrategy({ highWaterMark: 0 }),
   );
   const writable = new WritableStream<string>({
     async write(text) {

@@ -9,7 +9,7 @@
  * object's storage and the hibernation API; the transport code would be the same.)
  */
 import { createWorker, homeObject, taskObject } from "durable-mcp/cloudflare";
-import { serveMessages } from "durable-mcp/transport";
+import { readConfig, serveMessages } from "durable-mcp/transport";
 import server from "./server.ts";
 import { offersSubprotocol, refuseUpgrade, SUBPROTOCOL, webSocketMessages } from "./webSocketMessages.ts";
 
@@ -24,7 +24,7 @@ const { fetch, McpSession, McpWatch } = createWorker(server, {
         if (refused) return refused;
         const { 0: client, 1: socket } = new WebSocketPair();
         socket.accept();
-        (context as ExecutionContext).waitUntil(serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env }));
+        (context as ExecutionContext).waitUntil(serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket, readConfig(env)), env }));
         const headers: HeadersInit = offersSubprotocol(request) ? { "sec-websocket-protocol": SUBPROTOCOL } : {};
         return new Response(null, { status: 101, webSocket: client, headers });
       },

@@ -6,6 +6,9 @@
 
 // A transport that carries whole messages (a WebSocket, a TCP socket with a framing of yours)
 export { type MessageStream, serveMessages, type ServeMessagesOptions } from "./transport/serveMessages.ts";
+// …and, where its API has no backpressure (a WebSocket), the bounded queue the session's own streams use
+export { type Frame, frameSize, OutboundQueue } from "./outbound/OutboundQueue.ts";
+export { QueueBudget, type QueueLimits } from "./outbound/QueueBudget.ts";
 
 // A transport whose client's messages travel over several connections (as HTTP's do)
 export type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "./session/Transport.ts";

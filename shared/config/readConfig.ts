@@ -34,6 +34,15 @@ export interface Config {
   keepaliveIntervalMs: number;
   /** Largest accepted request body (`MAX_BODY_BYTES`). */
   maxBodyBytes: number;
+  /**
+   * A tool's or prompt's arguments, as compact UTF-8 JSON, checked before validation
+   * (`MAX_ARGUMENT_BYTES`); a tool's own `limits.maxBytes` wins. See `ArgumentLimits.ts`.
+   */
+  maxArgumentBytes: number;
+  /** Nesting of the arguments, the arguments object being level 1 (`MAX_ARGUMENT_DEPTH`); a tool's `limits.maxDepth` wins. */
+  maxArgumentDepth: number;
+  /** Values in the arguments: array items and object members, at every level (`MAX_ARGUMENT_VALUES`); a tool's `limits.maxValues` wins. */
+  maxArgumentValues: number;
   /** Outbound queue cap per session, in bytes of encoded events (`MAX_QUEUE_BYTES`). */
   maxQueueBytes: number;
   /** Outbound queue cap per session, in messages, counting accepted requests not yet answered (`MAX_QUEUE_MESSAGES`). */
@@ -112,6 +121,9 @@ export const DEFAULT_CONFIG: Config = {
   logLevel: "info",
   keepaliveIntervalMs: 25_000,
   maxBodyBytes: 4 * 1024 * 1024,
+  maxArgumentBytes: 1024 * 1024,
+  maxArgumentDepth: 32,
+  maxArgumentValues: 10_000,
   maxQueueBytes: 4 * 1024 * 1024,
   maxQueueMessages: 1_000,
   maxConcurrentHandlers: 8,
@@ -142,6 +154,9 @@ export const DEFAULT_CONFIG: Config = {
 const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "allowedHosts">, string> = {
   keepaliveIntervalMs: "KEEPALIVE_INTERVAL_MS",
   maxBodyBytes: "MAX_BODY_BYTES",
+  maxArgumentBytes: "MAX_ARGUMENT_BYTES",
+  maxArgumentDepth: "MAX_ARGUMENT_DEPTH",
+  maxArgumentValues: "MAX_ARGUMENT_VALUES",
   maxQueueBytes: "MAX_QUEUE_BYTES",
   maxQueueMessages: "MAX_QUEUE_MESSAGES",
   maxConcurrentHandlers: "MAX_CONCURRENT_HANDLERS",

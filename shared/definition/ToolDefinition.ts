@@ -2,6 +2,7 @@
  * How a server author declares tools (MCP tools spec): a name, a description, an input schema —
  * any Standard Schema (zod, valibot, arktype…) or a raw JSON Schema — and an async handler.
  */
+import type { ArgumentLimits } from "../schema/ArgumentLimits.ts";
 import type { Home } from "./Home.ts";
 import type { ContextIn } from "./RequestContext.ts";
 import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
@@ -16,6 +17,16 @@ interface ToolBase<H extends Home> {
   title?: string;
   description: string;
   annotations?: ToolAnnotations;
+  /**
+   * Bounds on the arguments, checked before validation (`ArgumentLimits.ts`); a call past one gets
+   * a tool error naming it, and nothing is validated. Each one left out comes from the environment:
+   * `maxBytes` (`MAX_ARGUMENT_BYTES`, 1 MiB as compact JSON), `maxDepth` (`MAX_ARGUMENT_DEPTH`,
+   * 32; at most 62) and `maxValues` (`MAX_ARGUMENT_VALUES`, 10,000 array items and object members
+   * in all). Raise one for a tool that takes bulk data; lower them for one that takes a word.
+   *
+   * @example limits: { maxValues: 100_000, maxBytes: 4 * 1024 * 1024 }
+   */
+  limits?: Partial<ArgumentLimits>;
   /**
    * Makes it switchable per session with `ctx.session.setEnabled`, starting in this state. Leave it out
    * for a definition that is always on (see `ListKind.ts`).

@@ -4,12 +4,19 @@
  * `isError: true` (the model can read and correct them); only protocol faults (an `McpError`
  * thrown by the handler, or an aborted request) propagate as JSON-RPC errors.
  *
+ * The arguments' size, depth and count of values are bounded before any validator sees them
+ * (`ArgumentLimits.ts`): validators cost what the input makes them cost, and some overflow the
+ * stack on a long enough array (issue 21). Past a bound is bad arguments like any other: a tool
+ * error the model can correct (tools spec, "Error Handling"), never a protocol error or a 500.
+ *
  * Standard Schema and raw-JSON-Schema tools behave alike here; `toolSchemas` hides the difference. With an
  * output schema, a return that matches it is structured content even if it also looks like a
  * `CallToolResult`; one that does not match but is a `CallToolResult` passes through as is.
  */
+import { configOf } from "../config/configOf.ts";
 import { McpError } from "../errors/McpError.ts";
 import { reportFailure } from "../errors/HandlerFailure.ts";
+import { argumentsPastLimits, limitsWith } from "../schema/ArgumentLimits.ts";
 import { type ToolSchemas, toolSchemas } from "./toolSchemas.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
@@ -25,6 +32,8 @@ export function toolError(text: string): CallToolResult {
  * @param schemas Precomputed by the server at startup; computed here when omitted (tests).
  */
 export async function callTool(tool: AnyToolDefinition, args: unknown, ctx: RequestContext, schemas: ToolSchemas = toolSchemas(tool)): Promise<CallToolResult> {
+  const past = argumentsPastLimits(args ?? {}, limitsWith(schemas.limits, configOf(ctx.env)));
+  if (past !== undefined) return toolError(`Invalid arguments for tool ${tool.name}:\n${past}`);
   const input = await schemas.checkInput(args ?? {});
   if (!input.ok) return toolError(`Invalid arguments for tool ${tool.name}:\n${input.message}`);
   let value: unknown;

@@ -2,10 +2,13 @@
  * `prompts/list` and `prompts/get` (MCP prompts spec). Arguments are validated with the prompt's
  * schema before `get` runs; an unknown prompt or invalid arguments answer -32602 ("Invalid
  * prompt name", "Missing required arguments" in the spec's "Error Handling"). A request without
- * `arguments` is validated as `{}`. A prompt switched off for the session (`ListKind.ts`) is
+ * `arguments` is validated as `{}`; arguments past the environment's `MAX_ARGUMENT_*` bounds are
+ * refused before validation (`ArgumentLimits.ts`), -32602 too. A prompt switched off for the session (`ListKind.ts`) is
  * neither listed nor answered; `listChanged` is true once a prompt can be switched.
  */
+import { configOf } from "../config/configOf.ts";
 import { McpError } from "../errors/McpError.ts";
+import { argumentsPastLimits, limitsWith } from "../schema/ArgumentLimits.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import type { Feature } from "../definition/Feature.ts";
 import { isOffered, switchable } from "../definition/ListKind.ts";
@@ -59,6 +62,9 @@ export function promptMethods(prompts: readonly PromptDefinition[], convert?: Js
         if (!prompt || !isOffered("prompt", prompt.name, prompt, ctx)) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
         const raw = params.arguments ?? {};
         if (!isObject(raw)) throw McpError.invalidParams('prompts/get "arguments" must be an object of strings');
+        // Bounded before validation, as a tool's are (ArgumentLimits.ts): the environment's limits.
+        const past = argumentsPastLimits(raw, limitsWith({}, configOf(ctx.env)));
+        if (past !== undefined) throw McpError.invalidParams(`Invalid arguments for prompt ${prompt.name}:\n${past}`);
         let args: Record<string, unknown> = {};
         if (prompt.arguments) {
           const parsed = await validateStandard(prompt.arguments, raw);

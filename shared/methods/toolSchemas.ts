@@ -8,12 +8,15 @@
  * with `"type": "object"` at the root (schema `Tool.inputSchema` / `Tool.outputSchema`).
  */
 import { isObject } from "../jsonrpc/isObject.ts";
+import { type ArgumentLimits, ownLimits } from "../schema/ArgumentLimits.ts";
 import { jsonSchemaValidator } from "../schema/jsonSchemaValidator.ts";
 import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type StandardSchemaV1, type Validated, validateStandard } from "../schema/standardSchema.ts";
 import type { AnyToolDefinition, JsonSchemaObject } from "../definition/ToolDefinition.ts";
 
 export interface ToolSchemas {
   inputSchema: JsonSchemaObject;
+  /** The tool's own bounds on its arguments, checked; the others come from the environment. */
+  limits: Partial<ArgumentLimits>;
   outputSchema?: JsonSchemaObject;
   checkInput(args: unknown): Validated | Promise<Validated>;
   /** Present when the tool has an output schema. */
@@ -27,12 +30,13 @@ export function toolSchemas(tool: AnyToolDefinition, convert?: JsonSchemaConvert
   if (hasStandard === hasRaw) {
     throw new TypeError(`Tool ${tool.name} needs exactly one of "input" (a Standard Schema: zod, valibot, arktype…) or "inputSchema" (a JSON Schema object)`);
   }
-  return hasRaw ? rawSchemas(tool.name, tool.inputSchema, tool.outputSchema) : standardSchemas(tool.name, tool.input, tool.output, convert);
+  const limits = ownLimits(tool.limits, `Tool ${tool.name}`);
+  return { ...(hasRaw ? rawSchemas(tool.name, tool.inputSchema, tool.outputSchema) : standardSchemas(tool.name, tool.input, tool.output, convert)), limits };
 }
 
-function standardSchemas(name: string, input: unknown, output: unknown, convert: JsonSchemaConverter | undefined): ToolSchemas {
+function standardSchemas(name: string, input: unknown, output: unknown, convert: JsonSchemaConverter | undefined): Omit<ToolSchemas, "limits"> {
   const inputCheck = standard(input, `Tool ${name}'s input`);
-  const schemas: ToolSchemas = {
+  const schemas: Omit<ToolSchemas, "limits"> = {
     inputSchema: objectSchema(jsonSchemaOf(inputCheck, "input", convert, `Tool ${name}'s input`), `Tool ${name}'s input`),
     checkInput: (args) => validateStandard(inputCheck, args),
   };
@@ -58,9 +62,9 @@ function objectSchema(json: Record<string, unknown>, what: string): JsonSchemaOb
   return json as JsonSchemaObject;
 }
 
-function rawSchemas(name: string, input: unknown, output: unknown): ToolSchemas {
+function rawSchemas(name: string, input: unknown, output: unknown): Omit<ToolSchemas, "limits"> {
   const inputSchema = rawSchema(input, `Tool ${name}'s inputSchema`);
-  const schemas: ToolSchemas = { inputSchema, checkInput: rawCheck(inputSchema, `Tool ${name}'s inputSchema`) };
+  const schemas: Omit<ToolSchemas, "limits"> = { inputSchema, checkInput: rawCheck(inputSchema, `Tool ${name}'s inputSchema`) };
   if (output !== undefined) {
     schemas.outputSchema = rawSchema(output, `Tool ${name}'s outputSchema`);
     schemas.checkOutput = rawCheck(schemas.outputSchema, `Tool ${name}'s outputSchema`);

@@ -19,6 +19,8 @@ export function describeServer(definition: ServerDefinition, config: Config, rou
     endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {
       maxBodyBytes: config.maxBodyBytes,
+      // What a tool's or prompt's arguments may be, unless the tool declares its own `limits`.
+      arguments: { maxBytes: config.maxArgumentBytes, maxDepth: config.maxArgumentDepth, maxValues: config.maxArgumentValues },
       maxQueueBytes: config.maxQueueBytes,
       maxQueueMessages: config.maxQueueMessages,
       maxConcurrentHandlers: config.maxConcurrentHandlers,

@@ -8,6 +8,7 @@
  * checked against its meta-schema; an unresolvable `$ref` surfaces as an internal error on use.
  */
 import { type OutputUnit, type Schema, type SchemaDraft, Validator } from "@cfworker/json-schema";
+import { boundedReport } from "./boundedReport.ts";
 
 /** `$schema` URIs, without scheme and trailing "#", by the draft name the validator takes. */
 const DIALECTS: Record<string, SchemaDraft> = {
@@ -56,8 +57,9 @@ function dialect(uri: unknown, what: string): SchemaDraft {
  * The validator reports every failing keyword, parents included ("A subschema had errors.").
  * Keep the most specific ones: drop a failure whose schema location encloses another failure,
  * except `anyOf`/`oneOf`, which say that the alternatives below are alternatives; drop `false`
- * (it repeats its parent). Distinct lines only, the first `MAX_REPORTED_ERRORS` of them, then a
- * count: the client chooses how many errors there are (one per extra key, say).
+ * (it repeats its parent). Distinct lines only, the first `MAX_REPORTED_ERRORS` of them (each cut
+ * to `MAX_ENTRY_CHARS`: a key may be a megabyte long), then a count: the client chooses how many
+ * errors there are (one per extra key, say).
  *
  * Linear in the errors: enclosing locations are collected once in a set, not found by comparing
  * every pair of errors (16,000 extra keys took 3.7 s that way).
@@ -66,10 +68,7 @@ function describeErrors(errors: OutputUnit[]): string {
   const enclosing = enclosingLocations(errors);
   const specific = errors.filter((e) => e.keyword !== "false" && (e.keyword === "anyOf" || e.keyword === "oneOf" || !enclosing.has(e.keywordLocation)));
   const lines = new Set((specific.length > 0 ? specific : errors).map((e) => `✖ ${e.error}\n  → at ${e.instanceLocation} (schema ${e.keywordLocation})`));
-  const shown = [...lines].slice(0, MAX_REPORTED_ERRORS);
-  const more = lines.size - shown.length;
-  if (more > 0) shown.push(`… and ${more} more ${more === 1 ? "error" : "errors"}`);
-  return shown.join("\n");
+  return boundedReport([...lines].slice(0, MAX_REPORTED_ERRORS), lines.size, ["error", "errors"]);
 }
 
 /**

@@ -83,6 +83,16 @@ describe("Standard Schema tools", () => {
     expect(() => defineServer(definition).assertValid()).toThrow(/Tool mini's input is a zod schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema.*toJsonSchema: z.toJSONSchema/);
   });
 
+  it("names @valibot/to-json-schema, and how to install and use it, for a valibot schema without it", () => {
+    const bare = v.strictObject({ city: v.string() });
+    const hint = "wrap it with toStandardJsonSchema from @valibot/to-json-schema (npm install @valibot/to-json-schema), e.g. input: toStandardJsonSchema(v.object({ … }))";
+    const alone = defineServer({ name: "s", version: "1", tools: [tool({ name: "forecast", description: "", input: bare, handler: async () => "" })] });
+    expect(alone.problem?.message).toBe(`The server definition is invalid: Tool forecast's input is a valibot schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema; ${hint}`);
+    // A converter for another library (zod/mini's) is not tried on it: that failed with "Cannot read properties of undefined (reading 'def')".
+    const beside = defineServer({ name: "s", version: "1", toJsonSchema: zm.toJSONSchema, tools: [tool({ name: "forecast", description: "", input: bare, handler: async () => "" })] });
+    expect(beside.problem?.message).toBe(alone.problem?.message);
+  });
+
   it("refuses at startup an input that is not a Standard Schema", () => {
     const definition = { name: "s", version: "1", tools: [{ name: "x", description: "", input: { type: "object" }, handler: async () => "" }] };
     expect(() => defineServer(definition as never).assertValid()).toThrow(/Tool x's input must be a Standard Schema/);

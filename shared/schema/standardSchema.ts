@@ -11,6 +11,7 @@
  *
  * The interfaces are the published ones, declared here so that no schema library is a dependency.
  */
+import { boundedReport } from "./boundedReport.ts";
 
 export interface StandardIssue {
   readonly message: string;
@@ -49,6 +50,12 @@ export type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]
  */
 export type JsonSchemaConverter = (schema: any, options: { io: "input" | "output"; target: "draft-2020-12"; unrepresentable: "any" }) => object;
 
+/** How a schema of each library gets its JSON Schema, for the startup error of one that has none (issue 21). */
+const CONVERSION_HINTS: Record<string, string> = {
+  valibot: "wrap it with toStandardJsonSchema from @valibot/to-json-schema (npm install @valibot/to-json-schema), e.g. input: toStandardJsonSchema(v.object({ … }))",
+  zod: "pass its library's converter to defineServer (e.g. toJsonSchema: z.toJSONSchema for zod/mini)",
+};
+
 /** Issues a message shows; the rest are counted. Bounds the message a client can provoke. */
 export const MAX_REPORTED_ISSUES = 10;
 
@@ -81,31 +88,29 @@ export function jsonSchemaOf(schema: StandardSchemaV1, io: "input" | "output", c
   const standard = schema["~standard"];
   let json: object;
   if (standard.jsonSchema) json = standard.jsonSchema[io]({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } });
-  else if (convert) json = convert(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
+  // valibot's converter is a package of its own, which wraps the schema; another library's converter would only fail on it.
+  else if (convert && standard.vendor !== "valibot") json = convert(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
   else {
-    throw new TypeError(
-      `${what} is a ${standard.vendor} schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema. Pass its library's converter to defineServer (e.g. toJsonSchema: z.toJSONSchema for zod/mini), or wrap it (valibot: toStandardJsonSchema)`,
-    );
+    throw new TypeError(`${what} is a ${standard.vendor} schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema; ${CONVERSION_HINTS[standard.vendor] ?? CONVERSION_HINTS.zod}`);
   }
   const { $schema: _dropped, ...rest } = json as Record<string, unknown>;
   return rest;
 }
 
 /**
- * One `✖` line per issue, with its path, for the first `MAX_REPORTED_ISSUES`; the rest are
- * counted. The client chooses how many issues there are: 4 MB of `[1,1,…]` against an array of
- * strings is 2 M issues, which once made a 141 M character message.
+ * One `✖` line per issue, with its path, for the first `MAX_REPORTED_ISSUES`, each cut to
+ * `MAX_ENTRY_CHARS`; the rest are counted. The client chooses how many issues there are: 4 MB of
+ * `[1,1,…]` against an array of strings is 2 M issues, which once made a 141 M character message.
  */
 function describeIssues(issues: ReadonlyArray<StandardIssue>): string {
-  const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
+  const shown = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
     const path = (issue.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment));
     return path.length === 0 ? `✖ ${issue.message}` : `✖ ${issue.message}\n  → at ${formatPath(path)}`;
   });
-  const more = issues.length - lines.length;
-  if (more > 0) lines.push(`… and ${more} more ${more === 1 ? "issue" : "issues"}`);
-  return lines.join("\n");
+  return boundedReport(shown, issues.length, ["issue", "issues"]);
 }
 
-function formatPath(path: PropertyKey[]): string {
+/** A path as a reader writes it: `states[3].code`. */
+export function formatPath(path: readonly PropertyKey[]): string {
   return path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join("");
 }
