@@ -103,7 +103,6 @@ describe("authentication", () => {
       ["/mcp", { method: "DELETE", headers: { "mcp-session-id": "a".repeat(32), "mcp-protocol-version": "2025-11-25" } }],
       ["/message?sessionId=" + "a".repeat(32), { method: "POST", headers: jsonHeaders(), body: JSON.stringify(call(1, "toUpperCase", { input: "x" })) }],
       ["/", { method: "GET" }],
-      ["/health", { method: "GET" }],
     ];
     for (const [path, init] of requests) {
       const response = await fetch(`${server.url}${path}`, init);
@@ -111,6 +110,19 @@ describe("authentication", () => {
       const expected = path.startsWith("/message") ? challenge().replace("resource/mcp", "resource/sse") : challenge();
       expect(response.headers.get("www-authenticate"), path).toBe(expected);
       expect(((await response.json()) as any).error.code).toBe(-32600);
+    }
+  });
+
+  it("serves /health to anyone, without a token; an unknown path is 404 with or without one", async () => {
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get("www-authenticate")).toBeNull();
+    expect(await health.json()).toEqual({ status: "ok" });
+    for (const headers of [{}, bearer(await token("alice"))]) {
+      const favicon = await fetch(`${server.url}/favicon.ico`, { headers });
+      expect(favicon.status).toBe(404);
+      expect(favicon.headers.get("www-authenticate")).toBeNull();
+      expect(((await favicon.json()) as any).error.message).toBe("No route for GET /favicon.ico");
     }
   });
 
@@ -317,20 +329,30 @@ describe("rate limits", () => {
     expect((await ping()).status).toBe(200);
   });
 
-  it("answers 429 to an address past its unauthenticated requests, and still lets a valid token through", async () => {
+  it("answers 429 to an address past its unauthenticated requests, still lets a token it verified before through, and keeps /health up", async () => {
     // The address: the socket's peer on Deno; on Workers the edge's CF-Connecting-IP, which this
     // request sets as Cloudflare's edge would (no edge in front of a local runtime).
     const from = { "cf-connecting-ip": "203.0.113.9" };
     const anonymous = () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders(from) });
+    const value = await issuer.sign({ sub: "erin", aud: `${limited.url}/mcp` });
+    const signIn = (accessToken: string) => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ ...from, ...bearer(accessToken) }) });
+    const first = await signIn(value);
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
     expect((await anonymous()).status).toBe(401);
     expect((await anonymous()).status).toBe(401);
     const refused = await anonymous();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json() as any).error.message).toMatch(/^Too many requests from this address: the limit is 2 per 60 s/);
-    const value = await issuer.sign({ sub: "erin", aud: `${limited.url}/mcp` });
-    const admitted = await postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ ...from, ...bearer(value) }) });
+    const admitted = await signIn(value);
     expect(admitted.status).toBe(200);
     await admitted.arrayBuffer();
+    // A token never seen is not even verified from a limited address: it waits out the window.
+    const stranger = await signIn(await issuer.sign({ sub: "frank", aud: `${limited.url}/mcp` }));
+    expect(stranger.status).toBe(429);
+    await stranger.arrayBuffer();
+    // Liveness is no request to limit.
+    for (let i = 0; i < 5; i++) expect((await fetch(`${limited.url}/health`, { headers: from })).status).toBe(200);
   });
 });
