@@ -25,6 +25,7 @@ import { type Config, readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { checkHost } from "../http/checkHost.ts";
+import { clientAddress } from "../http/clientAddress.ts";
 import { preflight, withCors } from "../http/cors.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { checkOrigin } from "../http/originPolicy.ts";
@@ -189,7 +190,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const handle = methods?.get(request.method);
     if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
-    const address = platform.clientAddress?.(request, context);
+    const address = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context));
     if (gate && !(route ? route.public : PUBLIC_PATHS.has(path))) {
       const admitted = await gate.admit(request, env, address);
       if (!admitted.ok) return errorResponse(admitted.error);

@@ -310,7 +310,9 @@ describe("rate limits", () => {
   let limited: Server;
   beforeAll(async () => {
     const RATE_LIMITS = JSON.stringify({ perAddress: { limit: 2, periodSeconds: 60 }, perPrincipal: { limit: 3, periodSeconds: 2 } });
-    limited = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, RATE_LIMITS } });
+    // Behind a reverse proxy that appends the client's address to X-Forwarded-For (as nginx does);
+    // a request without the header is counted by the runtime's own address.
+    limited = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, RATE_LIMITS, TRUST_PROXY: "x-forwarded-for" } });
   });
   afterAll(() => limited?.dispose());
 
@@ -354,5 +356,18 @@ describe("rate limits", () => {
     await stranger.arrayBuffer();
     // Liveness is no request to limit.
     for (let i = 0; i < 5; i++) expect((await fetch(`${limited.url}/health`, { headers: from })).status).toBe(200);
+  });
+
+  it("with TRUST_PROXY=x-forwarded-for, counts each client behind the proxy apart, by the right-most X-Forwarded-For address", async () => {
+    const via = (client: string) => () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ "x-forwarded-for": `198.51.100.66, ${client}` }) });
+    const first = via("192.0.2.1");
+    expect((await first()).status).toBe(401);
+    expect((await first()).status).toBe(401);
+    expect((await first()).status).toBe(429);
+    // Another client through the same proxy (the same socket address) still starts its sign-in with a 401.
+    for (const client of ["192.0.2.2", "2001:db8:42::1"]) expect((await via(client)()).status, client).toBe(401);
+    // The left-most entries are the client's own to write: they change nothing.
+    const spoofed = () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ "x-forwarded-for": `192.0.2.${Math.floor(Math.random() * 200)}, 192.0.2.1` }) });
+    expect((await spoofed()).status).toBe(429);
   });
 });
