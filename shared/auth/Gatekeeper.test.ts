@@ -53,7 +53,7 @@ function gate(options: { authorization?: boolean; perAddress?: RateLimit | false
   const clock = { now: 1_000_000 };
   const verifications = { count: 0 };
   const counted: TokenVerifier = (...args) => (verifications.count++, verify(...args));
-  const server = options.authorization === false ? undefined : new ResourceServer({ authorizationServers: [ISSUER], scopesSupported: ["tools", "deploy"], verify: counted });
+  const server = options.authorization === false ? undefined : new ResourceServer({ authorizationServers: [ISSUER], scopesSupported: ["tools", "deploy"], verify: counted, resource: `${ORIGIN}/mcp` });
   const limiter = (rate: RateLimit | false | undefined, fallback: RateLimit) => (rate === false ? undefined : new WindowLimiter(rate ?? fallback, { now: () => clock.now }));
   const perAddress = limiter(options.perAddress, { limit: 3, periodSeconds: 60 });
   const perPrincipal = limiter(options.perPrincipal, { limit: 5, periodSeconds: 60 });

@@ -57,6 +57,8 @@ export interface Platform<E extends Env> {
   tasks?(env: E, services: { config: Config; logger: Logger; broadcast: Broadcaster }): Tasks | undefined;
   /** Where definitions with a home of their own run (`home: "user"` or a handle); undefined, or absent, where none are hosted. */
   homes?(env: E, services: { config: Config; logger: Logger }): Homes | undefined;
+  /** The port this server listens on, where the runtime knows it: a resource taken from a loopback request must name it. */
+  port?(): number | undefined;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;
   /** The platform's own limiter for a rate limit (a Workers binding), or undefined for one in this process. */
@@ -233,7 +235,7 @@ function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: Route
   const perAddress = limiter("perAddress");
   const perPrincipal = authorization ? limiter("perPrincipal") : undefined;
   if (!authorization && !perAddress) return undefined;
-  return new Gatekeeper(authorization && new ResourceServer(authorization), { perAddress, perPrincipal });
+  return new Gatekeeper(authorization && new ResourceServer(authorization, { port: platform.port }), { perAddress, perPrincipal });
 }
 
 /** The path of an absolute URL, cut from its text (runtimes hand handlers normalized URLs). */
