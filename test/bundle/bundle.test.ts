@@ -1,11 +1,15 @@
 /**
  * Size budgets, as tests (STYLE habit 12): Workers measured the way `wrangler deploy` uploads
  * them (minified, gzip as wrangler reports it). The example with zod/mini must stay within
- * 63 KiB gzip (56 until issue 13 gave it a task tool: its zod/mini array schema is 0.46 KiB of
+ * 64 KiB gzip (63 until issue 21, whose authorization and limiter mends — the credentials known to
+ * pass a limited address, the limiter's prefixes and two tables, `TRUST_PROXY` and its client
+ * address, the typ check, the resource's loopback rule and its sentences — every Worker carries,
+ * 1.0 KiB: 62.5 → 63.5; 56 until issue 13 gave it a task tool: its zod/mini array schema is 0.46 KiB of
  * the 0.75 the tool added; 57 until issue 20 gave it a notebook under a handle, which brings the
  * home object — `homeObject(server)`: its host, bounded storage, SQL, and the fair shares it
  * counts — 6.3 KiB with the notebook and the shares' routing), and a Worker whose one tool uses
- * raw JSON Schema — the core alone, with its JSON Schema validator — within 42 KiB. (30 until issue 11, whose durable expiry, resumption across restarts, bounded error
+ * raw JSON Schema — the core alone, with its JSON Schema validator — within 43 KiB (42 until
+ * issue 21, the same 1.1 KiB: 41.1 → 42.2). (30 until issue 11, whose durable expiry, resumption across restarts, bounded error
  * reports and checked listens took the core from 29.0 to 31.4 KiB; 34 until issue 12, whose
  * resource server, rate limits and scope index took it to 37.3 KiB — code every Worker carries
  * today, used or not; making it arrive only with the `authorization` option is the way back under
@@ -19,15 +23,15 @@ import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
 
 describe("bundle budgets", () => {
-  it("ships the example Worker in at most 63 KiB gzip", async () => {
+  it("ships the example Worker in at most 64 KiB gzip", async () => {
     const { gzipKib } = await deploySize();
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(63);
+    expect(gzipKib).toBeLessThanOrEqual(64);
   });
 
-  it("ships a Worker whose tools use raw JSON Schema only in at most 42 KiB gzip", async () => {
+  it("ships a Worker whose tools use raw JSON Schema only in at most 43 KiB gzip", async () => {
     const { gzipKib } = await deploySize("test/bundle/rawSchemaWorker.ts", "test/bundle/wrangler.toml");
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(42);
+    expect(gzipKib).toBeLessThanOrEqual(43);
   });
 });
