@@ -26,6 +26,8 @@ import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { ownerOf } from "../shared/auth/Caller.ts";
+import { isLoopbackHost } from "../shared/auth/protectedResource.ts";
+import { resourceRequiredSentence } from "../shared/auth/ResourceServer.ts";
 import { homeProblem } from "../shared/home/deploymentProblems.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "./denoTelemetry.ts";
@@ -78,6 +80,9 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   // Served on loopback: refuse other host names (DNS rebinding), as `npm start` does, unless configured.
   if (LOOPBACK.has(hostname)) env.ALLOWED_HOSTS ??= "localhost,127.0.0.1,[::1]";
   const config = readConfig(env);
+  // Tokens' audience is never taken from a Host header a client writes (issue 21): off loopback, say so now.
+  const unnamed = resourceProblem(options, env, hostname, config.allowedHosts);
+  if (unnamed) throw unnamed;
   const logger = new Logger(config.logLevel);
   logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
@@ -97,14 +102,19 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const taskOptions = { server: definition, config, logger, env: env as ServerEnv, broadcast, homes, telemetry };
   const tasks = kv ? new KvTasks(kv, { ...taskOptions, shares: new KvShares(kv, config) }) : new LocalTasks({ ...taskOptions, shares });
   if (tasks instanceof KvTasks) tasks.start();
+  let boundPort: number | undefined;
   const handle = createRouter<Record<string, string>>(
     definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, info) => peerAddress(info) },
+    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, info) => peerAddress(info), port: () => boundPort },
     options,
   );
   let listening!: (url: string) => void;
   const url = new Promise<string>((resolve) => (listening = resolve));
-  const http = Deno.serve({ hostname, port, onListen: (address) => listening(`http://${address.hostname}:${address.port}`) }, (request, info) => handle(request, env, info));
+  const onListen = (address: { hostname: string; port: number }) => {
+    boundPort = address.port;
+    listening(`http://${address.hostname}:${address.port}`);
+  };
+  const http = Deno.serve({ hostname, port, onListen }, (request, info) => handle(request, env, info));
   const server: DenoServer = {
     url: await url,
     async deleteUserData(who) {
@@ -127,6 +137,19 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   console.log(`listening on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;
+}
+
+/**
+ * Why this server may not check tokens as configured: it has `authorization` without `resource`
+ * and answers a name that is not loopback (it listens on another host, or `ALLOWED_HOSTS` lets
+ * other names in, or lets any in) — else undefined.
+ */
+function resourceProblem(options: ServeDenoOptions, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
+  const authorization = typeof options.authorization === "function" ? options.authorization(env) : options.authorization;
+  if (!authorization || authorization.resource !== undefined) return undefined;
+  if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
+  const foreign = allowedHosts.length === 0 ? "any host name" : allowedHosts.find((name) => !isLoopbackHost(name));
+  return foreign === undefined ? undefined : new TypeError(resourceRequiredSentence(`ALLOWED_HOSTS lets it answer ${foreign === "any host name" ? foreign : JSON.stringify(foreign)}`));
 }
 
 /** Opens a KV file another process may be opening at the same moment (SQLite then answers "database is locked" for a while). */

@@ -7,9 +7,12 @@
  *
  * `blocked` needs an answer without a count (`Gatekeeper` asks it before verifying a token),
  * which the binding does not give: a key the binding refused is remembered here until its period
- * has passed, a bounded table like `WindowLimiter`'s.
+ * has passed, in a bounded table that, like `WindowLimiter`'s, never forgets a refused key to make
+ * room: while it is full, a newly refused key is not remembered (the binding refuses it again on
+ * its next request, after its token has been checked). Prefixes are the binding's business: its
+ * counts live with Cloudflare, not in this isolate.
  */
-import { forgetOldest, MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "../shared/auth/RateLimiter.ts";
+import { dropEnded, MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "../shared/auth/RateLimiter.ts";
 
 /** The binding's interface (workers-types `RateLimit`). */
 export interface RateLimitBinding {
@@ -47,10 +50,10 @@ export class BindingLimiter implements RateLimiter {
     return undefined;
   }
 
-  /** Bounded as `WindowLimiter`'s table, and for the same reason the oldest entry is the first to expire. */
+  /** Bounded; every entry is as long as every other, so the oldest is the first to end. */
   #remember(key: string, until: number): void {
     this.#refused.delete(key);
-    forgetOldest(this.#refused, MAX_TRACKED_KEYS);
-    this.#refused.set(key, until);
+    if (this.#refused.size >= MAX_TRACKED_KEYS) dropEnded(this.#refused, until - this.rate.periodSeconds * 1000);
+    if (this.#refused.size < MAX_TRACKED_KEYS) this.#refused.set(key, until);
   }
 }

@@ -14,7 +14,9 @@
  * The issuer is the origin the request came to (`https://<name>.<account>.workers.dev`, or your
  * domain), so the same code serves `wrangler dev` and a deployment; each origin gets its own
  * provider instance (Cloudflare routes only your own host names to the Worker; at most
- * MAX_ORIGINS are kept).
+ * MAX_ORIGINS are kept). The resource server, though, takes its resource from the request only on
+ * a loopback host (`wrangler dev`): deployed, set `MCP_RESOURCE` (wrangler.toml `[vars]`) to the
+ * MCP endpoint's URL, or every MCP request is answered 500 with the sentence that says so.
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { createWorker, homeObject, providerVerifier, taskObject, type WorkerEnv } from "durable-mcp/cloudflare";
@@ -59,12 +61,14 @@ function providerFor(origin: string): OAuthAuthorizationServer<Env> {
 }
 
 const mcp = createWorker<Env>(server, {
-  authorization: {
+  authorization: (env) => ({
     verify: providerVerifier((resource) => providerFor(new URL(resource).origin)),
+    // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
+    resource: typeof env.MCP_RESOURCE === "string" && env.MCP_RESOURCE !== "" ? env.MCP_RESOURCE : undefined,
     scopesSupported: SCOPES,
     requiredScopes: [BASE_SCOPE],
     resourceName: "my-weather-server (OAuth example)",
-  },
+  }),
 });
 
 export const { McpSession, McpWatch } = mcp;

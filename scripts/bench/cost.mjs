@@ -70,7 +70,7 @@ const userServer = await startWorkerd({
   vars: { LOG_LEVEL: "error", HOME_RETENTION_MS: String(RETENTION_MS), JWT_ISSUER: ISSUER, JWT_KEYS: jwks, NWS_BASE_URL: nws.url },
 });
 const token = await new SignJWT({ scope: "mcp" })
-  .setProtectedHeader({ alg: "ES256", kid: "bench" })
+  .setProtectedHeader({ alg: "ES256", kid: "bench", typ: "at+jwt" })
   .setIssuer(ISSUER)
   .setSubject("bench-user")
   .setAudience(`${userServer.url}/mcp`)

@@ -10,7 +10,7 @@ import type { Caller } from "./Caller.ts";
 import { Gatekeeper } from "./Gatekeeper.ts";
 import { jwtVerifier } from "./jwtVerifier.ts";
 import type { TokenVerifier } from "./Principal.ts";
-import { type RateLimit, WindowLimiter } from "./RateLimiter.ts";
+import { MAX_TRACKED_KEYS, type RateLimit, WindowLimiter } from "./RateLimiter.ts";
 import { ResourceServer } from "./ResourceServer.ts";
 
 const ISSUER = "https://auth.example.com";
@@ -53,7 +53,7 @@ function gate(options: { authorization?: boolean; perAddress?: RateLimit | false
   const clock = { now: 1_000_000 };
   const verifications = { count: 0 };
   const counted: TokenVerifier = (...args) => (verifications.count++, verify(...args));
-  const server = options.authorization === false ? undefined : new ResourceServer({ authorizationServers: [ISSUER], scopesSupported: ["tools", "deploy"], verify: counted });
+  const server = options.authorization === false ? undefined : new ResourceServer({ authorizationServers: [ISSUER], scopesSupported: ["tools", "deploy"], verify: counted, resource: `${ORIGIN}/mcp` });
   const limiter = (rate: RateLimit | false | undefined, fallback: RateLimit) => (rate === false ? undefined : new WindowLimiter(rate ?? fallback, { now: () => clock.now }));
   const perAddress = limiter(options.perAddress, { limit: 3, periodSeconds: 60 });
   const perPrincipal = limiter(options.perPrincipal, { limit: 5, periodSeconds: 60 });
@@ -108,9 +108,9 @@ describe("Gatekeeper: the per-address limit", () => {
     clock.now += 15_000;
     const error = refusal(await gatekeeper.admit(post(), {}, ADDRESS));
     expect(verifications.count).toBe(3);
-    // A bad token is checked (a good one would pass), but answered 429: guessing learns nothing.
+    // A token this server has not verified before is not checked at all: 429, no CPU spent on it.
     expect(refusal(await gatekeeper.admit(post("garbage"), {}, ADDRESS)).status).toBe(429);
-    expect(verifications.count).toBe(4);
+    expect(verifications.count).toBe(3);
     expect(error.status).toBe(429);
     expect(error.code).toBe(ErrorCode.ServerBusy);
     expect(error.message).toBe("Too many requests from this address: the limit is 3 per 60 s; retry after 45 s");
@@ -119,11 +119,38 @@ describe("Gatekeeper: the per-address limit", () => {
     expect(error.toJsonRpc()).toEqual({ code: ErrorCode.ServerBusy, message: error.message, data: { limit: 3, periodSeconds: 60, retryAfterSeconds: 45 } });
   });
 
-  it("lets a valid token through an address over its limit (hosted clients share egress addresses)", async () => {
-    const { gatekeeper } = gate({ perAddress: { limit: 1, periodSeconds: 10 } });
+  it("lets a token it verified before through an address over its limit (hosted clients share egress addresses)", async () => {
+    const { gatekeeper, verifications } = gate({ perAddress: { limit: 1, periodSeconds: 10 } });
+    const alice = await token("alice");
+    expect(accepted(await gatekeeper.admit(post(alice), {}, ADDRESS))?.auth.subject).toBe("alice");
     refusal(await gatekeeper.admit(post(), {}, ADDRESS));
     expect(refusal(await gatekeeper.admit(post(), {}, ADDRESS)).status).toBe(429);
-    expect(accepted(await gatekeeper.admit(post(await token("alice")), {}, ADDRESS))?.auth.subject).toBe("alice");
+    expect(accepted(await gatekeeper.admit(post(alice), {}, ADDRESS))?.auth.subject).toBe("alice");
+    // Checked again all the same (expiry, revocation): knowing it only lets it be checked.
+    expect(verifications.count).toBe(2);
+  });
+
+  it("refuses a limited address before verifying a token it has not seen: forged, or valid but new (429, no verification)", async () => {
+    const { gatekeeper, verifications } = gate({ perAddress: { limit: 2, periodSeconds: 60 } });
+    for (let i = 0; i < 2; i++) refusal(await gatekeeper.admit(post(await token("mallory", "tools", { key: otherKey })), {}, ADDRESS));
+    expect(verifications.count).toBe(2);
+    for (let i = 0; i < 50; i++) expect(refusal(await gatekeeper.admit(post(await token("mallory", "tools", { key: otherKey })), {}, ADDRESS)).status).toBe(429);
+    const fresh = refusal(await gatekeeper.admit(post(await token("bob")), {}, ADDRESS));
+    expect([fresh.status, fresh.headers?.["retry-after"]]).toEqual([429, "60"]);
+    expect(verifications.count).toBe(2);
+    // Another address verifies as ever.
+    expect(accepted(await gatekeeper.admit(post(await token("bob")), {}, "198.51.100.2"))?.auth.subject).toBe("bob");
+  });
+
+  it("refuses a whole IPv6 /48 before verification once a flood of its /64s crowds the table", { timeout: 60_000 }, async () => {
+    const { gatekeeper, verifications, perAddress } = gate({ perAddress: { limit: 3, periodSeconds: 60 } });
+    const flood = Array.from({ length: 20_500 }, (_, i) => `2001:db8:7:${i.toString(16)}::1`);
+    for (const address of flood) await gatekeeper.admit(post("garbage"), {}, address);
+    expect((perAddress as WindowLimiter).size).toBeLessThanOrEqual(MAX_TRACKED_KEYS);
+    const before = verifications.count;
+    expect(refusal(await gatekeeper.admit(post(await token("eve", "tools", { key: otherKey })), {}, "2001:db8:7:ffff::9")).status).toBe(429);
+    expect(verifications.count).toBe(before);
+    expect(refusal(await gatekeeper.admit(post(), {}, ADDRESS)).status).toBe(401);
   });
 
   it("lets the address in again once its window has passed", async () => {

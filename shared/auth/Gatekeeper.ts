@@ -4,16 +4,20 @@
  * reached. In order:
  *
  * 1. The token is authenticated (`ResourceServer`): 401, 403 or 400 with its challenge. A request
- *    that does not authenticate counts against its client address; once the address is over its
- *    limit, such requests get 429 instead (a request without a token before any check at all).
- *    Without authorization configured, every request counts against its address.
+ *    that does not authenticate counts against its client address (and, while the limiter's table
+ *    is crowded, its /24 or /48: `prefixKey`); once the address is over its limit, its requests get
+ *    429 before any check — but for a credential this server verified lately (`KnownTokens`),
+ *    which is checked as ever. Without authorization configured, every request counts against its
+ *    address.
  * 2. The principal's own limit counts every authenticated request: 429 past it.
  *
- * Why only unauthenticated requests count per address, and why a valid token passes an address
+ * Why only unauthenticated requests count per address, and why a known token passes an address
  * over its limit: the hosted clients (Claude.ai, ChatGPT) call from their platforms' few egress
  * addresses, and each new connection starts with a request without a token (the 401 that starts
  * discovery), so an address limit on everything would throttle all of their users together. What
- * an address alone can abuse is the token check: guessing gets 429s, and learns nothing.
+ * an address alone can abuse is the token check: guessing gets 429s, learns nothing, and costs no
+ * verification (issue 21). The price: a token never seen before (a user's first, or just
+ * refreshed) waits out a limited address's window like any stranger.
  *
  * Then each batch of messages is checked against the scopes the definitions it names declare
  * (`refuseScopes`, given them by the router): 403 `insufficient_scope` naming them, before the
@@ -24,7 +28,8 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { type Caller, callerOf } from "./Caller.ts";
 import { grants } from "./grants.ts";
-import { addressKey, type RateLimit, type RateLimiter } from "./RateLimiter.ts";
+import { KnownTokens } from "./KnownTokens.ts";
+import { addressKey, prefixKey, type RateLimit, type RateLimiter } from "./RateLimiter.ts";
 import type { ResourceServer } from "./ResourceServer.ts";
 
 /** Which limits apply; `false` turns one off. */
@@ -45,11 +50,14 @@ export class Gatekeeper {
   readonly #server: ResourceServer | undefined;
   readonly #perAddress: RateLimiter | undefined;
   readonly #perPrincipal: RateLimiter | undefined;
+  readonly #known: KnownTokens;
 
-  constructor(server: ResourceServer | undefined, limiters: { perAddress?: RateLimiter; perPrincipal?: RateLimiter }) {
+  /** `now`: the clock of the known credentials' TTL (tests move it by hand). */
+  constructor(server: ResourceServer | undefined, limiters: { perAddress?: RateLimiter; perPrincipal?: RateLimiter }, options: { now?: () => number } = {}) {
     this.#server = server;
     this.#perAddress = limiters.perAddress;
     this.#perPrincipal = limiters.perPrincipal;
+    this.#known = new KnownTokens({ now: options.now });
   }
 
   /** The protected-resource metadata, when `request` asks for it; it is open to all. */
@@ -62,20 +70,24 @@ export class Gatekeeper {
    * @param address the client's address, where the runtime knows it
    */
   async admit(request: Request, env: Readonly<Record<string, unknown>>, address: string | undefined): Promise<Checked<Caller | undefined>> {
-    const key = address === undefined ? undefined : addressKey(address);
-    const blocked = key === undefined ? undefined : this.#perAddress?.blocked(key);
+    const limited = address !== undefined && this.#perAddress ? { limiter: this.#perAddress, key: addressKey(address), prefix: prefixKey(address) } : undefined;
+    const blocked = limited?.limiter.blocked(limited.key, limited.prefix);
     const overAddress = (wait: number) => refused(tooMany("this address", this.#perAddress!.rate, wait));
     if (!this.#server) {
-      const wait = blocked ?? (key === undefined ? undefined : await this.#perAddress?.hit(key));
+      const wait = blocked ?? (await limited?.limiter.hit(limited.key, limited.prefix));
       return wait === undefined ? passed(undefined) : overAddress(wait);
     }
-    if (blocked !== undefined && !request.headers.has("authorization")) return overAddress(blocked);
+    const credential = request.headers.get("authorization");
+    // Refused before the token is checked, unless this very credential passed lately.
+    if (blocked !== undefined && !(await this.#known.has(credential))) return overAddress(blocked);
     const principal = await this.#server.authenticate(request, env);
     if (!principal.ok) {
       if (blocked !== undefined) return overAddress(blocked);
-      if (key !== undefined) await this.#perAddress?.hit(key);
+      await limited?.limiter.hit(limited.key, limited.prefix);
       return principal;
     }
+    // Only where addresses are limited is it worth a digest per request.
+    if (limited) await this.#known.add(credential);
     const caller = await callerOf(principal.value);
     const wait = await this.#perPrincipal?.hit(caller.owner);
     if (wait !== undefined) return refused(tooMany("this user", this.#perPrincipal!.rate, wait));

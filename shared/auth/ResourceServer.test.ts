@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { McpError } from "../errors/McpError.ts";
 import type { Principal, TokenVerifier } from "./Principal.ts";
 import { ResourceServer } from "./ResourceServer.ts";
 
@@ -8,7 +9,7 @@ const verify: TokenVerifier = async (token, resource) =>
   token === "good" && resource === "https://mcp.example.com/mcp" ? { ok: true, principal: ALICE } : { ok: false, reason: "The access token is not one this server issued" };
 
 const server = (options: Partial<ConstructorParameters<typeof ResourceServer>[0]> = {}) =>
-  new ResourceServer({ authorizationServers: ["https://auth.example.com"], scopesSupported: ["tools", "admin"], verify, ...options });
+  new ResourceServer({ authorizationServers: ["https://auth.example.com"], scopesSupported: ["tools", "admin"], verify, resource: "https://mcp.example.com/mcp", ...options });
 const request = (path = "/mcp", headers: Record<string, string> = {}, method = "POST") => new Request(`https://mcp.example.com${path}`, { method, headers });
 const METADATA = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp";
 
@@ -75,9 +76,57 @@ describe("ResourceServer: authenticate", () => {
     expect(checked.ok || [checked.error.status, checked.error.headers?.["www-authenticate"]?.includes('error="invalid_request"')]).toEqual([400, true]);
   });
 
-  it("derives the resource from a plain-http request too (TLS may end at a proxy), and refuses a configured http one off loopback", () => {
-    expect(server().resourceOf(new Request("http://durable-mcp.test/mcp"))).toBe("http://durable-mcp.test/mcp");
+  it("keeps the configured resource for a plain-http request (TLS ended in front), and refuses a configured http one off loopback", async () => {
+    expect(server().resourceOf(new Request("http://internal.test:8080/mcp"))).toBe("https://mcp.example.com/mcp");
+    const metadata = server().metadata(new Request("http://internal.test:8080/.well-known/oauth-protected-resource/mcp"));
+    expect(((await metadata?.json()) as { resource: string }).resource).toBe("https://mcp.example.com/mcp");
+    const checked = await server().authenticate(new Request("http://internal.test:8080/mcp", { method: "POST" }), {});
+    expect(checked.ok || [checked.error.status, checked.error.headers?.["www-authenticate"]]).toEqual([401, `Bearer resource_metadata="${METADATA}"`]);
     expect(() => server({ resource: "http://mcp.example.com/mcp" })).toThrow(/https/);
     expect(() => server({ authorizationServers: [] })).toThrow(/at least one authorization server/);
+  });
+});
+
+describe("ResourceServer: without a configured resource", () => {
+  const derived = (port?: number) => new ResourceServer({ authorizationServers: ["https://auth.example.com"], verify }, { port: port === undefined ? undefined : () => port });
+
+  it("takes it from a loopback request: its whole origin, port included", () => {
+    expect(derived().resourceOf(new Request("http://127.0.0.1:8787/mcp"))).toBe("http://127.0.0.1:8787/mcp");
+    expect(derived().resourceOf(new Request("http://localhost:9999/message"))).toBe("http://localhost:9999/sse");
+    expect(derived().resourceOf(new Request("http://[::1]/mcp"))).toBe("http://[::1]/mcp");
+  });
+
+  it("answers a request to any other host with a 500 that names the fix, never a resource named by the client's Host", async () => {
+    const sentence = /has no `resource` configured, and this request is addressed to "mcp\.example\.com": set `resource`/;
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error;
+      }
+      throw new Error("expected a refusal");
+    };
+    for (const url of ["https://mcp.example.com/mcp", "http://mcp.example.com/sse", "http://mcp.example.com:8787/mcp"]) {
+      const error = refusal(() => derived().resourceOf(new Request(url)));
+      expect(error, url).toBeInstanceOf(McpError);
+      expect([(error as McpError).status, (error as McpError).code, (error as McpError).message]).toEqual([500, -32603, expect.stringMatching(sentence)]);
+    }
+    expect(refusal(() => derived().metadata(new Request("http://mcp.example.com/.well-known/oauth-protected-resource/mcp")))).toBeInstanceOf(McpError);
+    await expect(derived().authenticate(new Request("http://mcp.example.com/mcp", { method: "POST" }), {})).rejects.toThrow(sentence);
+  });
+
+  it("where the runtime knows its port, refuses a loopback request addressed to another port: a token for another local server is not for this one", async () => {
+    expect(derived(8787).resourceOf(new Request("http://localhost:8787/mcp"))).toBe("http://localhost:8787/mcp");
+    for (const url of ["http://localhost:9999/mcp", "http://127.0.0.1/mcp"]) {
+      let caught: unknown;
+      try {
+        derived(8787).resourceOf(new Request(url));
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, url).toBeInstanceOf(McpError);
+      expect((caught as McpError).status).toBe(403);
+      expect((caught as McpError).message).toMatch(/listens on port 8787/);
+    }
   });
 });

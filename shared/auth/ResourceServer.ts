@@ -9,8 +9,15 @@
  * - A token lacking a needed scope: 403 `insufficient_scope`, naming every scope needed (step-up).
  * - A malformed credential, or a token in the URL: 400 `invalid_request`.
  *
- * The resource is the canonical URL of the MCP endpoint: given (a custom domain, a proxy), or
- * the request's own origin with `/mcp`. The legacy endpoints (`/sse`, `/message`) are a resource
+ * The resource is the canonical URL of the MCP endpoint, the audience every token must name: the
+ * configured `resource`, or — only on a loopback host (local development) — the request's own
+ * origin, port included, with `/mcp`. Anywhere else the request's Host is the client's to write,
+ * so taking the audience from it would let a token the same issuer minted for another resource
+ * pass (issue 21): such a request is answered 500 with the sentence that says to set `resource`
+ * (Deno refuses to start instead, `serveDeno`). Where the runtime knows the port it listens on,
+ * a loopback request addressed to another port is refused (403): its token is for another local
+ * server. Both are thrown as `McpError` from `resourceOf`, which three answers need; the router's
+ * one boundary maps them. The legacy endpoints (`/sse`, `/message`) are a resource
  * of their own, `/sse` beside it, with its own metadata: a legacy client (the SDK's SSE transport)
  * accepts only metadata whose resource is its URL or a prefix of it, so `/mcp` would be refused.
  * A token is for one of the two (its audience). The principal is established per request, never
@@ -24,7 +31,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { type BearerError, bearerChallenge } from "./bearerChallenge.ts";
 import type { Principal, TokenVerifier } from "./Principal.ts";
-import { canonicalResource, metadataPaths, protectedResourceMetadata } from "./protectedResource.ts";
+import { canonicalResource, isLoopbackHost, metadataPaths, protectedResourceMetadata } from "./protectedResource.ts";
 import { readBearerToken } from "./readBearerToken.ts";
 
 /** The MCP endpoint's path when the resource is derived from the request. */
@@ -41,7 +48,11 @@ export interface AuthorizationOptions {
   authorizationServers?: readonly string[];
   /** Checks a token: `jwtVerifier(...)`, the Worker's own authorization provider, or yours. */
   verify: TokenVerifier;
-  /** The canonical URL of the MCP endpoint. Default: the request's origin + `/mcp`. */
+  /**
+   * The canonical URL of the MCP endpoint, e.g. `https://mcp.example.com/mcp`: what tokens' audience
+   * must name. Required unless the server is reached on a loopback host only (then: the request's
+   * origin + `/mcp`).
+   */
   resource?: string;
   /** The scopes a client may ask for (`scopes_supported`). */
   scopesSupported?: readonly string[];
@@ -54,9 +65,14 @@ export interface AuthorizationOptions {
 export class ResourceServer {
   readonly #options: AuthorizationOptions;
   readonly #fixedResource: string | undefined;
+  readonly #port: (() => number | undefined) | undefined;
 
-  /** @throws TypeError at startup for a malformed resource, or an empty list of authorization servers. */
-  constructor(options: AuthorizationOptions) {
+  /**
+   * @param runtime `port`: the port this server listens on, where the runtime knows it (Deno).
+   * @throws TypeError at startup for a malformed resource, or an empty list of authorization servers.
+   */
+  constructor(options: AuthorizationOptions, runtime: { port?: () => number | undefined } = {}) {
+    this.#port = runtime.port;
     if (options.authorizationServers?.length === 0) throw new TypeError("Authorization needs at least one authorization server: leave authorizationServers out for this server's own origin");
     if (typeof options.verify !== "function") throw new TypeError("Authorization needs a verify function: jwtVerifier(…), providerVerifier(…) or your own");
     this.#options = options;
@@ -108,7 +124,15 @@ export class ResourceServer {
   }
 
   #mcpResource(request: Request): string {
-    return this.#fixedResource ?? canonicalResource(new URL(MCP_PATH, request.url).href, false);
+    if (this.#fixedResource !== undefined) return this.#fixedResource;
+    const url = new URL(request.url);
+    if (!isLoopbackHost(url.hostname)) throw resourceRequired(url.hostname);
+    const port = this.#port?.();
+    const addressed = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+    if (port !== undefined && addressed !== port) {
+      throw new McpError(403, ErrorCode.InvalidRequest, `This server listens on port ${port}, and this request is addressed to port ${addressed}: it is for another server`);
+    }
+    return canonicalResource(new URL(MCP_PATH, url).href);
   }
 
   /** A refusal of a request addressed to `resource`, with the challenge that points at its metadata. */
@@ -128,5 +152,15 @@ function lacking(needed: readonly string[], granted: readonly string[]): string 
 
 /** The legacy endpoints' resource for an MCP endpoint's: `/sse` on its origin. */
 export function legacyResource(mcpResource: string): string {
-  return canonicalResource(new URL(LEGACY_PATH, mcpResource).href, false);
+  return canonicalResource(new URL(LEGACY_PATH, mcpResource).href);
+}
+
+/** The deployment problem of a server that checks tokens, has no `resource`, and is reached on `host` (not loopback). */
+export function resourceRequired(host: string): McpError {
+  return new McpError(500, ErrorCode.InternalError, resourceRequiredSentence(`this request is addressed to ${JSON.stringify(host)}`));
+}
+
+/** The sentence for a server that checks tokens without a `resource`, off loopback; `where` says how it is reached. */
+export function resourceRequiredSentence(where: string): string {
+  return `This server checks access tokens but has no \`resource\` configured, and ${where}: set \`resource\` in the authorization options to the URL clients use for the MCP endpoint (e.g. https://mcp.example.com/mcp), the audience their tokens must name; only a server reached on a loopback host takes it from the request`;
 }

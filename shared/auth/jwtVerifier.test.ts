@@ -17,9 +17,10 @@ beforeAll(async () => {
 
 const verifier = () => jwtVerifier({ issuer: ISSUER, keys: { keys: [publicJwk] } });
 
-function token(claims: Record<string, unknown> = {}, options: { key?: CryptoKey; expiresIn?: string | number; audience?: string; issuer?: string } = {}) {
+function token(claims: Record<string, unknown> = {}, options: { key?: CryptoKey; expiresIn?: string | number; audience?: string; issuer?: string; typ?: string } = {}) {
+  const header = { alg: "ES256", kid: "k1", ...("typ" in options ? (options.typ === undefined ? {} : { typ: options.typ }) : { typ: "at+jwt" }) };
   return new SignJWT({ scope: "tools:read tools:call", ...claims })
-    .setProtectedHeader({ alg: "ES256", kid: "k1", typ: "at+jwt" })
+    .setProtectedHeader(header)
     .setSubject("user-42")
     .setIssuer(options.issuer ?? ISSUER)
     .setAudience(options.audience ?? RESOURCE)
@@ -69,8 +70,31 @@ describe("jwtVerifier", () => {
   });
 
   it("refuses a token without a subject", async () => {
-    const anonymous = await new SignJWT({}).setProtectedHeader({ alg: "ES256", kid: "k1" }).setIssuer(ISSUER).setAudience(RESOURCE).setExpirationTime("5m").sign(privateKey);
+    const anonymous = await new SignJWT({}).setProtectedHeader({ alg: "ES256", kid: "k1", typ: "at+jwt" }).setIssuer(ISSUER).setAudience(RESOURCE).setExpirationTime("5m").sign(privateKey);
     expect(await verifier()(anonymous, RESOURCE, {})).toEqual({ ok: false, reason: 'The access token\'s "sub" claim is not acceptable here' });
+  });
+
+  it("refuses a token whose header typ is not at+jwt (RFC 9068 §2.1, §4): an ID token or another JWT signed by the same issuer", async () => {
+    for (const typ of ["at+jwt", "application/at+jwt", "AT+JWT", "Application/At+Jwt"]) {
+      expect((await verifier()(await token({}, { typ }), RESOURCE, {})).ok, typ).toBe(true);
+    }
+    const refusal = { ok: false, reason: "The access token's header must say typ at+jwt (RFC 9068): this is another kind of JWT" };
+    for (const typ of ["JWT", "jwt", "application/jwt", "id_token+jwt", "", undefined]) {
+      expect(await verifier()(await token({}, { typ }), RESOURCE, {}), String(typ)).toEqual(refusal);
+    }
+  });
+
+  it("accepts typ JWT only when told to (acceptJwtTyp, for an issuer such as Microsoft Entra ID), and still refuses other types", async () => {
+    const lenient = jwtVerifier({ issuer: ISSUER, keys: { keys: [publicJwk] }, acceptJwtTyp: true });
+    for (const typ of ["at+jwt", "JWT", "application/jwt"]) expect((await lenient(await token({}, { typ }), RESOURCE, {})).ok, typ).toBe(true);
+    for (const typ of ["id_token+jwt", "dpop+jwt", undefined]) expect((await lenient(await token({}, { typ }), RESOURCE, {})).ok, String(typ)).toBe(false);
+  });
+
+  it("refuses a subject that is not a non-empty string: a number, an object, an empty string", async () => {
+    for (const sub of [42, { id: "a" }, ["a"], "", true]) {
+      const signed = await new SignJWT({ sub } as Record<string, unknown>).setProtectedHeader({ alg: "ES256", kid: "k1", typ: "at+jwt" }).setIssuer(ISSUER).setAudience(RESOURCE).setExpirationTime("5m").sign(privateKey);
+      expect(await verifier()(signed, RESOURCE, {}), JSON.stringify(sub)).toEqual({ ok: false, reason: 'The access token\'s "sub" claim is not acceptable here' });
+    }
   });
 
   it("needs its keys", () => {

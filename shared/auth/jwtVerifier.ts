@@ -3,7 +3,10 @@
  * as a JWK Set, checked with `jose` — a well-kept library made for exactly this, on web crypto
  * only, so it runs on Workers and Deno alike. Checked: the signature, with the algorithms pinned
  * (never `none`, never what the token's header asks for beyond them); the issuer; the audience,
- * which must name this resource; expiry and not-before, with a bounded clock skew; and a subject.
+ * which must name this resource; expiry and not-before, with a bounded clock skew; the header's
+ * `typ`, which must be `at+jwt` (RFC 9068 §2.1, §4: so an ID token or another JWT the same issuer
+ * signs is not taken for an access token); and a subject, a non-empty string (RFC 9068 §2.2, RFC
+ * 7519 §4.1.2: a number would name a different user than the string of its digits).
  *
  * Keys are fetched from `jwksUrl` and cached by `jose` (refetched on an unknown `kid`, at most
  * once per cooldown), or given directly as a JWK Set.
@@ -24,11 +27,22 @@ export interface JwtVerifierOptions {
   algorithms?: readonly string[];
   /** Clock skew tolerated on `exp` and `nbf`, in seconds. Default 60; at most 300. */
   clockToleranceSeconds?: number;
+  /**
+   * Also accept the header `typ: JWT`, for an issuer whose access tokens are not RFC 9068 ones:
+   * Microsoft Entra ID's always say `JWT`; Auth0's do in its default token profile (choose its
+   * "RFC 9068" profile instead where you can). The audience, issuer and signature are checked
+   * as ever, but an ID token of the same issuer for the same audience would then pass too.
+   * Default false: `at+jwt` only.
+   */
+  acceptJwtTyp?: boolean;
 }
 
 const DEFAULT_ALGORITHMS = ["RS256", "ES256", "EdDSA"];
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 60;
 const MAX_CLOCK_TOLERANCE_SECONDS = 300;
+/** The header `typ` of an RFC 9068 access token, as compared: lower case, without `application/` (RFC 7515 §4.1.9). */
+const ACCESS_TOKEN_TYP = "at+jwt";
+const PLAIN_JWT_TYP = "jwt";
 
 /**
  * @throws TypeError at startup when neither keys nor a key set URL is given, or the tolerance is out of bounds.
@@ -43,15 +57,27 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const keys = options.keys ? createLocalJWKSet(options.keys) : options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl)) : undefined;
   if (!keys) throw new TypeError(`jwtVerifier for ${options.issuer} needs its keys: jwksUrl, or keys (a JWK Set)`);
   const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
+  const types = options.acceptJwtTyp ? [ACCESS_TOKEN_TYP, PLAIN_JWT_TYP] : [ACCESS_TOKEN_TYP];
   return async (token, resource) => {
     try {
-      const { payload } = await jwtVerify(token, keys, { issuer: options.issuer, audience: resource, algorithms, clockTolerance: tolerance, requiredClaims: ["sub", "exp"] });
-      const principal: Principal = { issuer: payload.iss!, subject: payload.sub!, scopes: scopesOf(payload), claims: payload };
+      const { payload, protectedHeader } = await jwtVerify(token, keys, { issuer: options.issuer, audience: resource, algorithms, clockTolerance: tolerance, requiredClaims: ["sub", "exp"] });
+      if (!types.includes(normalTyp(protectedHeader.typ))) {
+        return { ok: false, reason: `The access token's header must say typ ${types.join(" or ")} (RFC 9068): this is another kind of JWT` };
+      }
+      if (typeof payload.sub !== "string" || payload.sub === "") return { ok: false, reason: 'The access token\'s "sub" claim is not acceptable here' };
+      const principal: Principal = { issuer: payload.iss!, subject: payload.sub, scopes: scopesOf(payload), claims: payload };
       return { ok: true, principal };
     } catch (error) {
       return { ok: false, reason: reasonOf(error) };
     }
   };
+}
+
+/** A header `typ` as compared: media types are case-insensitive and `application/` may be left out (RFC 7515 §4.1.9). */
+function normalTyp(typ: unknown): string {
+  if (typeof typ !== "string") return "";
+  const lower = typ.toLowerCase();
+  return lower.startsWith("application/") ? lower.slice("application/".length) : lower;
 }
 
 function scopesOf(payload: Record<string, unknown>): string[] {

@@ -49,23 +49,28 @@ export function metadataPaths(resource: string): string[] {
   return path === "/" ? [root] : [`${root}${path}`, root];
 }
 
+/** The host names a resource may be taken from the request on (`URL.hostname` spellings): this machine only. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Whether `hostname` (as `URL.hostname` spells it, or bare `::1`) names this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || hostname === "::1";
+}
+
 /**
  * RFC 8707 §2 canonical form: absolute, https (or http for loopback development), no fragment,
  * no query, scheme and host lower case (URL does that), no trailing slash but for the root.
- * `configured: false` is for a resource derived from a request's own URL, which is taken as the
- * client addressed it (plain http included: TLS may end at a proxy in front).
  *
  * @throws TypeError naming the value, at startup, for anything else.
  */
-export function canonicalResource(resource: string, configured = true): string {
+export function canonicalResource(resource: string): string {
   let url: URL;
   try {
     url = new URL(resource);
   } catch {
     throw new TypeError(`The protected resource must be an absolute URL such as https://mcp.example.com/mcp, got ${JSON.stringify(resource)}`);
   }
-  const loopback = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && (loopback || !configured))) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
     throw new TypeError(`The protected resource must use https (http only on a loopback host), got ${JSON.stringify(resource)}`);
   }
   if (url.hash || url.search) throw new TypeError(`The protected resource may carry no query or fragment, got ${JSON.stringify(resource)}`);

@@ -173,6 +173,19 @@ describe("readConfig", () => {
     expect(() => readConfig({ [name]: 2_147_483_648 })).toThrow(new RegExp(`^${name} `));
   });
 
+  it("reads TRUST_PROXY as the header a proxy puts the client's address in, in any case", () => {
+    expect(readConfig({}).trustProxy).toBeUndefined();
+    expect(readConfig({ TRUST_PROXY: "x-forwarded-for" }).trustProxy).toBe("x-forwarded-for");
+    expect(readConfig({ TRUST_PROXY: " X-Real-IP " }).trustProxy).toBe("x-real-ip");
+    expect(readConfig({ TRUST_PROXY: "CF-Connecting-IP" }).trustProxy).toBe("cf-connecting-ip");
+  });
+
+  it.each(["true", "1", "forwarded", "x-forwarded-for,x-real-ip", "host", "authorization"])("refuses TRUST_PROXY %j with a sentence naming the choices", (value) => {
+    expect(() => readConfig({ TRUST_PROXY: value })).toThrow(
+      `TRUST_PROXY must name the header your reverse proxy puts the client's address in: x-forwarded-for, x-real-ip or cf-connecting-ip; got ${JSON.stringify(value)}`,
+    );
+  });
+
   it("refuses TASK_TIMEOUT_MS above 14 minutes (a Durable Object's alarm handler runs at most 15), and takes exactly 14", () => {
     expect(() => readConfig({ TASK_TIMEOUT_MS: "840001" })).toThrow(/^TASK_TIMEOUT_MS must be at most 840000 ms \(14 minutes/);
     expect(readConfig({ TASK_TIMEOUT_MS: "840000" }).taskTimeoutMs).toBe(840_000);

@@ -27,6 +27,10 @@ export const MAX_TASK_LEASE_MS = 5 * 60_000;
 /** Upper bound of `TASK_TIMEOUT_MS`: 14 minutes, inside the 15 a Durable Object's alarm handler may run. */
 export const MAX_TASK_TIMEOUT_MS = 14 * 60_000;
 
+/** The headers `TRUST_PROXY` may name: where a reverse proxy in front puts the client's address. */
+export const TRUST_PROXY_HEADERS = ["x-forwarded-for", "x-real-ip", "cf-connecting-ip"] as const;
+export type TrustProxy = (typeof TRUST_PROXY_HEADERS)[number];
+
 export interface Config {
   /** Operator log threshold (`LOG_LEVEL`). */
   logLevel: LogLevel;
@@ -115,6 +119,13 @@ export interface Config {
    * the attacker's name) is refused even when it carries no `Origin`.
    */
   allowedHosts: readonly string[];
+  /**
+   * The header a reverse proxy in front puts the client's address in (`TRUST_PROXY`:
+   * `x-forwarded-for`, its right-most entry; `x-real-ip`; `cf-connecting-ip`), read for rate limits
+   * and fair shares. Unset: the runtime's own — the socket's peer on Deno, `CF-Connecting-IP` on
+   * Workers. Set it only where a proxy really writes that header, or clients choose their address.
+   */
+  trustProxy?: TrustProxy;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -151,7 +162,7 @@ export const DEFAULT_CONFIG: Config = {
   allowedHosts: [],
 };
 
-const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "allowedHosts">, string> = {
+const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "allowedHosts" | "trustProxy">, string> = {
   keepaliveIntervalMs: "KEEPALIVE_INTERVAL_MS",
   maxBodyBytes: "MAX_BODY_BYTES",
   maxArgumentBytes: "MAX_ARGUMENT_BYTES",
@@ -229,8 +240,17 @@ export function readConfig(env: Readonly<Record<string, unknown>>): Config {
   if (typeof env.ALLOWED_HOSTS === "string" && env.ALLOWED_HOSTS.trim() !== "") {
     config.allowedHosts = env.ALLOWED_HOSTS.split(",").map(hostOf);
   }
+  if (typeof env.TRUST_PROXY === "string" && env.TRUST_PROXY.trim() !== "") config.trustProxy = trustProxyOf(env.TRUST_PROXY);
   cache.set(env, config);
   return config;
+}
+
+/** One of `TRUST_PROXY_HEADERS`, in any case; anything else refused with the choices. */
+function trustProxyOf(raw: string): TrustProxy {
+  const header = raw.trim().toLowerCase();
+  const known = TRUST_PROXY_HEADERS.find((name) => name === header);
+  if (known) return known;
+  throw new RangeError(`TRUST_PROXY must name the header your reverse proxy puts the client's address in: x-forwarded-for, x-real-ip or cf-connecting-ip; got ${JSON.stringify(raw)}`);
 }
 
 /** Normalises one ALLOWED_ORIGINS entry to `scheme://host[:port]`, refusing anything else. */

@@ -25,6 +25,7 @@ import { type Config, readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { checkHost } from "../http/checkHost.ts";
+import { clientAddress } from "../http/clientAddress.ts";
 import { preflight, withCors } from "../http/cors.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { checkOrigin } from "../http/originPolicy.ts";
@@ -65,6 +66,8 @@ export interface Platform<E extends Env> {
   telemetry?(env: E, logger: Logger): Telemetry | undefined;
   /** Keeps the request's isolate alive until `work` settles, where the runtime would not (Workers: `waitUntil`): telemetry's exports. */
   keepAlive?(work: Promise<unknown>): void;
+  /** The port this server listens on, where the runtime knows it: a resource taken from a loopback request must name it. */
+  port?(): number | undefined;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;
   /** The platform's own limiter for a rate limit (a Workers binding), or undefined for one in this process. */
@@ -108,15 +111,24 @@ export interface RouterOptions<E extends Env> {
 
 
 
-/** The MCP endpoints, as `GET /` describes them. */
-const MCP_ROUTES: readonly { method: string; path: string; description: string; handle: Handler }[] = [
+/**
+ * The MCP endpoints, as `GET /` describes them. `public`: served without a token and outside the
+ * rate limits even where the server checks them — liveness only, which touches nothing and is
+ * cheaper than the limiter's own check (issue 21: monitors got 401, and 429 behind a busy address).
+ * Every other route needs a token there; a path that is no route is 404 for everyone, before any
+ * token is read, so an unknown path says nothing more to a stranger than this table (and `GET /`,
+ * which describes the deployment, is for signed-in clients only).
+ */
+const MCP_ROUTES: readonly { method: string; path: string; description: string; handle: Handler; public?: true }[] = [
   { method: "GET", path: "/mcp", description: "Streamable HTTP (2025): the session's standalone stream, or a resumed one (Last-Event-ID)", handle: getMcp },
   { method: "POST", path: "/mcp", description: "Streamable HTTP: one JSON-RPC message (2026-07-28: no session; 2025: initialize starts one)", handle: postMcp },
   { method: "DELETE", path: "/mcp", description: "Streamable HTTP (2025): ends the session", handle: deleteMcp },
   { method: "GET", path: "/sse", description: "HTTP+SSE (2024-11-05): opens a session; the first event names the POST endpoint", handle: openSse },
   { method: "POST", path: "/message", description: "HTTP+SSE: one JSON-RPC message or batch for ?sessionId=…; 202, replies on the stream", handle: postMessage },
-  { method: "GET", path: "/health", description: "liveness for load balancers and monitors", handle: () => Response.json({ status: "ok" }) },
+  { method: "GET", path: "/health", description: "liveness for load balancers and monitors", handle: () => Response.json({ status: "ok" }), public: true },
 ];
+/** Paths of the MCP routes open to all (`public`). */
+const PUBLIC_PATHS: ReadonlySet<string> = new Set(MCP_ROUTES.filter((route) => route.public).map((route) => route.path));
 
 /** @example const handle = createRouter(definition, platform); const response = await handle(request, env); */
 export function createRouter<E extends Env>(definition: ServerDefinition, platform: Platform<E>, options: RouterOptions<E> = {}): (request: Request, env: E, context?: unknown) => Promise<Response> {
@@ -192,8 +204,8 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const handle = methods?.get(request.method);
     if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
-    const address = platform.clientAddress?.(request, context);
-    if (gate && !route?.public) {
+    const address = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context));
+    if (gate && !(route ? route.public : PUBLIC_PATHS.has(path))) {
       const admitted = await gate.admit(request, env, address);
       if (!admitted.ok) return errorResponse(admitted.error);
       caller = admitted.value;
@@ -235,7 +247,7 @@ function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: Route
   const perAddress = limiter("perAddress");
   const perPrincipal = authorization ? limiter("perPrincipal") : undefined;
   if (!authorization && !perAddress) return undefined;
-  return new Gatekeeper(authorization && new ResourceServer(authorization), { perAddress, perPrincipal });
+  return new Gatekeeper(authorization && new ResourceServer(authorization, { port: platform.port }), { perAddress, perPrincipal });
 }
 
 /** The path of an absolute URL, cut from its text (runtimes hand handlers normalized URLs). */

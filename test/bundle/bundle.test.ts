@@ -1,13 +1,12 @@
 /**
  * Size budgets, as tests (STYLE habit 12): Workers measured the way `wrangler deploy` uploads
  * them (minified, gzip as wrangler reports it). The example with zod/mini must stay within
- * 64 KiB gzip (63 until issue 21 bounded every tool's and prompt's arguments before validation —
- * `ArgumentLimits.ts`, its three variables and per-tool `limits`, 0.8 KiB; 56 until issue 13 gave it a task tool: its zod/mini array schema is 0.46 KiB of
+ * EXAMPLE_BUDGET KiB gzip (63 until issue 21 — see below; 56 until issue 13 gave it a task tool: its zod/mini array schema is 0.46 KiB of
  * the 0.75 the tool added; 57 until issue 20 gave it a notebook under a handle, which brings the
  * home object — `homeObject(server)`: its host, bounded storage, SQL, and the fair shares it
  * counts — 6.3 KiB with the notebook and the shares' routing), and a Worker whose one tool uses
- * raw JSON Schema — the core alone, with its JSON Schema validator — within 43 KiB. (42 until
- * issue 21's argument bounds, 1.0 KiB of it; 30 until issue 11, whose durable expiry, resumption across restarts, bounded error
+ * raw JSON Schema — the core alone, with its JSON Schema validator — within CORE_BUDGET KiB (42 until
+ * issue 21 — see below). (30 until issue 11, whose durable expiry, resumption across restarts, bounded error
  * reports and checked listens took the core from 29.0 to 31.4 KiB; 34 until issue 12, whose
  * resource server, rate limits and scope index took it to 37.3 KiB — code every Worker carries
  * today, used or not; making it arrive only with the `authorization` option is the way back under

@@ -103,7 +103,6 @@ describe("authentication", () => {
       ["/mcp", { method: "DELETE", headers: { "mcp-session-id": "a".repeat(32), "mcp-protocol-version": "2025-11-25" } }],
       ["/message?sessionId=" + "a".repeat(32), { method: "POST", headers: jsonHeaders(), body: JSON.stringify(call(1, "toUpperCase", { input: "x" })) }],
       ["/", { method: "GET" }],
-      ["/health", { method: "GET" }],
     ];
     for (const [path, init] of requests) {
       const response = await fetch(`${server.url}${path}`, init);
@@ -111,6 +110,19 @@ describe("authentication", () => {
       const expected = path.startsWith("/message") ? challenge().replace("resource/mcp", "resource/sse") : challenge();
       expect(response.headers.get("www-authenticate"), path).toBe(expected);
       expect(((await response.json()) as any).error.code).toBe(-32600);
+    }
+  });
+
+  it("serves /health to anyone, without a token; an unknown path is 404 with or without one", async () => {
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get("www-authenticate")).toBeNull();
+    expect(await health.json()).toEqual({ status: "ok" });
+    for (const headers of [{}, bearer(await token("alice"))]) {
+      const favicon = await fetch(`${server.url}/favicon.ico`, { headers });
+      expect(favicon.status).toBe(404);
+      expect(favicon.headers.get("www-authenticate")).toBeNull();
+      expect(((await favicon.json()) as any).error.message).toBe("No route for GET /favicon.ico");
     }
   });
 
@@ -298,7 +310,9 @@ describe("rate limits", () => {
   let limited: Server;
   beforeAll(async () => {
     const RATE_LIMITS = JSON.stringify({ perAddress: { limit: 2, periodSeconds: 60 }, perPrincipal: { limit: 3, periodSeconds: 2 } });
-    limited = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, RATE_LIMITS } });
+    // Behind a reverse proxy that appends the client's address to X-Forwarded-For (as nginx does);
+    // a request without the header is counted by the runtime's own address.
+    limited = await startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, RATE_LIMITS, TRUST_PROXY: "x-forwarded-for" } });
   });
   afterAll(() => limited?.dispose());
 
@@ -317,20 +331,43 @@ describe("rate limits", () => {
     expect((await ping()).status).toBe(200);
   });
 
-  it("answers 429 to an address past its unauthenticated requests, and still lets a valid token through", async () => {
+  it("answers 429 to an address past its unauthenticated requests, still lets a token it verified before through, and keeps /health up", async () => {
     // The address: the socket's peer on Deno; on Workers the edge's CF-Connecting-IP, which this
     // request sets as Cloudflare's edge would (no edge in front of a local runtime).
     const from = { "cf-connecting-ip": "203.0.113.9" };
     const anonymous = () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders(from) });
+    const value = await issuer.sign({ sub: "erin", aud: `${limited.url}/mcp` });
+    const signIn = (accessToken: string) => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ ...from, ...bearer(accessToken) }) });
+    const first = await signIn(value);
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
     expect((await anonymous()).status).toBe(401);
     expect((await anonymous()).status).toBe(401);
     const refused = await anonymous();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json() as any).error.message).toMatch(/^Too many requests from this address: the limit is 2 per 60 s/);
-    const value = await issuer.sign({ sub: "erin", aud: `${limited.url}/mcp` });
-    const admitted = await postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ ...from, ...bearer(value) }) });
+    const admitted = await signIn(value);
     expect(admitted.status).toBe(200);
     await admitted.arrayBuffer();
+    // A token never seen is not even verified from a limited address: it waits out the window.
+    const stranger = await signIn(await issuer.sign({ sub: "frank", aud: `${limited.url}/mcp` }));
+    expect(stranger.status).toBe(429);
+    await stranger.arrayBuffer();
+    // Liveness is no request to limit.
+    for (let i = 0; i < 5; i++) expect((await fetch(`${limited.url}/health`, { headers: from })).status).toBe(200);
+  });
+
+  it("with TRUST_PROXY=x-forwarded-for, counts each client behind the proxy apart, by the right-most X-Forwarded-For address", async () => {
+    const via = (client: string) => () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ "x-forwarded-for": `198.51.100.66, ${client}` }) });
+    const first = via("192.0.2.1");
+    expect((await first()).status).toBe(401);
+    expect((await first()).status).toBe(401);
+    expect((await first()).status).toBe(429);
+    // Another client through the same proxy (the same socket address) still starts its sign-in with a 401.
+    for (const client of ["192.0.2.2", "2001:db8:42::1"]) expect((await via(client)()).status, client).toBe(401);
+    // The left-most entries are the client's own to write: they change nothing.
+    const spoofed = () => postJson(`${limited.url}/mcp`, initialize(0, "2025-11-25"), { headers: jsonHeaders({ "x-forwarded-for": `192.0.2.${Math.floor(Math.random() * 200)}, 192.0.2.1` }) });
+    expect((await spoofed()).status).toBe(429);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * A deployment that cannot host the homes its definitions declare says so (issue 20), the way a
  * broken definition does: every MCP request is answered 500 with the sentence that says what to
- * do, `GET /` shows it, `/health` stays up — never a silent fallback.
+ * do, `GET /` shows it, `/health` stays up — never a silent fallback. So does a Worker behind
+ * authorization with no `resource`, on a host that is not loopback (issue 21): the audience a
+ * token must name is never taken from a client's Host header.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as z from "zod/mini";
@@ -50,5 +52,43 @@ describe("a deployment that cannot host its homes", () => {
   it("says so for homes without the home class exported (homeObject) and bound", async () => {
     const handles = defineServer({ name: "handles", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] });
     await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `homeObject\(server\)` as McpHome from the entry and bind it as MCP_HOME/);
+  });
+});
+
+describe("authorization without a resource", () => {
+  /** Never reached: the request is answered before any token is checked. */
+  const verify = async () => ({ ok: false as const, reason: "no token is valid here" });
+  const sentence = /checks access tokens but has no `resource` configured, and this request is addressed to "durable-mcp\.test": set `resource`/;
+
+  it("on a host that is not loopback, answers every MCP endpoint, GET / and the metadata 500 with the sentence; /health stays up", async () => {
+    const worker = createWorker(homeServer, { authorization: { authorizationServers: ["https://issuer.example"], verify } });
+    const requests = [...mcpRequests(), new Request(`${BASE}/`), new Request(`${BASE}/.well-known/oauth-protected-resource/mcp`), new Request(`${BASE}/.well-known/oauth-protected-resource`)];
+    for (const request of requests) {
+      const response = await fetchFrom(worker, request);
+      expect(response.status, `${request.method} ${request.url}`).toBe(500);
+      const { error } = await response.json<any>();
+      expect(error.code).toBe(-32603);
+      expect(error.message, request.url).toMatch(sentence);
+    }
+    expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+  });
+
+  it("on a loopback host, takes the resource from the request's origin, port included", async () => {
+    const worker = createWorker(homeServer, { authorization: { authorizationServers: ["https://issuer.example"], verify } });
+    const metadata = await fetchFrom(worker, new Request("http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp"));
+    expect((await metadata.json<any>()).resource).toBe("http://127.0.0.1:8787/mcp");
+    const challenge = await fetchFrom(worker, new Request("http://localhost:9000/mcp", { method: "POST" }));
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get("www-authenticate")).toBe('Bearer resource_metadata="http://localhost:9000/.well-known/oauth-protected-resource/mcp"');
+  });
+
+  it("with `resource` configured, serves the metadata and the 401 for it whatever host the request names (TLS ended in front)", async () => {
+    const worker = createWorker(homeServer, { authorization: { authorizationServers: ["https://issuer.example"], verify, resource: "https://mcp.example.com/mcp" } });
+    const metadata = await fetchFrom(worker, new Request(`${BASE}/.well-known/oauth-protected-resource/mcp`));
+    expect(metadata.status).toBe(200);
+    expect((await metadata.json<any>()).resource).toBe("https://mcp.example.com/mcp");
+    const challenge = await fetchFrom(worker, new Request(`${BASE}/mcp`, { method: "POST" }));
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get("www-authenticate")).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
   });
 });

@@ -10,6 +10,12 @@ import { createWorker, homeObject, taskObject } from "durable-mcp/cloudflare";
 import { homeServer } from "./homeServer.ts";
 
 export const ISSUER = "https://issuer.home-test";
+/**
+ * The MCP endpoint as clients name it, the audience of their tokens: the tests reach the Worker at
+ * http://durable-mcp.test, as a Worker behind TLS ended in front sees its requests, and a server
+ * off loopback must be told its resource.
+ */
+export const RESOURCE_ORIGIN = "https://durable-mcp.test";
 let keys: JSONWebKeySet | undefined;
 
 /** The key set tokens are checked against from now on. */
@@ -20,6 +26,7 @@ export function useKeys(jwks: JSONWebKeySet): void {
 const { fetch, McpSession, McpWatch } = createWorker(homeServer, {
   authorization: {
     authorizationServers: [ISSUER],
+    resource: `${RESOURCE_ORIGIN}/mcp`,
     verify: (token, resource, env) => {
       if (!keys) throw new Error("The test has not handed over its keys (useKeys)");
       return jwtVerifier({ issuer: ISSUER, keys })(token, resource, env);

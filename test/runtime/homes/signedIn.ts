@@ -10,7 +10,7 @@ import { SseReader } from "../../support/SseReader.ts";
 import { call, initialize } from "../../support/messages.ts";
 import { type TestIssuer, testIssuer } from "../../support/testIssuer.ts";
 import { BASE, postModern } from "../helpers.ts";
-import { ISSUER, useKeys } from "./homeWorker.ts";
+import { ISSUER, RESOURCE_ORIGIN, useKeys } from "./homeWorker.ts";
 
 export { BASE };
 type Json = Record<string, any>;
@@ -26,7 +26,7 @@ export async function startIssuer(): Promise<void> {
 /** An access token for `subject`, for the resource at `path` (`/mcp`, or `/sse` for the legacy endpoints). */
 export function tokenFor(subject: string, path = "/mcp"): Promise<string> {
   if (!issuer) throw new Error("startIssuer() first");
-  return issuer.sign({ sub: subject, aud: `${BASE}${path}` });
+  return issuer.sign({ sub: subject, aud: `${RESOURCE_ORIGIN}${path}` });
 }
 
 let nextId = 1;
