@@ -1,11 +1,11 @@
 /**
  * Size budgets, as tests (STYLE habit 12): Workers measured the way `wrangler deploy` uploads
  * them (minified, gzip as wrangler reports it). The example with zod/mini must stay within
- * EXAMPLE_BUDGET KiB gzip (63 until issue 21 — see below; 56 until issue 13 gave it a task tool: its zod/mini array schema is 0.46 KiB of
+ * 70 KiB gzip (63 until issue 21 — see below; 56 until issue 13 gave it a task tool: its zod/mini array schema is 0.46 KiB of
  * the 0.75 the tool added; 57 until issue 20 gave it a notebook under a handle, which brings the
  * home object — `homeObject(server)`: its host, bounded storage, SQL, and the fair shares it
  * counts — 6.3 KiB with the notebook and the shares' routing), and a Worker whose one tool uses
- * raw JSON Schema — the core alone, with its JSON Schema validator — within CORE_BUDGET KiB (42 until
+ * raw JSON Schema — the core alone, with its JSON Schema validator — within 45 KiB (42 until
  * issue 21 — see below). (30 until issue 11, whose durable expiry, resumption across restarts, bounded error
  * reports and checked listens took the core from 29.0 to 31.4 KiB; 34 until issue 12, whose
  * resource server, rate limits and scope index took it to 37.3 KiB — code every Worker carries
@@ -15,20 +15,29 @@
  * listens per client, the sessions' share taken and given back, the new limits read — every
  * Worker carries, 2.0 KiB, while the home object itself arrives only with `homeObject`. Issue 23
  * is to make what a Worker does not use arrive only with the factory that uses it.)
+ *
+ * Issue 21 (operations) raised both, measured 62.47 → 69.64 and 41.10 → 44.66 KiB:
+ * - the example opts into traces (`telemetry: otlpTelemetry`): the OTLP/HTTP JSON exporter, its
+ *   `OTEL_*` configuration and the MCP span conventions, 3.4 KiB, in no Worker that does not ask;
+ * - in every Worker (the core's +3.6 KiB): arguments bounded before validation (`ArgumentLimits`,
+ *   1.0); the authorization mends — a limiter with prefixes that refuses before verifying, the
+ *   tokens known to pass a limited address, `TRUST_PROXY`, `typ: at+jwt`, the resource's loopback
+ *   rule (1.1); handler failures logged and redacted, the span hooks in the exchange, the hop's
+ *   span (1.4).
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
 
 describe("bundle budgets", () => {
-  it("ships the example Worker in at most 64 KiB gzip", async () => {
+  it("ships the example Worker in at most 70 KiB gzip", async () => {
     const { gzipKib } = await deploySize();
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(64);
+    expect(gzipKib).toBeLessThanOrEqual(70);
   });
 
-  it("ships a Worker whose tools use raw JSON Schema only in at most 43 KiB gzip", async () => {
+  it("ships a Worker whose tools use raw JSON Schema only in at most 45 KiB gzip", async () => {
     const { gzipKib } = await deploySize("test/bundle/rawSchemaWorker.ts", "test/bundle/wrangler.toml");
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(43);
+    expect(gzipKib).toBeLessThanOrEqual(45);
   });
 });
