@@ -29,7 +29,7 @@ import { preflight, withCors } from "../http/cors.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { checkOrigin } from "../http/originPolicy.ts";
 import type { Sessions } from "../host/SessionOperation.ts";
-import { Logger } from "../log/Logger.ts";
+import { Logger, serverText } from "../log/Logger.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
@@ -119,19 +119,19 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const logger = new Logger(config.logLevel);
       const secret = requestStateSecret(env);
       if (secret === undefined) {
-        logger.warn("config.request-state-secret", { message: "REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused" });
+        logger.warn("config.request-state-secret", { message: serverText("REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused") });
       }
-      if (definition.problem) logger.error("definition.invalid", { message: definition.problem.message });
+      if (definition.problem) logger.error("definition.invalid", { message: serverText(definition.problem.message) });
       const broadcast = platform.broadcaster(env, config);
       const requestState = new RequestState(secret, config.requestStateTtlMs);
       const authorization = authorizationFor(env, options);
       const gate = gatekeeper(env, platform, options, authorization);
       // Only a server with task tools gets a task host: the rest never route a task method.
       const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
-      if (definition.hasTasks && !tasks) logger.error("config.tasks", { message: "Some tools run as tasks, but this deployment hosts no tasks (on Workers: bind MCP_TASK in wrangler.toml)" });
+      if (definition.hasTasks && !tasks) logger.error("config.tasks", { message: serverText("Some tools run as tasks, but this deployment hosts no tasks (on Workers: bind MCP_TASK in wrangler.toml)") });
       const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
       const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
-      if (deployment) logger.error("config.homes", { message: deployment.message });
+      if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
       const problem = definition.problem ?? deployment;
       const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes };
       services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes }), stateless, problem };
