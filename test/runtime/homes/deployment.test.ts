@@ -49,6 +49,6 @@ describe("a deployment that cannot host its homes", () => {
 
   it("says so for homes without the home class exported (homeObject) and bound", async () => {
     const handles = defineServer({ name: "handles", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] });
-    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `homeObject\(server\)` as McpHome from the entry and bind it as MCP_HOME/);
+    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `class McpHome extends homeObject\(server\) \{\}` from the entry and bind it as MCP_HOME/);
   });
 });
