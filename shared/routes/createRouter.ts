@@ -5,7 +5,10 @@
  * metadata (open to all), the caller's `before` stages, then its route (or 404/405) once the
  * `Gatekeeper` admits it (token, rate limits; only where configured), all inside the one `catch`
  * that maps anything thrown to a JSON-RPC error (`errorResponse`); then CORS headers and one debug
- * log line.
+ * log line. A configuration that cannot be used (a malformed variable, `authorization` or
+ * `rateLimits`) is found when the first request builds the environment's services: then every
+ * route, `/health` included (the deployment is not healthy), answers 500 with the sentence that
+ * names it (`config.invalid`, logged once per environment, i.e. per isolate on Workers).
  *
  * Why not itty-router, which routed here before: on the hot path its per-request work (a
  * parsed URL and query object, properties added to the runtime's Request, a regular expression
@@ -21,6 +24,7 @@ import { DEFAULT_RATE_LIMITS, Gatekeeper, type RateLimits } from "../auth/Gateke
 import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "../auth/RateLimiter.ts";
 import { type AuthorizationOptions, ResourceServer } from "../auth/ResourceServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import { configurationProblem } from "../config/configurationProblem.ts";
 import { type Config, readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -112,6 +116,21 @@ const MCP_ROUTES: readonly { method: string; path: string; description: string; 
 /** @example const handle = createRouter(definition, platform); const response = await handle(request, env); */
 export function createRouter<E extends Env>(definition: ServerDefinition, platform: Platform<E>, options: RouterOptions<E> = {}): (request: Request, env: E, context?: unknown) => Promise<Response> {
   const built = new WeakMap<E, Services>();
+  /** Environments whose configuration cannot be used, with the sentence that says why: logged once, answered on every request. */
+  const broken = new WeakMap<E, Error>();
+  const servicesOrProblem = (env: E): Services | Error => {
+    const known = broken.get(env);
+    if (known) return known;
+    try {
+      return servicesFor(env);
+    } catch (error) {
+      const problem = configurationProblem(error);
+      // Its own logger: the configuration, LOG_LEVEL included, is what could not be read.
+      new Logger().error("config.invalid", { message: serverText(problem.message) });
+      broken.set(env, problem);
+      return problem;
+    }
+  };
   const servicesFor = (env: E): Services => {
     let services = built.get(env);
     if (!services) {
@@ -191,7 +210,8 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
 
   return async (request, env, context) => {
     const started = Date.now();
-    const services = servicesFor(env);
+    const services = servicesOrProblem(env);
+    if (services instanceof Error) return errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
     let response: Response;
     try {
       response = await dispatch(request, env, context, services);
