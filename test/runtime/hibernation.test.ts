@@ -60,7 +60,11 @@ describe("a client's stream across evictions of its session object", () => {
       expect(JSON.parse(update.data)).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://counter" } });
     }
     await expect(events.next(500)).rejects.toThrow();
-    await events.cancel();
+    // Ended by the client's DELETE, through the evicted-and-woken object: the relayed stream ends
+    // rather than being dropped (a dropped one is found gone by the Worker's next keepalive, which
+    // workerd reports as "disconnected: pump canceled").
+    expect((await SELF.fetch(MCP, { method: "DELETE", headers })).status).toBe(204);
+    await expect(events.next()).rejects.toThrow("SSE stream ended");
   });
 
   it("keeps flow control across an eviction: more than one window of replies after it all arrive, each once", async () => {
