@@ -40,7 +40,7 @@ describe("a client's stream across evictions of its session object", () => {
     expect((await s.reader.nextMessage()).id).toBe(4);
     // Nothing more: no message was delivered twice.
     await expect(s.reader.nextMessage(500)).rejects.toThrow();
-    await s.reader.cancel();
+    await s.close();
   });
 
   it("Streamable HTTP: the GET stream stays open and numbered on; updates after each eviction arrive once", async () => {
@@ -79,7 +79,7 @@ describe("a client's stream across evictions of its session object", () => {
       ids.push(reply.id);
     }
     expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    await s.reader.cancel();
+    await s.close();
   });
 
   it("notices a client that left while its object was evicted, and tears down", async () => {
@@ -110,6 +110,6 @@ describe("expiry while a client waits on a relayed stream", () => {
     // Still there, and still connected: a call is answered on the same stream.
     expect((await s.post(call(1, "toUpperCase", { input: "alive" }))).status).toBe(202);
     expect(await s.reader.nextMessage()).toMatchObject({ id: 1, result: { content: [{ text: "ALIVE" }] } });
-    await s.reader.cancel();
+    await s.close();
   });
 });
