@@ -119,7 +119,8 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
   /** Environments whose configuration cannot be used, with the sentence that says why: logged once, answered on every request. */
   const broken = new WeakMap<E, Error>();
   const servicesOrProblem = (env: E): Services | Error => {
-    const known = broken.get(env);
+    // Built services first: the one lookup on every request of a working deployment.
+    const known = built.get(env) ?? broken.get(env);
     if (known) return known;
     try {
       return servicesFor(env);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sourceAliases } from "../../scripts/sourceAliases.mjs";
+import { fromSource } from "../../scripts/bundleWorker.mjs";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/nodeStdioServer.ts", import.meta.url));
 
@@ -23,7 +23,6 @@ const children: ChildProcessWithoutNullStreams[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "durable-mcp-node-stdio-"));
   bundle = join(dir, "server.mjs");
-  const aliases = sourceAliases();
   await build({
     entryPoints: [FIXTURE],
     outfile: bundle,
@@ -31,7 +30,8 @@ beforeAll(async () => {
     format: "esm",
     platform: "node",
     target: "node20",
-    plugins: [{ name: "durable-mcp-source", setup: (b) => void b.onResolve({ filter: /^durable-mcp(\/|$)/ }, (args) => ({ path: aliases[args.path]! })) }],
+    // `durable-mcp` and its subpaths from source, as the Worker bundles of the tests resolve them.
+    plugins: [fromSource],
     logLevel: "error",
   });
 });
