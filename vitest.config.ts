@@ -68,7 +68,7 @@ export default defineConfig({
           // test/deno: what only Deno has (tasks shared by processes on one KV file).
           include: ["test/e2e/**/*.test.ts", "test/deno/**/*.test.ts"],
           // oauthExample: its authorization server is Workers-only (grants in a KV namespace).
-          exclude: ["test/e2e/stdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts"],
+          exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
           // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.

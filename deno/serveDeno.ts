@@ -10,6 +10,8 @@
  * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
  * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
  * `listening on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
+ * A definition, deployment or variable that cannot be served stops the process before it
+ * listens: one line on stderr that says why, exit 1 (`refuseToStart`).
  * A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead of ending
  * the process (`logUnhandledRejections`, shared with `serveDenoStdio`).
  *
@@ -21,6 +23,7 @@
  */
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { readConfig } from "../shared/config/readConfig.ts";
+import { configurationProblem } from "../shared/config/configurationProblem.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
@@ -39,6 +42,7 @@ import { KvShares } from "./KvShares.ts";
 import { KvTasks } from "./KvTasks.ts";
 import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
+import { refuseToStart } from "./refuseToStart.ts";
 
 export interface ServeDenoOptions extends RouterOptions<Record<string, string>> {
   /** 0 picks a free port. Default: `--port`, `PORT`, else 8787. */
@@ -68,21 +72,30 @@ const KV_OPEN_ATTEMPTS = 10;
 const SHUTDOWN_GRACE_MS = 5_000;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
-/** @throws the definition's problem ("The server definition is invalid: …") when it cannot be served. */
+/**
+ * Exits the process with 1 and one line on stderr (`refuseToStart`) when the definition cannot be
+ * served ("The server definition is invalid: …"), nor its homes here, nor a variable as set.
+ */
 export async function serveDeno(definition: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
-  definition.assertValid();
+  if (definition.problem) refuseToStart("definition.invalid", definition.problem);
   // A deployment that cannot serve the homes its definitions declare does not start either.
   const problem = homeProblem(definition, options.authorization !== undefined, true);
-  if (problem) throw problem;
+  if (problem) refuseToStart("config.homes", problem);
   const env = options.env ?? Deno.env.toObject();
   const hostname = options.hostname ?? flag("hostname") ?? "127.0.0.1";
-  const port = options.port ?? portFrom(flag("port") ?? env.PORT);
   // Served on loopback: refuse other host names (DNS rebinding), as `npm start` does, unless configured.
   if (LOOPBACK.has(hostname)) env.ALLOWED_HOSTS ??= "localhost,127.0.0.1,[::1]";
-  const config = readConfig(env);
+  let port: number;
+  let config: ReturnType<typeof readConfig>;
+  try {
+    port = options.port ?? portFrom(flag("port") ?? env.PORT);
+    config = readConfig(env);
+  } catch (error) {
+    refuseToStart("config.invalid", configurationProblem(error));
+  }
   // Tokens' audience is never taken from a Host header a client writes (issue 21): off loopback, say so now.
   const unnamed = resourceProblem(options, env, hostname, config.allowedHosts);
-  if (unnamed) throw unnamed;
+  if (unnamed) refuseToStart("config.invalid", unnamed);
   const logger = new Logger(config.logLevel);
   logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);

@@ -1,8 +1,9 @@
 /**
  * A server definition over this Deno process's stdin/stdout: the entry a desktop client (Claude
  * Desktop, Cursor, …) starts as a subprocess. Wires the process to `serveStdio` and decides the
- * exit code: 0 when stdin closes (the client's way to stop a stdio server), 1 if serving fails
- * (a definition that cannot be served included, with its reason on stderr).
+ * exit code: 0 when stdin closes (the client's way to stop a stdio server), 1 if serving fails.
+ * A definition or variable that cannot be served stops it before it reads a line: one line on
+ * stderr that says why, exit 1 (`refuseToStart`).
  *
  * stdout carries MCP messages and nothing else (transports spec, "stdio"): a stray console.log,
  * ours or a tool's, would corrupt the stream, so every console level goes to stderr.
@@ -14,18 +15,30 @@
  * await serveDenoStdio(server);
  */
 import { readConfig } from "../shared/config/readConfig.ts";
+import { configurationProblem } from "../shared/config/configurationProblem.ts";
 import { Logger, stderrSink } from "../shared/log/Logger.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { serveStdio } from "../shared/stdio/serveStdio.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { denoTelemetry } from "./denoTelemetry.ts";
+import { refuseToStart } from "./refuseToStart.ts";
+import { userHomeNeedsSignIn } from "../shared/home/deploymentProblems.ts";
 
 export async function serveDenoStdio(definition: ServerDefinition): Promise<never> {
   console.log = console.info = console.debug = console.error;
+  if (definition.problem) refuseToStart("definition.invalid", definition.problem);
+  // Nobody signs in over stdio: the sentence serveMessages would throw, said before reading.
+  if (definition.homes.user) refuseToStart("config.homes", userHomeNeedsSignIn("this message stream"));
+  const env = Deno.env.toObject();
+  let logLevel: ReturnType<typeof readConfig>["logLevel"];
   try {
-    const env = Deno.env.toObject();
+    logLevel = readConfig(env).logLevel;
+  } catch (error) {
+    refuseToStart("config.invalid", configurationProblem(error));
+  }
+  try {
     // The logger serveStdio would make for itself (stderr, `LOG_LEVEL`), built here so unhandled rejections share it.
-    const logger = new Logger(readConfig(env).logLevel, {}, stderrSink);
+    const logger = new Logger(logLevel, {}, stderrSink);
     logUnhandledRejections(logger);
     await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env, logger, telemetry: denoTelemetry(env) });
   } catch (error) {

@@ -13,7 +13,7 @@ import { readConfig, serveMessages } from "durable-mcp/transport";
 import server from "./server.ts";
 import { offersSubprotocol, refuseUpgrade, SUBPROTOCOL, webSocketMessages } from "./webSocketMessages.ts";
 
-const { fetch, McpSession, McpWatch } = createWorker(server, {
+const worker = createWorker(server, {
   routes: [
     {
       method: "ALL",
@@ -31,7 +31,8 @@ const { fetch, McpSession, McpWatch } = createWorker(server, {
     },
   ],
 });
-export { McpSession, McpWatch };
-export const McpHome = homeObject(server);
-export const McpTask = taskObject(server);
-export default { fetch };
+export class McpSession extends worker.McpSession {}
+export class McpWatch extends worker.McpWatch {}
+export class McpHome extends homeObject(server) {}
+export class McpTask extends taskObject(server) {}
+export default { fetch: worker.fetch };

@@ -6,8 +6,10 @@
 import { createWorker, homeObject, taskObject } from "durable-mcp/cloudflare";
 import server from "./server.ts";
 
-const { fetch, McpSession, McpWatch } = createWorker(server);
-export { McpSession, McpWatch };
-export const McpHome = homeObject(server);
-export const McpTask = taskObject(server);
-export default { fetch };
+const worker = createWorker(server);
+// Classes, not consts: `wrangler types` refers to each bound class's type by its exported name.
+export class McpSession extends worker.McpSession {}
+export class McpWatch extends worker.McpWatch {}
+export class McpHome extends homeObject(server) {}
+export class McpTask extends taskObject(server) {}
+export default { fetch: worker.fetch };

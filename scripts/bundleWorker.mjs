@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import { sourceAliases } from "./sourceAliases.mjs";
 
 /** `durable-mcp` and its subpaths, from source (an installed package needs no such help). */
-const fromSource = {
+export const fromSource = {
   name: "durable-mcp-source",
   setup(build) {
     const aliases = sourceAliases();

@@ -4,18 +4,20 @@
  * without that binding, within the isolate only), and one Durable Object per task (`MCP_TASK`,
  * for tools declared with `task`). One call wires a server definition into the `fetch` handler
  * and the session and watch classes wrangler.toml binds; a server with task tools also exports
- * `taskObject(server)` as `McpTask` (a separate call, so that Workers without tasks do not ship
- * the task host).
+ * a class extending `taskObject(server)` as `McpTask` (a separate call, so that Workers without
+ * tasks do not ship the task host). The entry exports classes, not consts: the `Env` that
+ * `wrangler types` generates names each bound class's type (`import("./worker").McpSession`).
  *
  * @example
  * // worker.ts, wrangler.toml's `main`
- * import { createWorker } from "durable-mcp/cloudflare";
+ * import { createWorker, taskObject } from "durable-mcp/cloudflare";
  * import server from "./server.ts";
  *
- * const { fetch, McpSession, McpWatch } = createWorker(server);
- * export { McpSession, McpWatch };
- * export const McpTask = taskObject(server); // only with tools declared with `task`
- * export default { fetch };
+ * const worker = createWorker(server);
+ * export class McpSession extends worker.McpSession {}
+ * export class McpWatch extends worker.McpWatch {}
+ * export class McpTask extends taskObject(server) {} // only with tools declared with `task`
+ * export default { fetch: worker.fetch };
  */
 import { waitUntil } from "cloudflare:workers";
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
@@ -47,9 +49,9 @@ export type WorkerEnv = SessionObjectEnv & {
 
 export interface McpWorker<E extends WorkerEnv> {
   fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response>;
-  /** Export under this name: wrangler.toml binds it as `MCP_SESSION`. */
+  /** Export a class of this name extending it (`export class McpSession extends worker.McpSession {}`): wrangler.toml binds it as `MCP_SESSION`. */
   McpSession: new (ctx: DurableObjectState, env: SessionObjectEnv) => SessionObject;
-  /** Export under this name: wrangler.toml binds it as `MCP_WATCH`. */
+  /** Export a class of this name extending it: wrangler.toml binds it as `MCP_WATCH`. */
   McpWatch: typeof WatchObject;
 }
 

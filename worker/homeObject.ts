@@ -1,14 +1,15 @@
 /**
  * The home Durable Object class for a server whose definitions keep state in homes of their own
- * (`home: "user"` or a handle): export it as `McpHome`, which wrangler.toml binds as `MCP_HOME`.
+ * (`home: "user"` or a handle): export a class extending it as `McpHome`, which wrangler.toml binds as `MCP_HOME`.
  * A call of its own, apart from `createWorker`, so that a Worker without homes does not ship the
  * home host; calling it also tells the Worker and its objects to run those definitions there.
  *
  * @example
- * const { fetch, McpSession, McpWatch } = createWorker(server);
- * export { McpSession, McpWatch };
- * export const McpHome = homeObject(server);
- * export default { fetch };
+ * const worker = createWorker(server);
+ * export class McpSession extends worker.McpSession {}
+ * export class McpWatch extends worker.McpWatch {}
+ * export class McpHome extends homeObject(server) {}
+ * export default { fetch: worker.fetch };
  */
 import { durableHomes } from "../durable/durableHomes.ts";
 import { durableShares } from "../durable/durableShares.ts";

@@ -6,11 +6,13 @@
  * import { createWorker } from "durable-mcp/cloudflare";
  * import server from "./server.ts";
  *
- * const { fetch, McpSession, McpWatch } = createWorker(server);
- * export { McpSession, McpWatch };
- * export default { fetch };
+ * const worker = createWorker(server);
+ * export class McpSession extends worker.McpSession {}
+ * export class McpWatch extends worker.McpWatch {}
+ * export default { fetch: worker.fetch };
  *
- * A server with tools that run as tasks also exports the task class: `export const McpTask = taskObject(server);`.
+ * Classes, not consts: the `Env` that `wrangler types` generates names their types. A server with
+ * tools that run as tasks also exports the task class: `export class McpTask extends taskObject(server) {}`.
  */
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";

@@ -1,13 +1,14 @@
 /**
  * The task Durable Object class for a server whose tools run as tasks (`task` in a tool's
- * definition): export it as `McpTask`, which wrangler.toml binds as `MCP_TASK`. A call of its
+ * definition): export a class extending it as `McpTask`, which wrangler.toml binds as `MCP_TASK`. A call of its
  * own, apart from `createWorker`, so that a Worker without task tools does not ship the task host.
  *
  * @example
- * const { fetch, McpSession, McpWatch } = createWorker(server);
- * export { McpSession, McpWatch };
- * export const McpTask = taskObject(server);
- * export default { fetch };
+ * const worker = createWorker(server);
+ * export class McpSession extends worker.McpSession {}
+ * export class McpWatch extends worker.McpWatch {}
+ * export class McpTask extends taskObject(server) {}
+ * export default { fetch: worker.fetch };
  */
 import { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";

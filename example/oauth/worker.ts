@@ -71,9 +71,10 @@ const mcp = createWorker<Env>(server, {
   }),
 });
 
-export const { McpSession, McpWatch } = mcp;
-export const McpHome = homeObject(server);
-export const McpTask = taskObject(server);
+export class McpSession extends mcp.McpSession {}
+export class McpWatch extends mcp.McpWatch {}
+export class McpHome extends homeObject(server) {}
+export class McpTask extends taskObject(server) {}
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

@@ -22,7 +22,7 @@ export function homeProblem(server: ServerDefinition, authorized: boolean, hoste
   if (user && !authorized) return userHomeNeedsSignIn("this deployment");
   if ((user || handle) && !hosted) {
     return new TypeError(
-      'Some definitions keep their state in a home of their own (home: "user" or a handle), and this deployment hosts no homes: on Workers, export `homeObject(server)` as McpHome from the entry and bind it as MCP_HOME (see the README, "State that outlives the connection")',
+      'Some definitions keep their state in a home of their own (home: "user" or a handle), and this deployment hosts no homes: on Workers, export `class McpHome extends homeObject(server) {}` from the entry and bind it as MCP_HOME (see the README, "State that outlives the connection")',
     );
   }
   return undefined;

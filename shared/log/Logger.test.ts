@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { Logger, MAX_LOGGED_STRING, type LogSink } from "./Logger.ts";
+import { Logger, MAX_LOGGED_SERVER_TEXT, MAX_LOGGED_STRING, serverText, type LogSink } from "./Logger.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 
 function capture(level: LogLevel = "info", fields = {}): { logger: Logger; lines: string[] } {
@@ -58,5 +58,23 @@ describe("Logger", () => {
     const text: string = JSON.parse(lines[0]!).text;
     expect(text.startsWith(`${"a".repeat(MAX_LOGGED_STRING - 1)}…(+`)).toBe(true);
     expect(lines[0]).not.toMatch(/\\ud8/i);
+  });
+});
+
+describe("Logger: the server's own sentences", () => {
+  it("writes a serverText whole past MAX_LOGGED_STRING, beside a client's string that is cut", () => {
+    const { logger, lines } = capture();
+    const sentence = `The server definition is invalid: ${"a reason ".repeat(60)}; or wrap it (valibot: toStandardJsonSchema)`;
+    const client = "c".repeat(1_000);
+    logger.error("definition.invalid", { message: serverText(sentence), reason: client });
+    const entry = JSON.parse(lines[0]!);
+    expect(entry.message).toBe(sentence);
+    expect(entry.reason).toBe(`${"c".repeat(MAX_LOGGED_STRING)}…(+${1_000 - MAX_LOGGED_STRING} chars)`);
+  });
+
+  it("cuts a serverText past MAX_LOGGED_SERVER_TEXT, saying how much", () => {
+    const { logger, lines } = capture();
+    logger.error("e", { message: serverText("s".repeat(MAX_LOGGED_SERVER_TEXT + 10)) });
+    expect(JSON.parse(lines[0]!).message).toBe(`${"s".repeat(MAX_LOGGED_SERVER_TEXT)}…(+10 chars)`);
   });
 });

@@ -6,8 +6,11 @@
  *
  * Field values may come from clients (a cancellation `reason`, a tool name), so every string, at
  * any depth, is cut to `MAX_LOGGED_STRING` characters when a line is written: one request cannot
- * turn into a multi-megabyte log line. Lines below the level cost nothing (`enabled()` allocates
- * nothing). Not a redactor: secrets must not be passed as fields in the first place.
+ * turn into a multi-megabyte log line. The server's own sentences (a definition's or the
+ * configuration's problem, which end with their fix) are passed as `serverText(…)` and written
+ * whole, up to `MAX_LOGGED_SERVER_TEXT` (issue 21: a cut sentence lost its fix). Lines below the
+ * level cost nothing (`enabled()` allocates nothing). Not a redactor: secrets must not be passed
+ * as fields in the first place.
  *
  * Events are dotted names (`session.open`, `rpc.out`, `queue.full`); the README lists them.
  * Not the MCP `notifications/message` channel: that goes to clients, this goes to operators.
@@ -19,6 +22,22 @@ import { atLeast, type LogLevel } from "../protocol/logLevels.ts";
  * and ends with `…(+N chars)`, N being how many were cut.
  */
 export const MAX_LOGGED_STRING = 256;
+
+/**
+ * Longest `serverText` written whole, in UTF-16 code units. The server's sentences run to a few
+ * hundred characters; this bounds one that quotes something long from the definition.
+ */
+export const MAX_LOGGED_SERVER_TEXT = 4_096;
+
+/** A sentence the server wrote, not a client: logged whole up to `MAX_LOGGED_SERVER_TEXT`. Make one with `serverText`. */
+export class ServerText {
+  constructor(readonly text: string) {}
+}
+
+/** @example logger.error("definition.invalid", { message: serverText(problem.message) }) */
+export function serverText(text: string): ServerText {
+  return new ServerText(text);
+}
 
 export type LogFields = Record<string, unknown>;
 export type LogSink = (line: string, level: LogLevel) => void;
@@ -71,12 +90,19 @@ export class Logger {
 }
 
 /**
- * `JSON.stringify` replacer: cuts every long string, at any depth, without copying the fields.
- * The cut does not split a surrogate pair, so no lone surrogate (written as `\udXXX`) ends up in the line.
+ * `JSON.stringify` replacer: cuts every long string, at any depth, without copying the fields;
+ * a `ServerText` becomes its text, cut at the higher bound (a string the replacer returns is
+ * written as it is, not passed through the replacer again).
  */
 function clipStrings(_key: string, value: unknown): unknown {
-  if (typeof value !== "string" || value.length <= MAX_LOGGED_STRING) return value;
-  const last = value.charCodeAt(MAX_LOGGED_STRING - 1);
-  const keep = last >= 0xd800 && last <= 0xdbff ? MAX_LOGGED_STRING - 1 : MAX_LOGGED_STRING;
+  if (value instanceof ServerText) return clip(value.text, MAX_LOGGED_SERVER_TEXT);
+  return typeof value === "string" ? clip(value, MAX_LOGGED_STRING) : value;
+}
+
+/** The cut does not split a surrogate pair, so no lone surrogate (written as `\udXXX`) ends up in the line. */
+function clip(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const last = value.charCodeAt(max - 1);
+  const keep = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
   return `${value.slice(0, keep)}…(+${value.length - keep} chars)`;
 }

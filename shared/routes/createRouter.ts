@@ -5,7 +5,10 @@
  * metadata (open to all), the caller's `before` stages, then its route (or 404/405) once the
  * `Gatekeeper` admits it (token, rate limits; only where configured), all inside the one `catch`
  * that maps anything thrown to a JSON-RPC error (`errorResponse`); then CORS headers and one debug
- * log line.
+ * log line. A configuration that cannot be used (a malformed variable, `authorization` or
+ * `rateLimits`) is found when the first request builds the environment's services: then every
+ * route, `/health` included (the deployment is not healthy), answers 500 with the sentence that
+ * names it (`config.invalid`, logged once per environment, i.e. per isolate on Workers).
  *
  * Why not itty-router, which routed here before: on the hot path its per-request work (a
  * parsed URL and query object, properties added to the runtime's Request, a regular expression
@@ -21,6 +24,7 @@ import { DEFAULT_RATE_LIMITS, Gatekeeper, type RateLimits } from "../auth/Gateke
 import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "../auth/RateLimiter.ts";
 import { type AuthorizationOptions, ResourceServer } from "../auth/ResourceServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import { configurationProblem } from "../config/configurationProblem.ts";
 import { type Config, readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -30,7 +34,7 @@ import { preflight, withCors } from "../http/cors.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { checkOrigin } from "../http/originPolicy.ts";
 import type { Sessions } from "../host/SessionOperation.ts";
-import { Logger } from "../log/Logger.ts";
+import { Logger, serverText } from "../log/Logger.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
@@ -133,6 +137,22 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set(MCP_ROUTES.filter((route) => r
 /** @example const handle = createRouter(definition, platform); const response = await handle(request, env); */
 export function createRouter<E extends Env>(definition: ServerDefinition, platform: Platform<E>, options: RouterOptions<E> = {}): (request: Request, env: E, context?: unknown) => Promise<Response> {
   const built = new WeakMap<E, Services>();
+  /** Environments whose configuration cannot be used, with the sentence that says why: logged once, answered on every request. */
+  const broken = new WeakMap<E, Error>();
+  const servicesOrProblem = (env: E): Services | Error => {
+    // Built services first: the one lookup on every request of a working deployment.
+    const known = built.get(env) ?? broken.get(env);
+    if (known) return known;
+    try {
+      return servicesFor(env);
+    } catch (error) {
+      const problem = configurationProblem(error);
+      // Its own logger: the configuration, LOG_LEVEL included, is what could not be read.
+      new Logger().error("config.invalid", { message: serverText(problem.message) });
+      broken.set(env, problem);
+      return problem;
+    }
+  };
   const servicesFor = (env: E): Services => {
     let services = built.get(env);
     if (!services) {
@@ -140,9 +160,9 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const logger = new Logger(config.logLevel);
       const secret = requestStateSecret(env);
       if (secret === undefined) {
-        logger.warn("config.request-state-secret", { message: "REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused" });
+        logger.warn("config.request-state-secret", { message: serverText("REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused") });
       }
-      if (definition.problem) logger.error("definition.invalid", { message: definition.problem.message });
+      if (definition.problem) logger.error("definition.invalid", { message: serverText(definition.problem.message) });
       const broadcast = platform.broadcaster(env, config);
       const requestState = new RequestState(secret, config.requestStateTtlMs);
       const authorization = authorizationFor(env, options);
@@ -151,10 +171,10 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
       // Served without them: the extension is not advertised, optional tasks run as plain calls, required ones answer -32603 with this.
       const unhosted = definition.hasTasks && !tasks ? `Some tools run as tasks, and ${NO_TASK_HOST}` : undefined;
-      if (unhosted) logger.error("config.tasks", { message: unhosted });
+      if (unhosted) logger.error("config.tasks", { message: serverText(unhosted) });
       const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
       const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
-      if (deployment) logger.error("config.homes", { message: deployment.message });
+      if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
       const problem = definition.problem ?? deployment;
       const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
       const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry };
@@ -215,7 +235,8 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
 
   return async (request, env, context) => {
     const started = Date.now();
-    const services = servicesFor(env);
+    const services = servicesOrProblem(env);
+    if (services instanceof Error) return errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
     let response: Response;
     try {
       response = await dispatch(request, env, context, services);

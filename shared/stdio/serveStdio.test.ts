@@ -105,6 +105,15 @@ afterEach(async () => {
 });
 
 describe("serveStdio: messages", () => {
+  it("sends console.log, console.info and console.debug to console.error while it serves, and puts them back when it ends", async () => {
+    const before = console.log;
+    const client = start();
+    expect([console.log, console.info, console.debug]).toEqual([console.error, console.error, console.error]);
+    await client.close();
+    await client.done;
+    expect(console.log).toBe(before);
+  });
+
   it("answers each request with one line of JSON", async () => {
     const client = start();
     await client.send(initialize());

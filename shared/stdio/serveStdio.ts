@@ -6,8 +6,9 @@
  * with the transport kind "stdio". Runtime-agnostic: the caller brings the streams
  * (`deno/stdio.ts` brings the process's).
  *
- * - Output carries MCP messages only. Operator logs are JSON lines on `console.error` (stderr);
- *   the host must keep other writers (a tool's `console.log`) off stdout.
+ * - Output carries MCP messages only. Operator logs are JSON lines on `console.error` (stderr),
+ *   and while serving, `console.log`, `console.info` and `console.debug` write there too
+ *   (`consoleToStderr`), so a tool's stray `console.log` cannot corrupt stdout on Node either.
  * - A line over `MAX_BODY_BYTES` is skipped while it is read, never buffered, and answered -32600.
  * - When stdin ends, running handlers are aborted (the spec's shutdown: the client closes our
  *   input, then waits for us to exit) and the returned promise resolves once stdout is closed.
@@ -20,6 +21,7 @@ import type { Logger } from "../log/Logger.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { type MessageStream, serveMessages } from "../transport/serveMessages.ts";
+import { consoleToStderr } from "./consoleToStderr.ts";
 import { encodeLine } from "./encodeLine.ts";
 import { splitLines } from "./splitLines.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
@@ -39,16 +41,21 @@ export interface StdioOptions {
 }
 
 /** Resolves when stdin has ended (or stdout failed) and the session is over. */
-export function serveStdio(options: StdioOptions): Promise<void> {
+export async function serveStdio(options: StdioOptions): Promise<void> {
   const maxLineBytes = readConfig(options.env ?? {}).maxBodyBytes;
-  return serveMessages({
-    server: options.server,
-    kind: "stdio",
-    messages: lineMessages(options.input, options.output, maxLineBytes),
-    env: options.env,
-    logger: options.logger,
-    telemetry: options.telemetry,
-  });
+  const restoreConsole = consoleToStderr();
+  try {
+    await serveMessages({
+      server: options.server,
+      kind: "stdio",
+      messages: lineMessages(options.input, options.output, maxLineBytes),
+      env: options.env,
+      logger: options.logger,
+      telemetry: options.telemetry,
+    });
+  } finally {
+    restoreConsole();
+  }
 }
 
 const encoder = new TextEncoder();

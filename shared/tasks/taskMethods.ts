@@ -21,7 +21,7 @@ import { isTaskId, newTaskId, type Tasks } from "./Tasks.ts";
  * and a required task's error: the export and the binding to add.
  */
 export const NO_TASK_HOST =
-  "this deployment hosts no tasks: on Workers, export `taskObject(server)` as McpTask from the entry (`export const McpTask = taskObject(server)`) and bind it as MCP_TASK in wrangler.toml";
+  "this deployment hosts no tasks: on Workers, export `taskObject(server)` as McpTask from the entry (`export class McpTask extends taskObject(server) {}`) and bind it as MCP_TASK in wrangler.toml";
 
 /**
  * How a `tools/call` meets the extension: undefined for a plain call (the tool has no `task`; or

@@ -5,17 +5,46 @@
  *   that says what is wrong, so fixing the file is enough: no restart by hand;
  * - a process entry (Deno over HTTP, stdio) refuses to start, exiting 1 with that sentence,
  *   before it listens or reads stdin; so does one whose definitions keep state per signed-in user
- *   (`home: "user"`) when nobody signs in (`test/fixtures/userHomeServer.ts`).
+ *   (`home: "user"`) when nobody signs in (`test/fixtures/userHomeServer.ts`), and one with a
+ *   malformed variable. The sentence is one line on stderr: no "Uncaught", no stack (issue 21).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { startDenoServer } from "../../scripts/startDenoServer.mjs";
+import { DENO_FLAGS } from "../../scripts/startDenoServer.mjs";
 import { type NpmScript, npmScript } from "../support/npmScript.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SENTENCE = "The server definition is invalid: Tool echo is defined twice";
+
+/**
+ * Runs `test/support/denoServer.ts` on a definition (`--stdio` for the stdio entry) and waits for
+ * it to exit on its own: stdin stays open, so it must not be waiting for its input to end.
+ */
+async function refusal(definition: string, args: string[] = [], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["node_modules/deno/bin.cjs", ...DENO_FLAGS, "test/support/denoServer.ts", "--server", definition, "--port", "0", ...args], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const [code] = await once(child, "exit");
+  child.stdin.destroy();
+  return { code, stdout, stderr };
+}
+
+/** One JSON line on stderr, the event's sentence whole, and neither Deno's "Uncaught" report nor a stack frame. */
+function expectOneLine(stderr: string, event: string, sentence: string | RegExp): void {
+  const lines = stderr.split("\n").filter(Boolean);
+  expect(lines, stderr).toHaveLength(1);
+  const line = JSON.parse(lines[0]!);
+  expect(line).toEqual({ level: "error", event, message: expect.stringMatching(sentence) });
+  expect(stderr).not.toMatch(/Uncaught|^\s+at /m);
+}
 
 let dev: NpmScript | undefined;
 afterAll(() => dev?.stop());
@@ -39,32 +68,29 @@ describe("a definition that cannot be served", () => {
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 
-  it("stops the Deno server from starting, with the sentence", { timeout: 60_000 }, async () => {
-    await expect(startDenoServer({ definition: "test/fixtures/brokenServer.ts" })).rejects.toThrow(
-      /Deno exited with 1 before listening:[\s\S]*The server definition is invalid: Tool echo is defined twice/,
-    );
-  });
-
-  it("stops the Deno server from starting when a user's home has no sign-in, with the sentence", { timeout: 60_000 }, async () => {
-    await expect(startDenoServer({ definition: "test/fixtures/userHomeServer.ts" })).rejects.toThrow(
-      /Deno exited with 1 before listening:[\s\S]*home: "user"\), and this deployment has no signed-in user: configure `authorization`/,
-    );
-  });
-
-  it("stops a stdio server before it reads a line, with the sentence on stderr and nothing on stdout", { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, ["node_modules/deno/bin.cjs", "run", "--quiet", "--allow-env", "--allow-read", "test/support/denoServer.ts", "--server", "test/fixtures/brokenServer.ts", "--stdio"], {
-      cwd: ROOT,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    // stdin stays open: the process must exit on its own, not because its input ended.
-    const [code] = await once(child, "exit");
-    child.stdin.destroy();
+  it("stops the Deno server from starting, with the sentence on one line", { timeout: 60_000 }, async () => {
+    const { code, stdout, stderr } = await refusal("test/fixtures/brokenServer.ts");
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toContain(SENTENCE);
+    expectOneLine(stderr, "definition.invalid", SENTENCE);
+  });
+
+  it("stops the Deno server from starting when a user's home has no sign-in, with the sentence on one line", { timeout: 60_000 }, async () => {
+    const { code, stderr } = await refusal("test/fixtures/userHomeServer.ts");
+    expect(code).toBe(1);
+    expectOneLine(stderr, "config.homes", /home: "user"\), and this deployment has no signed-in user: configure `authorization`/);
+  });
+
+  it("stops the Deno server from starting with a malformed variable, naming it on one line", { timeout: 60_000 }, async () => {
+    const { code, stderr } = await refusal("test/runtime/testServer.ts", [], { MAX_QUEUE_BYTES: "4MiB" });
+    expect(code).toBe(1);
+    expectOneLine(stderr, "config.invalid", /^The configuration is invalid: MAX_QUEUE_BYTES must be a positive integer, got "4MiB"$/);
+  });
+
+  it("stops a stdio server before it reads a line, with the sentence on one line of stderr and nothing on stdout", { timeout: 60_000 }, async () => {
+    const { code, stdout, stderr } = await refusal("test/fixtures/brokenServer.ts", ["--stdio"]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expectOneLine(stderr, "definition.invalid", SENTENCE);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The package as someone installs it: `npm pack` (which builds dist/ on prepack), installed into
  * a fresh project outside the repository, then used the way the README shows — a Worker entry of
- * a few lines bundled by `wrangler deploy --dry-run`, the `durable-mcp` entry imported from Node
- * and from Deno, and the declarations type-checked by a consumer's TypeScript.
+ * a few lines bundled by `wrangler deploy --dry-run` and type-checked against the types
+ * `wrangler types` generates for it (with the README's tsconfig), the `durable-mcp` entry
+ * imported from Node and from Deno, and the declarations type-checked by a consumer's TypeScript.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -64,6 +65,7 @@ beforeAll(async () => {
   await writeFile(join(project, "readmeServer.ts"), await readmeBlock("ts", "the pack test type-checks this block"));
   await writeFile(join(project, "worker.ts"), await readmeBlock("ts", "the pack test builds exactly this block"));
   await writeFile(join(project, "wrangler.toml"), await readmeBlock("toml", "the pack test deploys with exactly this block"));
+  await writeFile(join(project, "tsconfig.json"), await readmeBlock("json", "the pack test type-checks the entry with exactly this tsconfig"));
 }, 240_000);
 
 afterAll(async () => {
@@ -88,6 +90,19 @@ describe("the packed package", () => {
     expect(stdout).toContain("env.MCP_SESSION (McpSession)");
     const bundle = await readFile(join(project, "out/worker.js"), "utf8");
     expect(bundle).toContain("shout");
+  });
+
+  // `wrangler types` names each bound class in type position (`DurableObjectNamespace<import("./worker").McpSession>`):
+  // an entry that exported them as consts failed here with TS2694 (issue 21).
+  it("type-checks the README's Worker entry against the types wrangler types generates, with the README's tsconfig", async () => {
+    const wrangler = require.resolve("wrangler/bin/wrangler.js");
+    await node([wrangler, "types"], project);
+    const generated = await readFile(join(project, "worker-configuration.d.ts"), "utf8");
+    expect(generated).toContain('MCP_SESSION: DurableObjectNamespace<import("./worker").McpSession>');
+    const tsc = require.resolve("typescript/bin/tsc");
+    // tsc prints its errors on stdout; none is a pass.
+    const { stdout } = await node([tsc, "-p", "tsconfig.json"], project).catch((error: { stdout: string }) => error);
+    expect(stdout).toBe("");
   });
 
   it("imports the definition API from Node, and serves a call through it", async () => {
@@ -117,8 +132,8 @@ describe("the packed package", () => {
        tool({ name: "bad", inputSchema: { type: "object" }, handler: async () => "" });
        export { server, stream };`,
     );
-    await writeFile(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["check.ts", "readmeServer.ts"] }));
+    await writeFile(join(project, "tsconfig.check.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["check.ts", "readmeServer.ts"] }));
     const tsc = require.resolve("typescript/bin/tsc");
-    await node([tsc, "-p", "tsconfig.json"], project);
+    await node([tsc, "-p", "tsconfig.check.json"], project);
   });
 });

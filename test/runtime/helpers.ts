@@ -18,6 +18,13 @@ export interface OpenSession {
   reader: SseReader;
   /** Objects are sent as JSON; strings and bytes are sent as they are. */
   post(body: unknown, init?: RequestInit): Promise<Response>;
+  /**
+   * Ends the session from the server's side — the `end` operation a 2025 client's DELETE sends;
+   * HTTP+SSE has no request for it — and reads the stream to the end the server gives it. For
+   * tests whose subject is not a client leaving: a stream merely dropped is found gone by the
+   * Worker's next keepalive write, which workerd prints ("disconnected: pump canceled").
+   */
+  close(): Promise<void>;
 }
 
 export async function openSession(): Promise<OpenSession> {
@@ -27,7 +34,29 @@ export async function openSession(): Promise<OpenSession> {
   const first = await reader.next();
   if (first.event !== "endpoint") throw new Error(`first event was ${first.event}`);
   const sessionId = new URL(first.data, BASE).searchParams.get("sessionId")!;
-  return { sessionId, endpoint: first.data, reader, post: (body, init) => post(first.data, body, init) };
+  return {
+    sessionId,
+    endpoint: first.data,
+    reader,
+    post: (body, init) => post(first.data, body, init),
+    close: () => closeSession(sessionId, reader),
+  };
+}
+
+/** `OpenSession.close` for any session and the streams it has open: ends it as DELETE does, then reads each stream to its end. */
+export async function closeSession(sessionId: string, ...streams: SseReader[]): Promise<void> {
+  await sessionStub(sessionId).apply({ kind: "end", sessionId });
+  for (const stream of streams) {
+    for (;;) {
+      // Whatever was still on its way, then the end.
+      try {
+        await stream.next();
+      } catch (error) {
+        if (String(error).includes("SSE stream ended")) break;
+        throw error;
+      }
+    }
+  }
 }
 
 export function post(endpoint: string, body: unknown, init: RequestInit = {}): Promise<Response> {

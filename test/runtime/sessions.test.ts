@@ -5,7 +5,7 @@
  */
 import { env, evictDurableObject, listDurableObjectIds, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BASE, call, eventually, initialize, openSession, post, sessionStub, sleep } from "./helpers.ts";
+import { BASE, call, closeSession, eventually, initialize, openSession, post, sessionStub, sleep } from "./helpers.ts";
 import { SseReader } from "../support/SseReader.ts";
 
 const stubOf = (sessionId: string) => sessionStub(sessionId);
@@ -16,7 +16,7 @@ describe("legacy HTTP+SSE sessions", () => {
   it("opens with an endpoint event carrying a 128-bit session id", async () => {
     const session = await openSession();
     expect(session.endpoint).toMatch(/^\/message\?sessionId=[0-9a-f]{32}$/);
-    await session.reader.cancel();
+    await session.close();
   });
 
   it("answers GET /sse with the SSE headers", async () => {
@@ -37,7 +37,7 @@ describe("legacy HTTP+SSE sessions", () => {
     for (const [i, s] of sessions.entries()) {
       const reply = await s.reader.nextMessage();
       expect(reply).toEqual({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: `SESSION ${i}` }], isError: false } });
-      await s.reader.cancel();
+      await s.close();
     }
   });
 
@@ -68,7 +68,7 @@ describe("legacy HTTP+SSE sessions", () => {
     expect(who).toMatchObject({ session: s.sessionId, client: { protocolVersion: "2024-11-05", info: { name: "Cline", version: "3.15.5" } } });
     await post(s.endpoint, call(3, "notepad", { action: "list" }));
     expect((await reader.nextMessage()).result.content[0].text).toBe("1. buy milk");
-    await reader.cancel();
+    await closeSession(s.sessionId, reader);
   });
 
   it("sends a keepalive comment on an idle stream", async () => {
@@ -77,7 +77,7 @@ describe("legacy HTTP+SSE sessions", () => {
     await s.post({ jsonrpc: "2.0", id: 1, method: "ping" });
     await s.reader.nextMessage();
     expect(s.reader.comments).toBeGreaterThanOrEqual(1);
-    await s.reader.cancel();
+    await s.close();
   });
 
   it("lets a reconnecting client replace a stream it thinks is dead: the old one ends, nothing running is aborted", async () => {
@@ -92,7 +92,7 @@ describe("legacy HTTP+SSE sessions", () => {
     // The call made on the old stream is answered on the new one.
     expect((await reader.nextMessage(3_000)).result.content[0].text).toBe("waited 600 ms");
     expect(await stored(s.sessionId, "data:aborted:kept")).toBeUndefined();
-    await reader.cancel();
+    await closeSession(s.sessionId, reader);
   });
 
   it("tears down on disconnect: handlers aborted, queue released, expiry alarm set", async () => {
@@ -114,7 +114,7 @@ describe("legacy HTTP+SSE sessions", () => {
     expect(await eventually(() => stored(s.sessionId, "data:aborted:cancel"))).toBe("cancelled by the client");
     await s.post({ jsonrpc: "2.0", id: "after", method: "ping" });
     expect(await s.reader.nextMessage()).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
-    await s.reader.cancel();
+    await s.close();
   });
 
   it("answers a stuck handler at the deadline with the one deadline error", async () => {
@@ -122,7 +122,7 @@ describe("legacy HTTP+SSE sessions", () => {
     await s.post(call(1, "wait", { ms: 60_000, label: "deadline" }));
     const reply = await s.reader.nextMessage(6_000);
     expect(reply.error).toEqual({ code: -32603, message: "Request tools/call did not finish within 2000 ms (HANDLER_TIMEOUT_MS) and was aborted", data: { timeoutMs: 2000 } });
-    await s.reader.cancel();
+    await s.close();
   });
 
   it("runs at most MAX_CONCURRENT_HANDLERS handlers at once and answers the rest in turn", async () => {
@@ -134,7 +134,7 @@ describe("legacy HTTP+SSE sessions", () => {
     const ids = new Set<number>();
     while (ids.size < 6) ids.add((await s.reader.nextMessage()).id);
     expect([...ids].sort()).toEqual([1, 2, 3, 4, 5, 6]);
-    await s.reader.cancel();
+    await s.close();
   });
 
   it("sends progress only when the request carries a progressToken", async () => {
@@ -148,6 +148,6 @@ describe("legacy HTTP+SSE sessions", () => {
     expect((await s.reader.nextMessage()).id).toBe(1);
     await s.post(call(2, "wait", { ms: 1 }));
     expect((await s.reader.nextMessage()).id).toBe(2);
-    await s.reader.cancel();
+    await s.close();
   });
 });

@@ -30,6 +30,17 @@ async function open(version = "2025-11-25") {
   return { sessionId, headers, post: (body: unknown) => postMcp(body, headers) };
 }
 
+/**
+ * Ends a session as a client that is done does (DELETE), and reads each of its open streams to
+ * the end the server gives it. A stream the test merely dropped instead would be found gone by the
+ * Worker's next keepalive, which workerd reports ("disconnected: pump canceled"): tests whose
+ * subject is a dropped stream drop it; the others end their session.
+ */
+async function endSession(s: { headers: Record<string, string> }, ...streams: SseReader[]) {
+  expect((await SELF.fetch(MCP, { method: "DELETE", headers: s.headers })).status).toBe(204);
+  for (const stream of streams) await expect(stream.next()).rejects.toThrow("SSE stream ended");
+}
+
 async function expectError(response: Response, status: number) {
   expect(response.status).toBe(status);
   const body = await response.json<any>();
@@ -108,7 +119,7 @@ describe("Streamable HTTP wire", () => {
     // The same stream, continued: its id is the first one's.
     const current = new SseReader(second.body!);
     expect((await current.next()).id).toBe(priming.id);
-    await current.cancel();
+    await endSession(s, current);
   });
 });
 
@@ -160,7 +171,7 @@ describe("resumability", () => {
     const events = new SseReader(resumed.body!);
     await s.post(call(2, "touch", {}));
     expect((await events.next()).id).toBe(priming.id!.replace(/\.0$/, ".1"));
-    await events.cancel();
+    await endSession(s, events);
   });
 
   it("continues the standalone stream after an eviction: same stream, numbered on, new messages live", async () => {
@@ -180,7 +191,7 @@ describe("resumability", () => {
     const next = await resumed.next();
     expect(next.id).toBe(priming.id!.replace(/\.0$/, ".2"));
     expect(JSON.parse(next.data)).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://counter" } });
-    await resumed.cancel();
+    await endSession(s, resumed);
   });
 
   it("answers a request cut short by a restart with an error on its resumed stream, then ends it", async () => {
@@ -253,7 +264,7 @@ describe("resource subscriptions", () => {
     await s.post({ jsonrpc: "2.0", id: 4, method: "resources/unsubscribe", params: { uri: "test://counter" } });
     await s.post(call(5, "touch", {}));
     await expect(events.next(500)).rejects.toThrow("No SSE event");
-    await events.cancel();
+    await endSession(s, events);
   });
 });
 

@@ -2,8 +2,10 @@
  * What a user wires into `createWorker` besides the definition, inside workerd: `before` stages
  * (their own checks, after the Host and Origin checks and before any route) and routes of their
  * own (tried first, listed by `GET /`); a definition that cannot be served, which must leave
- * the Worker up (`npm start` keeps running) and say why on every MCP request; and tools that run
- * as tasks on a Worker that binds no `MCP_TASK`, whose extension must not be advertised.
+ * the Worker up (`npm start` keeps running) and say why on every MCP request; tools that run as
+ * tasks on a Worker that binds no `MCP_TASK`, whose extension must not be advertised; and a
+ * variable that cannot be used, said on every route (`/health` too: the deployment is not
+ * healthy) and logged once. The error lines those Workers log are captured here, not printed.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { defineServer, tool } from "durable-mcp";
@@ -31,6 +33,15 @@ const listTools = (headers: Record<string, string> = {}) =>
       params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
     }),
   });
+
+afterEach(() => vi.restoreAllMocks());
+
+/** The JSON lines the Workers built here log on `console.error` from now on, kept instead of printed. */
+function errorLines(): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(JSON.parse(line)));
+  return lines;
+}
 
 /** One request through a Worker built here, with the test pool's bindings (its session objects serve the test server). */
 async function fetchFrom(worker: { fetch: (request: Request, env: WorkerEnv, ctx: ExecutionContext) => Promise<Response> }, request: Request): Promise<Response> {
@@ -81,6 +92,7 @@ describe("before stages", () => {
   });
 
   it("that throw are answered as a JSON-RPC error, not a crash", async () => {
+    const logged = errorLines();
     const broken = createWorker(server, {
       before: [
         () => {
@@ -94,6 +106,7 @@ describe("before stages", () => {
     expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32603 } });
     // Internal details stay in the log, not in the answer.
     expect(body.error.message).not.toContain("token service");
+    expect(logged).toEqual([expect.objectContaining({ level: "error", event: "internal.error", message: "the token service is down" })]);
   });
 });
 
@@ -135,7 +148,8 @@ describe("a definition that cannot be served", () => {
     expect(() => createWorker(twice)).not.toThrow();
   });
 
-  it("answers every MCP request with 500 and the sentence that says why", async () => {
+  it("answers every MCP request with 500 and the sentence that says why, logged once", async () => {
+    const logged = errorLines();
     const worker = createWorker(twice);
     const requests = [
       listTools(),
@@ -148,14 +162,44 @@ describe("a definition that cannot be served", () => {
       const body = await response.json<any>();
       expect(body.error).toEqual({ code: -32603, message: "The server definition is invalid: Tool echo is defined twice" });
     }
+    expect(logged).toEqual([{ level: "error", event: "definition.invalid", message: "The server definition is invalid: Tool echo is defined twice" }]);
   });
 
   it("keeps /health up and shows the problem on GET /", async () => {
+    const logged = errorLines();
     const worker = createWorker(twice);
     expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
     const described = await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>();
     expect(described.server).toEqual({ name: "broken", version: "0.0.1" });
     expect(described.problem).toBe("The server definition is invalid: Tool echo is defined twice");
+    expect(logged.map((line) => line.event)).toEqual(["definition.invalid"]);
+  });
+});
+
+describe("a variable that cannot be used", () => {
+  const SENTENCE = 'The configuration is invalid: MAX_QUEUE_BYTES must be a positive integer, got "4MiB"';
+
+  it("answers every route, /health and GET / included, with a JSON 500 naming the variable, and logs it once per isolate", async () => {
+    const logged = errorLines();
+    const worker = createWorker(server);
+    // One environment, as an isolate has: the Worker's bindings, one variable malformed.
+    const broken = { ...env, MAX_QUEUE_BYTES: "4MiB" };
+    const requests = () => [
+      new Request(`${BASE}/health`),
+      new Request(`${BASE}/`),
+      listTools(),
+      new Request(`${BASE}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize(0, "2025-11-25")) }),
+      new Request(`${BASE}/sse`, { headers: { accept: "text/event-stream" } }),
+      new Request(`${BASE}/nowhere`),
+    ];
+    for (const request of [...requests(), ...requests()]) {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(request, broken, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(response.status, `${request.method} ${request.url}`).toBe(500);
+      expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32603, message: SENTENCE } });
+    }
+    expect(logged).toEqual([{ level: "error", event: "config.invalid", message: SENTENCE }]);
   });
 });
 
@@ -172,7 +216,7 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
   // The test pool's bindings without the task class: one environment, as one deployment has.
   const unbound: WorkerEnv = { ...env, MCP_TASK: undefined };
   const logged: string[] = [];
-  const sentence = /this deployment hosts no tasks: on Workers, export `taskObject\(server\)` as McpTask from the entry \(`export const McpTask = taskObject\(server\)`\) and bind it as MCP_TASK in wrangler\.toml/;
+  const sentence = /this deployment hosts no tasks: on Workers, export `taskObject\(server\)` as McpTask from the entry \(`export class McpTask extends taskObject\(server\) \{\}`\) and bind it as MCP_TASK in wrangler\.toml/;
   afterEach(() => void vi.restoreAllMocks());
 
   const send = async (method: string, params: Record<string, unknown>, declared: boolean, name?: string) => {

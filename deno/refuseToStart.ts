@@ -1,0 +1,18 @@
+/**
+ * How a Deno entry (`serveDeno`, `serveDenoStdio`) refuses to start: one JSON line on stderr
+ * with the sentence that says what is wrong and what to do, then exit 1 — before it listens or
+ * reads a line. Deno's own report of a rejected promise ("error: Uncaught (in promise)", the
+ * source line, a dozen stack frames) buried that sentence (issue 21).
+ *
+ * The events are those a Worker logs for the same problems: `definition.invalid`,
+ * `config.homes`, `config.invalid` (a malformed variable or flag). The line is written whatever
+ * `LOG_LEVEL` says: that variable may be the malformed one. Not for failures while serving:
+ * those are bugs, logged with their stack.
+ */
+import { Logger, serverText, stderrSink } from "../shared/log/Logger.ts";
+
+/** Writes `{"level":"error","event":…,"message":…}` to stderr and exits 1. */
+export function refuseToStart(event: "definition.invalid" | "config.homes" | "config.invalid", problem: unknown): never {
+  new Logger("error", {}, stderrSink).error(event, { message: serverText(problem instanceof Error ? problem.message : String(problem)) });
+  Deno.exit(1);
+}

@@ -1,0 +1,77 @@
+/**
+ * The router's own failures, on a platform of this process (sessions in memory, as on Deno):
+ * what the operator reads when the definition or the configuration cannot be served.
+ * The router logs through `console`; each test captures those lines instead of printing them.
+ */
+import * as v from "valibot";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { LocalSessions } from "../host/LocalSessions.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { createRouter } from "./createRouter.ts";
+
+type Env = Record<string, string>;
+
+function routerFor(server: ServerDefinition) {
+  return createRouter<Env>(server, {
+    sessions: (env, { config, logger }) => new LocalSessions({ server, config, logger, env, broadcast: new MemoryBroadcaster(config.maxQueueBytes) }),
+    broadcaster: (_env, config) => new MemoryBroadcaster(config.maxQueueBytes),
+  });
+}
+
+const BASE = "http://127.0.0.1:8787";
+const requests = () => [
+  new Request(`${BASE}/health`),
+  new Request(`${BASE}/`),
+  new Request(`${BASE}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+  }),
+  new Request(`${BASE}/sse`, { headers: { accept: "text/event-stream" } }),
+  new Request(`${BASE}/nowhere`),
+];
+
+let lines: string[];
+beforeEach(() => {
+  lines = [];
+  for (const level of ["error", "warn", "log"] as const) vi.spyOn(console, level).mockImplementation((line: string) => void lines.push(line));
+});
+afterEach(() => vi.restoreAllMocks());
+const logged = () => lines.map((line) => JSON.parse(line) as Record<string, string>);
+
+describe("createRouter: a definition that cannot be served", () => {
+  it("logs definition.invalid with the whole sentence, its fix included, however long", async () => {
+    // A valibot schema without its converter: the sentence ends with the fix, past 256 characters.
+    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: v.object({ a: v.string() }) as never, handler: async () => "" })] });
+    expect(server.problem?.message.length).toBeGreaterThan(256);
+    await routerFor(server)(new Request(`${BASE}/health`), {});
+    const line = logged().find((entry) => entry.event === "definition.invalid");
+    expect(line?.message).toBe(server.problem!.message);
+    expect(line?.message).toMatch(/or wrap it \(valibot: toStandardJsonSchema\)$/);
+  });
+});
+
+describe("createRouter: a variable that cannot be used", () => {
+  const SENTENCE = 'The configuration is invalid: MAX_QUEUE_BYTES must be a positive integer, got "4MiB"';
+  const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", inputSchema: { type: "object" }, handler: async () => "" })] });
+
+  it("answers every route, /health included, with a JSON 500 naming the variable, and logs it once", async () => {
+    const handle = routerFor(server);
+    const env = { MAX_QUEUE_BYTES: "4MiB" };
+    for (const request of [...requests(), ...requests()]) {
+      const response = await handle(request, env);
+      expect(response.status, `${request.method} ${request.url}`).toBe(500);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32603, message: SENTENCE } });
+    }
+    expect(logged()).toEqual([{ level: "error", event: "config.invalid", message: SENTENCE }]);
+  });
+
+  it("serves again once the variable is fixed (a new environment, as after a deploy)", async () => {
+    const handle = routerFor(server);
+    expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4MiB" })).status).toBe(500);
+    expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4194304" })).status).toBe(200);
+  });
+});
