@@ -6,9 +6,12 @@
 import { type Config, readConfig } from "./readConfig.ts";
 
 const configs = new WeakMap<object, Config>();
+/** The environment of a context made by hand (a unit test of one's own tool): the defaults. */
+const NONE = {};
 
 /** @throws as `readConfig` does, for a malformed variable (each time, since nothing is kept then). */
-export function configOf(env: Readonly<Record<string, unknown>>): Config {
+export function configOf(given: Readonly<Record<string, unknown>> | undefined): Config {
+  const env = given ?? NONE;
   let config = configs.get(env);
   if (!config) configs.set(env, (config = readConfig(env)));
   return config;

@@ -49,7 +49,7 @@ describe("createRouter: a definition that cannot be served", () => {
     await routerFor(server)(new Request(`${BASE}/health`), {});
     const line = logged().find((entry) => entry.event === "definition.invalid");
     expect(line?.message).toBe(server.problem!.message);
-    expect(line?.message).toMatch(/or wrap it \(valibot: toStandardJsonSchema\)$/);
+    expect(line?.message).toMatch(/npm install @valibot\/to-json-schema\), e\.g\. input: toStandardJsonSchema\(v\.object\(\{ … \}\)\)$/);
   });
 });
 

@@ -38,7 +38,8 @@ function withHost(url: string, host: string, method = "GET"): Promise<{ status: 
 describe("authorization without a resource, on Deno", () => {
   it("refuses to start when ALLOWED_HOSTS lets it answer a name that is not loopback", { timeout: 60_000 }, async () => {
     await expect(startDenoServer({ main: MAIN, vars: { JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, ALLOWED_HOSTS: "mcp.example.com" } })).rejects.toThrow(
-      /Deno exited with 1 before listening:[\s\S]*has no `resource` configured, and ALLOWED_HOSTS lets it answer "mcp\.example\.com": set `resource`/,
+      // One JSON line on stderr (`refuseToStart`): the sentence's quotes arrive escaped.
+      /Deno exited with 1 before listening:[\s\S]*"event":"config.invalid"[\s\S]*has no `resource` configured, and ALLOWED_HOSTS lets it answer \\"mcp\.example\.com\\": set `resource`/,
     );
   });
 
