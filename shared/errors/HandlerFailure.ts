@@ -23,6 +23,18 @@ export interface HandlerFailure {
 
 export type FailureReport = (failure: HandlerFailure) => void;
 
+/**
+ * Marks an error class that is control flow, not a failure: an ask waiting for the client's answer
+ * (`InputRequired`), `ctx.startTask()` ending the request's part of a call. A handler that lets one
+ * through has done nothing wrong, so nothing is reported for it.
+ */
+export const CONTROL_FLOW: unique symbol = Symbol.for("durable-mcp.controlFlow") as never;
+
+/** Whether `thrown` is control flow (`CONTROL_FLOW`), not a failure to report. */
+export function isControlFlow(thrown: unknown): boolean {
+  return typeof thrown === "object" && thrown !== null && CONTROL_FLOW in thrown;
+}
+
 export function describeFailure(thrown: unknown, tool?: string): HandlerFailure {
   const failure: HandlerFailure =
     thrown instanceof Error ? { name: thrown.name, message: thrown.message, stack: thrown.stack } : { name: typeof thrown, message: String(thrown) };
@@ -32,5 +44,6 @@ export function describeFailure(thrown: unknown, tool?: string): HandlerFailure 
 
 /** Tells the request's core that a handler threw `thrown`, answered to the client as a tool error. */
 export function reportFailure(ctx: object, thrown: unknown, tool?: string): void {
+  if (isControlFlow(thrown)) return;
   (ctx as unknown as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE]?.(describeFailure(thrown, tool));
 }

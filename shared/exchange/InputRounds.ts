@@ -12,12 +12,14 @@
  */
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import { CONTROL_FLOW } from "../errors/HandlerFailure.ts";
 import { requiredCapability } from "../protocol/requiredCapability.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 
 /** What an unanswered ask rejects with; the request is then answered with an `InputRequiredResult`. */
 export class InputRequired extends Error {
   override readonly name = "InputRequired";
+  readonly [CONTROL_FLOW] = true;
   constructor(readonly key: string) {
     super(`Input "${key}" is required from the client; the request will be answered with an InputRequiredResult`);
   }

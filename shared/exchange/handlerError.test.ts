@@ -34,6 +34,15 @@ function start(onError?: (error: Error, info: HandlerErrorInfo) => void | Promis
           },
         }),
         tool({ name: "fine", description: "Answers", input: z.object({}), handler: async () => "ok" }),
+        tool({
+          name: "confirm",
+          description: "Asks the user first",
+          input: z.object({}),
+          handler: async (_args, ctx) => {
+            const answer = await ctx.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } });
+            return answer.action;
+          },
+        }),
       ],
       prompts: [
         prompt({
@@ -109,6 +118,16 @@ describe("a handler that throws", () => {
     const errors = peer.lines().filter((line) => line.level === "error");
     expect(errors).toEqual([expect.objectContaining({ event: "handler.error", method: "prompts/get", error: "TypeError", message: "cannot read the api_key=[redacted]", session: expect.stringMatching(/^[0-9a-f]{12}$/) })]);
     expect(peer.raw.join("\n")).not.toContain(SECRET);
+  });
+
+  it("reports nothing for control flow: an ask waiting for the client's answer is not a failure", async () => {
+    const calls: unknown[] = [];
+    const peer = start((error) => void calls.push(error));
+    const meta = { ...MODERN_META, [META.clientCapabilities]: { elicitation: {} } };
+    await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "confirm", arguments: {}, _meta: meta } });
+    expect((await peer.next()).result.resultType).toBe("input_required");
+    expect(peer.lines().filter((line) => line.level === "error")).toEqual([]);
+    expect(calls).toEqual([]);
   });
 
   it("survives an onError that throws or rejects, saying so at warning level", async () => {

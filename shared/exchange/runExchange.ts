@@ -32,7 +32,7 @@ import { errorReply, type JsonRpcMessage, type JsonRpcResponse, resultReply } fr
 import type { Exchange } from "./Exchange.ts";
 import { requestContext } from "./requestContext.ts";
 import { untilAborted } from "./untilAborted.ts";
-import { describeFailure, type FailureReport, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
+import { describeFailure, type FailureReport, type HandlerFailure, isControlFlow, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 import { logId } from "../log/logId.ts";
 import { redact } from "../log/redact.ts";
 import { CURRENT_SPAN, type RequestSpan } from "../telemetry/Telemetry.ts";
@@ -88,7 +88,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
       log.info("rpc.out", { id: logged, method, ms: Date.now() - started, aborted: describe(reason) });
     } else {
       const recovered = await scope.recover?.(reason).catch(() => undefined);
-      if (!recovered && !(reason instanceof McpError)) failure ??= describeFailure(reason);
+      if (!recovered && !(reason instanceof McpError) && !isControlFlow(reason)) failure ??= describeFailure(reason);
       reply = recovered ? resultReply(id, recovered) : errorReply(id, reword(exchange, toMcpError(reason)));
     }
   } finally {

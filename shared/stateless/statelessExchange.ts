@@ -11,6 +11,7 @@ import type { Caller } from "../auth/Caller.ts";
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { McpError } from "../errors/McpError.ts";
+import { CONTROL_FLOW } from "../errors/HandlerFailure.ts";
 import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
 import { type JsonRpcRequest, notification } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -35,6 +36,7 @@ import { continuedParams, type Telemetry } from "../telemetry/Telemetry.ts";
 /** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
 class TaskStarted extends Error {
   override readonly name = "TaskStarted";
+  readonly [CONTROL_FLOW] = true;
 }
 
 /** What the 2026-07-28 path needs, built once per environment. */
