@@ -31,8 +31,10 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
  * @param {Record<string, string>} [options.vars]
  * @param {string} [options.kvPath]  Keep sessions in Deno KV at this path.
  * @param {number} [options.cpu]  pins the server to this CPU (`taskset`), as the benchmark does
+ * @param {boolean} [options.captureLogs]  Keep the lines the server writes after it listens (its console; stderr and
+ *   stdout alike) for `logs()`. Either way they are not printed: before, only a failed start shows them, in its error.
  */
-export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath, cpu } = {}) {
+export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath, cpu, captureLogs = false } = {}) {
   const config = wranglerConfig();
   const entry = definition ? ["test/support/denoServer.ts", "--server", definition] : [main ?? "example/deno.ts"];
   const args = [deno, ...DENO_FLAGS, ...entry, "--port", String(port)];
@@ -43,6 +45,9 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...config.vars, ...vars, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
   });
+  // Decoded by the streams, so a character split across two chunks is not garbled.
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
   // Whatever becomes of the caller — a start that fails, a test process that exits before its
   // afterAll — the server goes with it rather than lingering on its port.
   const orphaned = () => {
@@ -58,6 +63,9 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     await exited;
   };
   let output = "";
+  /** The lines after `listening on`, when captured; a partial line waits in `pending` for its end. */
+  const lines = [];
+  let pending = "";
   const url = await new Promise((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`Deno did not start within 60 s:\n${output}`)), 60_000);
     const onData = (chunk) => {
@@ -76,11 +84,31 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
     process.removeListener("exit", orphaned);
     throw error;
   });
+  // From here on, the start's buffer is no longer read: keep lines only for a test that asks for them.
+  child.stdout.removeAllListeners("data");
+  child.stderr.removeAllListeners("data");
+  const keep = (chunk) => {
+    const parts = (pending + chunk).split("\n");
+    pending = parts.pop();
+    lines.push(...parts);
+  };
+  if (captureLogs) {
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+  } else {
+    // Read and dropped, so a chatty server never stalls on a full pipe.
+    child.stdout.resume();
+    child.stderr.resume();
+  }
   return {
     url,
     port: Number(new URL(url).port),
     runtime: "deno",
     pid: child.pid,
+    logs() {
+      if (!captureLogs) throw new Error("startDenoServer: pass captureLogs: true to keep the server's lines");
+      return pending ? [...lines, pending] : [...lines];
+    },
     /** Kills the process outright (SIGKILL), as a crash or an evicted instance ends one: nothing of it runs after. */
     kill: () => stop("SIGKILL"),
     dispose: () => stop("SIGTERM"),

@@ -8,6 +8,10 @@
  * Deno instead (`startDenoServer`): that is how the contract suite runs one set of end-to-end
  * tests against both runtimes.
  *
+ * By default the server's console goes to the test's (miniflare prints workerd's output). A test
+ * whose server logs errors on purpose passes `captureLogs: true`: the lines are kept, not printed,
+ * and `server.logs()` returns them for the test to assert on (issue 21: a green run prints nothing).
+ *
  * @example
  * const server = await startServer({ vars: { LOG_LEVEL: "error" } });
  * await fetch(`${server.url}/health`);
@@ -17,6 +21,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { bundleWorker } from "./bundleWorker.mjs";
@@ -46,14 +51,20 @@ const DENO_TWIN_OF = {
  * @param {string} [options.config]  The wrangler config whose bindings to give (default: `wrangler.toml`); its KV
  *   namespaces and rate limits are simulated by miniflare, in memory.
  * @param {string} [options.runtime]  "deno" for the Deno twin (default: the `RUNTIME` environment variable).
- * @returns {Promise<{ url: string, port: number, mf: Miniflare, dispose(): Promise<void> }>}
+ * @param {boolean} [options.captureLogs]  Keep the server's output lines instead of printing them (`logs()`).
+ * @returns {Promise<{ url: string, port: number, mf: Miniflare, logs(): string[], dispose(): Promise<void> }>}
  */
-export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME } = {}) {
+export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false } = {}) {
   if (runtime === "deno") {
     const twin = DENO_TWIN_OF[entry ?? "example/worker.ts"];
     if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
-    return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv") });
+    return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv"), captureLogs });
   }
+  /** workerd's stdout and stderr lines (the Worker's console and workerd's own reports), when captured. */
+  const lines = [];
+  const keepLines = (stdout, stderr) => {
+    for (const stream of [stdout, stderr]) createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => lines.push(line));
+  };
   const config = wranglerConfig(configPath);
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
   const scriptPath = join(outdir, "worker.mjs");
@@ -76,6 +87,8 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
     port,
     durableObjectsPersist: persistDir ?? false,
     log: new Log(LogLevel.WARN),
+    // Left out, miniflare prints each line to the test's console.
+    ...(captureLogs ? { handleRuntimeStdio: keepLines } : {}),
   });
   const url = (await mf.ready).origin;
   // A signal handler of wrangler's or miniflare's may exit before `dispose` runs: the bundle goes anyway.
@@ -86,6 +99,10 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
     port: Number(new URL(url).port),
     runtime: "workerd",
     mf,
+    logs() {
+      if (!captureLogs) throw new Error("startServer: pass captureLogs: true to keep the server's lines");
+      return [...lines];
+    },
     async dispose() {
       await mf.dispose();
       process.removeListener("exit", removeBundle);

@@ -1,13 +1,16 @@
 /**
  * The example server on workerd (miniflare), driven by the official MCP TypeScript SDK client
  * over the legacy HTTP+SSE transport: several sessions at once, each reply on its own stream,
- * and the weather tools against a local National Weather Service stand-in.
+ * and the weather tools against a local National Weather Service stand-in. The tools that fail on
+ * purpose (a forecast outside the US, an upstream 503) are logged as `handler.error`, which the
+ * servers' captured lines are checked for rather than printed.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
+import { handlerErrors, holdsMintedId, unexplained } from "../support/serverLogs.ts";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let downServer: Awaited<ReturnType<typeof startServer>>;
@@ -17,10 +20,13 @@ let nwsDown: Awaited<ReturnType<typeof startNwsFixtureServer>>;
 beforeAll(async () => {
   nws = await startNwsFixtureServer();
   nwsDown = await startNwsFixtureServer({ mode: "down" });
-  server = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nws.url } });
-  downServer = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nwsDown.url } });
+  server = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nws.url }, captureLogs: true });
+  downServer = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nwsDown.url }, captureLogs: true });
 });
 afterAll(async () => {
+  // Captured, not printed: whatever else the servers logged fails the file.
+  expect(unexplained(server?.logs() ?? [], ["handler.error"])).toEqual([]);
+  expect(unexplained(downServer?.logs() ?? [], ["handler.error"])).toEqual([]);
   await server?.dispose();
   await downServer?.dispose();
   await nws?.close();
@@ -91,6 +97,11 @@ describe("official SDK client over HTTP+SSE", () => {
     expect(text(outside)).toMatch(/covers US locations only/);
     expect(nws.requests.some((r) => r.includes("ua=durable-mcp-example"))).toBe(true);
     await client.close();
+    // The operator's error line for it: once, with the tool and its stack, and no session id.
+    const [logged, ...more] = handlerErrors(server.logs(), "getWeatherForecastByLocation");
+    expect(more).toEqual([]);
+    expect(logged).toMatchObject({ level: "error", method: "tools/call", message: expect.stringMatching(/covers US locations only/), stack: expect.arrayContaining([expect.stringMatching(/^Error: /)]) });
+    expect(holdsMintedId(logged!)).toBe(false);
   });
 
   it("sweeps alerts across states in the request when the client has no tasks (a task tool declared optional)", async () => {
@@ -111,5 +122,8 @@ describe("official SDK client over HTTP+SSE", () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/National Weather Service answered 503/);
     await client.close();
+    const logged = handlerErrors(downServer.logs(), "getAlerts");
+    expect(logged).toEqual([expect.objectContaining({ level: "error", method: "tools/call", message: "The National Weather Service answered 503 Service Unavailable for /alerts/active." })]);
+    expect(holdsMintedId(logged[0]!)).toBe(false);
   });
 });
