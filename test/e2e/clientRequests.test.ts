@@ -1,6 +1,7 @@
 /**
  * Handlers that ask the client — sampling, elicitation, roots — with the official SDK client
- * answering, over Streamable HTTP and over legacy HTTP+SSE (the same handler API on both).
+ * answering, over Streamable HTTP and over legacy HTTP+SSE (the same handler API on both). A handler
+ * whose client cannot answer fails on purpose; its `handler.error` line is captured and checked.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -8,12 +9,17 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
+import { handlerErrors, holdsMintedId, unexplained } from "../support/serverLogs.ts";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 beforeAll(async () => {
-  server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" } });
+  server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" }, captureLogs: true });
 });
-afterAll(() => server?.dispose());
+afterAll(async () => {
+  // Captured, not printed: whatever else the server logged fails the file.
+  expect(unexplained(server?.logs() ?? [], ["handler.error"])).toEqual([]);
+  await server?.dispose();
+});
 
 const transports = {
   "Streamable HTTP": () => new StreamableHTTPClientTransport(new URL("/mcp", server.url)),
@@ -52,10 +58,15 @@ for (const [name, transport] of Object.entries(transports)) {
     it("gives the handler a readable error when the client lacks the capability", async () => {
       const client = new Client({ name: "plain", version: "1.0.0" });
       await client.connect(transport());
+      const before = handlerErrors(server.logs(), "test_sampling").length;
       const result: any = await client.callTool({ name: "test_sampling", arguments: { prompt: "hi" } });
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toMatch(/did not declare the capability {"sampling":{}}, so sampling\/createMessage cannot be sent/);
       await client.close();
+      // The operator sees the handler's failure once, with its stack and no session id.
+      const logged = handlerErrors(server.logs(), "test_sampling").slice(before);
+      expect(logged).toEqual([expect.objectContaining({ level: "error", method: "tools/call", message: expect.stringMatching(/did not declare the capability/), stack: expect.any(Array) })]);
+      expect(holdsMintedId(logged[0]!)).toBe(false);
     });
   });
 }
