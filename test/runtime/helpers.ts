@@ -1,5 +1,6 @@
 /** Shared steps of the runtime tests: open a legacy session, post to it, read its replies. */
 import { env, SELF } from "cloudflare:test";
+import { vi } from "vitest";
 import { SseReader } from "../support/SseReader.ts";
 import { call, initialize } from "../support/messages.ts";
 
@@ -100,3 +101,21 @@ export function postModern(method: string, params: Record<string, unknown> = {},
   });
 }
 let nextModernId = 1;
+
+/**
+ * The lines logged on `console.error` from now until `restore()` — by the test's Worker and its
+ * objects too, which run in the test's isolate — kept instead of printed, JSON lines parsed (any
+ * other line kept as `{ text }`). For a test that makes its server log an error on purpose: it
+ * asserts the lines, so nothing is printed and nothing else is hidden.
+ */
+export function captureErrorLines(): { lines: Record<string, unknown>[]; restore(): void } {
+  const lines: Record<string, unknown>[] = [];
+  const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => {
+    try {
+      lines.push(JSON.parse(String(line)) as Record<string, unknown>);
+    } catch {
+      lines.push({ text: String(line) });
+    }
+  });
+  return { lines, restore: () => spy.mockRestore() };
+}

@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { OWNER_HEADER } from "../../durable/taskProtocol.ts";
 import { MAX_LOST_RUNS, TASK_LEASE_MS } from "../../shared/tasks/TaskHost.ts";
 import type { TaskStart, TaskState } from "../../shared/tasks/TaskState.ts";
-import { eventually, MODERN, postModern } from "./helpers.ts";
+import { captureErrorLines, eventually, MODERN, postModern } from "./helpers.ts";
 import { taskProbes } from "./testServer.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -145,9 +145,18 @@ describe("a task across its object's lifecycle", () => {
   it("fails, having run its handler once, when its outcome is more than the object's storage takes in one value", POLLING_TEST, async () => {
     // The asks of input_required are stored with the task's state: 3 million characters are past
     // Durable Object storage's 2 MiB a value, so the write is refused. That is not a lost run.
-    const created = await postModern("tools/call", { name: "task_asks_large", arguments: { chars: 3_000_000 } }, { headers: { "mcp-name": "task_asks_large" }, capabilities: { ...CAPABILITIES, elicitation: {} } });
-    const { taskId } = resultOf(await created.json());
-    await eventually(async () => (await stored(taskId))?.status === "failed", DEADLINE_MS);
+    const errors = captureErrorLines();
+    let taskId: string;
+    try {
+      const created = await postModern("tools/call", { name: "task_asks_large", arguments: { chars: 3_000_000 } }, { headers: { "mcp-name": "task_asks_large" }, capabilities: { ...CAPABILITIES, elicitation: {} } });
+      ({ taskId } = resultOf(await created.json()));
+      await eventually(async () => (await stored(taskId))?.status === "failed", DEADLINE_MS);
+    } finally {
+      errors.restore();
+    }
+    // The operator's line for it, logged before the status is stored: the task by its log id, never its id.
+    expect(errors.lines).toEqual([{ level: "error", event: "task.outcome-unstored", task: expect.stringMatching(/^[0-9a-f]{12}$/), outcome: "input_required", message: expect.stringMatching(/SQLITE_TOOBIG/) }]);
+    expect(JSON.stringify(errors.lines)).not.toContain(taskId);
     // Later alarms, each in a fresh object, start nothing (a lost run would start the handler again).
     for (let wake = 0; wake < MAX_LOST_RUNS + 1; wake++) {
       await evict(taskId);

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { deleteUserData } from "durable-mcp/cloudflare";
 import { SseReader } from "../../support/SseReader.ts";
 import { call } from "../../support/messages.ts";
-import { eventually } from "../helpers.ts";
+import { captureErrorLines, eventually } from "../helpers.ts";
 import { ISSUER } from "./homeWorker.ts";
 import { handleHome, legacy, modern, startIssuer, streamable, text, userHome } from "./signedIn.ts";
 
@@ -57,8 +57,17 @@ describe("a user's home", () => {
     const carol = someone("carol");
     // The note pad keeps one key; SQL rows grow the database: 40 KB rows pass the 64 KiB bound on the second.
     expect(JSON.parse(text(await modern(carol, "tools/call", { name: "sql_notes", arguments: { bytes: 20_000 } })))).toMatchObject({ rows: 1 });
-    const full = await modern(carol, "tools/call", { name: "sql_notes", arguments: { bytes: 60_000 } });
+    const errors = captureErrorLines();
+    let full: Awaited<ReturnType<typeof modern>>;
+    try {
+      full = await modern(carol, "tools/call", { name: "sql_notes", arguments: { bytes: 60_000 } });
+    } finally {
+      errors.restore();
+    }
     expect(full.isError).toBe(true);
+    // The handler threw: the operator's error line says so, once, with its stack.
+    expect(errors.lines).toEqual([expect.objectContaining({ level: "error", event: "handler.error", method: "tools/call", tool: "sql_notes", error: "RangeError", message: expect.stringMatching(/past the 65536 it may hold \(MAX_HOME_BYTES\)/), stack: expect.any(Array) })]);
+    expect(JSON.stringify(errors.lines)).not.toMatch(/eyJ[\w-]*\.[\w-]*\./); // no bearer token
     expect(text(full)).toMatch(/This storage is full: the statement would bring its database to \d+ bytes, past the 65536 it may hold \(MAX_HOME_BYTES\); nothing was changed/);
     // Rolled back: still one row.
     expect(JSON.parse(text(await modern(carol, "tools/call", { name: "sql_notes", arguments: { bytes: 0 } })))).toMatchObject({ rows: 1 });
