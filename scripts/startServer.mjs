@@ -8,7 +8,8 @@
  * Deno instead (`startDenoServer`): that is how the contract suite runs one set of end-to-end
  * tests against both runtimes.
  *
- * By default the server's console goes to the test's (miniflare prints workerd's output). A test
+ * By default the server's console goes to the test's, as miniflare prints workerd's output, less
+ * workerd's report of a client that left (`clientLeftReport.mjs`). A test
  * whose server logs errors on purpose passes `captureLogs: true`: the lines are kept, not printed,
  * and `server.logs()` returns them for the test to assert on (issue 21: a green run prints nothing).
  *
@@ -25,6 +26,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { bundleWorker } from "./bundleWorker.mjs";
+import { clientLeftFilter } from "./clientLeftReport.mjs";
 import { startDenoServer } from "./startDenoServer.mjs";
 import { wranglerConfig } from "./wranglerConfig.mjs";
 
@@ -65,6 +67,13 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
   const keepLines = (stdout, stderr) => {
     for (const stream of [stdout, stderr]) createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => lines.push(line));
   };
+  /** As miniflare prints them (stdout to console.log, stderr to console.error), less workerd's reports of clients that left. */
+  const printLines = (stdout, stderr) => {
+    for (const [stream, print] of [[stdout, console.log], [stderr, console.error]]) {
+      const keep = clientLeftFilter();
+      createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => keep(line) && print(line));
+    }
+  };
   const config = wranglerConfig(configPath);
   const outdir = await mkdtemp(join(tmpdir(), "durable-mcp-"));
   const scriptPath = join(outdir, "worker.mjs");
@@ -87,8 +96,8 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
     port,
     durableObjectsPersist: persistDir ?? false,
     log: new Log(LogLevel.WARN),
-    // Left out, miniflare prints each line to the test's console.
-    ...(captureLogs ? { handleRuntimeStdio: keepLines } : {}),
+    // workerd's `verbose` is off (miniflare's default); the client-left report is logged anyway, at error level.
+    handleRuntimeStdio: captureLogs ? keepLines : printLines,
   });
   const url = (await mf.ready).origin;
   // A signal handler of wrangler's or miniflare's may exit before `dispose` runs: the bundle goes anyway.

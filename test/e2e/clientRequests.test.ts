@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // Captured, not printed: whatever else the server logged fails the file.
-  expect(unexplained(server?.logs() ?? [], ["handler.error"])).toEqual([]);
+  expect(unexplained(server?.logs() ?? [], { events: ["handler.error"] })).toEqual([]);
   await server?.dispose();
 });
 

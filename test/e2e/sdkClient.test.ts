@@ -25,8 +25,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // Captured, not printed: whatever else the servers logged fails the file.
-  expect(unexplained(server?.logs() ?? [], ["handler.error"])).toEqual([]);
-  expect(unexplained(downServer?.logs() ?? [], ["handler.error"])).toEqual([]);
+  expect(unexplained(server?.logs() ?? [], { events: ["handler.error"] })).toEqual([]);
+  expect(unexplained(downServer?.logs() ?? [], { events: ["handler.error"] })).toEqual([]);
   await server?.dispose();
   await downServer?.dispose();
   await nws?.close();

@@ -4,6 +4,7 @@
  * Both runtimes write the same JSON lines (`shared/log/Logger.ts`); workerd adds lines of its own
  * (reports of clients that left), which are not JSON and are left out here.
  */
+import { clientLeftFilter, WORKERD_STACK } from "../../scripts/clientLeftReport.mjs";
 
 /** Session and task ids are 128 random bits as 32 lowercase hex digits (`newSessionId`): a log line holds only their short log id. */
 const MINTED_ID = /[0-9a-f]{32}/;
@@ -33,25 +34,18 @@ export function holdsMintedId(line: LogLine): boolean {
 }
 
 /**
- * workerd's report of a client that closed its connection while a response was being written (an
- * HTTP+SSE client closing its stream: no request ends such a session). workerd prints it with a
- * `stack:` line of addresses after it.
+ * The captured lines a test has not accounted for: anything but the JSON `events` it expects,
+ * workerd's `reports` it provokes on purpose, and workerd's reports of clients that left. A test
+ * asserts this is empty, so capturing a server's lines hides no real error.
  */
-const CLIENT_LEFT = /disconnected: ::write\(fd, buffer\.begin\(\), buffer\.size\(\)\): Broken pipe$/;
-const WORKERD_STACK = /^stack:( \S+@[0-9a-f]+)+$/;
-
-/**
- * The captured lines a test has not accounted for: anything but the JSON `events` it expects and
- * workerd's reports of clients that left. A test asserts this is empty, so capturing a server's
- * lines hides no real error.
- */
-export function unexplained(lines: string[], events: string[]): string[] {
+export function unexplained(lines: string[], { events = [], reports = [] }: { events?: string[]; reports?: RegExp[] } = {}): string[] {
   const left: string[] = [];
-  let afterClientLeft = false;
+  const notClientLeft = clientLeftFilter();
+  let afterReport = false;
   for (const line of lines) {
-    const followsReport = afterClientLeft && WORKERD_STACK.test(line);
-    afterClientLeft = CLIENT_LEFT.test(line);
-    if (afterClientLeft || followsReport) continue;
+    const stackOfReport = afterReport && WORKERD_STACK.test(line);
+    afterReport = reports.some((report) => report.test(line));
+    if (!notClientLeft(line) || afterReport || stackOfReport || line === "") continue;
     const [parsed] = jsonLines([line]);
     if (parsed && events.includes(String(parsed.event))) continue;
     left.push(line);
