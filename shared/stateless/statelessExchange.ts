@@ -138,7 +138,8 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
       rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
       if (method === "server/discover") return server.discover(deps.tasks !== undefined);
-      if (TASK_METHODS.has(method) && server.hasTasks) return taskMethod(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
+      // Without a task host the extension is not advertised, so its methods are unknown here (-32601).
+      if (TASK_METHODS.has(method) && server.hasTasks && deps.tasks) return taskMethod(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
       const handler = STATELESS_METHODS.has(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);
       const task = method === "tools/call" ? planTask(server, params, meta.clientCapabilities, deps.tasks) : undefined;

@@ -266,6 +266,14 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
     }
   });
 
+  it("answer the task methods -32601, as any method a server does not advertise", async () => {
+    for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
+      const response = await send(method, { taskId: "0123456789abcdef0123456789abcdef" }, true, "0123456789abcdef0123456789abcdef");
+      const { error } = await response.json<any>();
+      expect(error.code, method).toBe(-32601);
+    }
+  });
+
   it("are listed as a problem by GET /, while the rest is served", async () => {
     const described = await (await worker.fetch(new Request(`${BASE}/`), unbound, createExecutionContext())).json<any>();
     expect(described.problem).toBeUndefined();
