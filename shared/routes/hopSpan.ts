@@ -17,7 +17,8 @@ import { logId } from "../log/logId.ts";
 
 export interface Hop {
   trace: HopTrace;
-  end(response: Response): Response;
+  /** Ends the span with the answer `answered` settles to: its status, or 500 for a throw (which goes on to the router's boundary). */
+  end(answered: Promise<Response>): Promise<Response>;
 }
 
 export function startHop(services: Services, request: Request, messages: readonly JsonRpcMessage[], protocolVersion: string, sessionId: string, address: string | undefined): Hop | undefined {
@@ -25,13 +26,19 @@ export function startHop(services: Services, request: Request, messages: readonl
   if (!telemetry || !services.sessions.remote) return undefined;
   const link = request.headers.get("traceparent") ?? undefined;
   const requests = messages.filter(isRequest);
-  if (requests.length !== 1) return { trace: { link }, end: (response) => response };
+  if (requests.length !== 1) return { trace: { link }, end: (answered) => answered };
   const span = telemetry.request(requests[0]!, { protocolVersion, sessionTag: logId(sessionId), transport: "tcp", protocol: "http", clientAddress: address, link });
   return {
     trace: { parent: span.traceparent, link },
-    end: (response) => {
-      span.end({ status: response.status });
-      return response;
+    end: async (answered) => {
+      let status = 500;
+      try {
+        const response = await answered;
+        status = response.status;
+        return response;
+      } finally {
+        span.end({ status });
+      }
     },
   };
 }

@@ -54,13 +54,13 @@ export const postMcp: Handler = async (request, services, caller, address) => {
     const sessionId = newSessionId();
     const hop = startHop(services, request, messages, version.value, sessionId, address);
     const answered = sessions.apply({ kind: "post", sessionId, messages, size, create: true, owner: caller?.owner, auth: caller?.auth, shareKey, trace: hop?.trace });
-    return hop ? hop.end(await answered) : answered;
+    return hop ? hop.end(answered) : answered;
   }
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
   const hop = startHop(services, request, messages, version.value, session.value, address);
   const answered = sessions.apply({ kind: "post", sessionId: session.value, messages, size, create: false, owner: caller?.owner, auth: caller?.auth, trace: hop?.trace });
-  return hop ? hop.end(await answered) : answered;
+  return hop ? hop.end(answered) : answered;
 };
 
 export const getMcp: Handler = async (request, { sessions }, caller) => {

@@ -24,5 +24,5 @@ export const postMessage: Handler = async (request, services, caller, address) =
   // HTTP+SSE is one revision, 2024-11-05: the hop's span says so without asking the session.
   const hop = startHop(services, request, messages, "2024-11-05", session.value, address);
   const answered = services.sessions.apply({ kind: "deliver", sessionId: session.value, messages, size, owner: caller?.owner, auth: caller?.auth, trace: hop?.trace });
-  return hop ? hop.end(await answered) : answered;
+  return hop ? hop.end(answered) : answered;
 };
