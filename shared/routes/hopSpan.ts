@@ -11,7 +11,7 @@
  */
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
-import type { HopTrace } from "../telemetry/Telemetry.ts";
+import { type HopTrace, OVER_HTTP } from "../telemetry/Telemetry.ts";
 import type { Services } from "./Services.ts";
 import { logId } from "../log/logId.ts";
 
@@ -27,7 +27,7 @@ export function startHop(services: Services, request: Request, messages: readonl
   const link = request.headers.get("traceparent") ?? undefined;
   const requests = messages.filter(isRequest);
   if (requests.length !== 1) return { trace: { link }, end: (answered) => answered };
-  const span = telemetry.request(requests[0]!, { protocolVersion, sessionTag: logId(sessionId), transport: "tcp", protocol: "http", clientAddress: address, link });
+  const span = telemetry.request(requests[0]!, { ...OVER_HTTP, protocolVersion, sessionTag: logId(sessionId), clientAddress: address, link });
   return {
     trace: { parent: span.traceparent, link },
     end: async (answered) => {

@@ -50,7 +50,7 @@ import { ClientRequests } from "./ClientRequests.ts";
 import { sessionMethods } from "./sessionMethods.ts";
 import { checkRecordSize, DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
 import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "./Transport.ts";
-import type { HopTrace, RequestOrigin, Telemetry } from "../telemetry/Telemetry.ts";
+import { type HopTrace, type Network, OVER_HTTP, type RequestOrigin, type Telemetry } from "../telemetry/Telemetry.ts";
 
 /** Seconds a client told 429 should wait: about the time a reading client needs to drain a full queue. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -71,8 +71,8 @@ export interface SessionDeps {
   shares?: Shares;
   /** Where request spans go; undefined where tracing is off. */
   telemetry?: Telemetry;
-  /** How requests arrive, for their spans: "tcp" (HTTP, the default) or "pipe" (stdio). */
-  transport?: "tcp" | "pipe";
+  /** How requests arrive, for their spans; default `OVER_HTTP`. */
+  network?: Network;
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
   scheduleWakeup(atMs: number): Promise<void>;
   /**
@@ -90,6 +90,8 @@ export class Session<T extends Transport = Transport> {
   readonly #deps: SessionDeps;
   readonly #storage: SessionStorage;
   readonly #log: Logger;
+  /** The session's `logId`: its log lines' and spans' name for it. */
+  readonly #tag: string;
   readonly #budget: QueueBudget;
   readonly #clientRequests: ClientRequests;
   readonly #methods: Record<string, Method>;
@@ -103,7 +105,8 @@ export class Session<T extends Transport = Transport> {
     this.#record = record;
     this.#deps = deps;
     this.#storage = new SessionStorage(deps.storage);
-    this.#log = deps.logger.child({ session: logId(record.id) });
+    this.#tag = logId(record.id);
+    this.#log = deps.logger.child({ session: this.#tag });
     this.#budget = QueueBudget.fromConfig(deps.config);
     this.exchanges = new Exchanges(deps.config.maxConcurrentHandlers);
     this.#clientRequests = new ClientRequests(deps.config.handlerTimeoutMs);
@@ -342,12 +345,10 @@ export class Session<T extends Transport = Transport> {
 
   /** Where this session's requests arrive, for their spans: under the hop's span where one carried them (a Worker's). */
   #origin(trace: HopTrace | undefined): RequestOrigin {
-    const transport = this.#deps.transport ?? "tcp";
     return {
+      ...(this.#deps.network ?? OVER_HTTP),
       protocolVersion: this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-      sessionTag: logId(this.#record.id),
-      transport,
-      protocol: transport === "tcp" ? "http" : undefined,
+      sessionTag: this.#tag,
       parent: trace?.parent,
       link: trace?.link,
     };

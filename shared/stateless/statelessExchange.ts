@@ -31,7 +31,7 @@ import type { Tasks } from "../tasks/Tasks.ts";
 import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { clientKey } from "../shares/clientKey.ts";
-import { continuedParams, type Telemetry } from "../telemetry/Telemetry.ts";
+import { continuedParams, type Network, OVER_HTTP, type Telemetry } from "../telemetry/Telemetry.ts";
 
 /** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
 class TaskStarted extends Error {
@@ -55,8 +55,8 @@ export interface StatelessDeps {
   homes?: Homes;
   /** Where request spans go; undefined where tracing is off. */
   telemetry?: Telemetry;
-  /** How requests arrive, for their spans: "tcp" (HTTP, the default) or "pipe" (stdio). */
-  transport?: "tcp" | "pipe";
+  /** How requests arrive, for their spans; default `OVER_HTTP`. */
+  network?: Network;
 }
 
 /** The client requests of this revision (schema `ClientRequest`); the rest, `initialize` and `ping` included, are -32601. */
@@ -122,7 +122,6 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     },
   };
   const { telemetry } = deps;
-  const transport = deps.transport ?? "tcp";
   return {
     request,
     auth: caller?.auth,
@@ -130,7 +129,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     outlet,
     controller,
     onError: server.onError,
-    trace: telemetry && { telemetry, origin: { protocolVersion: meta.protocolVersion, transport, protocol: transport === "tcp" ? "http" : undefined, clientAddress: address, link } },
+    trace: telemetry && { telemetry, origin: { ...(deps.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address, link } },
     log: deps.logger,
     timeoutMs: config.handlerTimeoutMs,
     maxReplyBytes: config.maxQueueBytes,

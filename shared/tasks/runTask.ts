@@ -99,12 +99,12 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     run: (ctx) => runInHome(server, "tools/call", params, ctx, server.method("tools/call")!, { homes: deps.homes, owner: start.owner, freshHandle: start.taskId }),
     onError: server.onError,
   };
-  // A run is the creating request's work, done later: its span continues the client's trace (the
-  // context the call carried in `_meta`) as an internal span, and names the task by its tag only.
+  // A run is the creating request's work, done later: its span is an internal child of the context
+  // stored in the call's `_meta` (the creating call's span: `continuedParams`), naming the task by its tag only.
   const { telemetry } = deps;
   if (telemetry) {
     const parent = (start.params._meta as { traceparent?: unknown } | undefined)?.traceparent;
-    exchange.trace = { telemetry, origin: { protocolVersion: start.client.protocolVersion, transport: "tcp", requestTag: logId(start.taskId), parent: typeof parent === "string" ? parent : undefined } };
+    exchange.trace = { telemetry, origin: { transport: "tcp", protocolVersion: start.client.protocolVersion, requestTag: tag, parent: typeof parent === "string" ? parent : undefined } };
   }
   await runExchange(exchange);
   const answered = reply as JsonRpcResponse | undefined;

@@ -14,16 +14,23 @@ import type { Logger } from "../log/Logger.ts";
 export type AttributeValue = string | number | boolean;
 export type Attributes = Record<string, AttributeValue>;
 
+/** How requests reach the server, for spans: OpenTelemetry's `network.transport` and `network.protocol.name`. */
+export interface Network {
+  /** "tcp" over HTTP and WebSockets, "pipe" over stdio. */
+  transport: "tcp" | "pipe";
+  /** "http" or "websocket"; absent on stdio. */
+  protocol?: "http" | "websocket";
+}
+
+/** Requests over HTTP: every route's, and the default of every host. */
+export const OVER_HTTP: Network = { transport: "tcp", protocol: "http" };
+
 /** Where a request arrived, as the era knows it: the attributes that are not in the message. */
-export interface RequestOrigin {
+export interface RequestOrigin extends Network {
   /** `mcp.protocol.version`. */
   protocolVersion?: string;
   /** The session's log tag (`logId`), never its id: a session id is a bearer secret (`mcp.session.id`). */
   sessionTag?: string;
-  /** `network.transport`: "tcp" over HTTP, "pipe" over stdio. */
-  transport: "tcp" | "pipe";
-  /** `network.protocol.name`: "http" or "websocket"; absent on stdio. */
-  protocol?: "http" | "websocket";
   /** `client.address`, where the runtime knows it. */
   clientAddress?: string;
   /**

@@ -57,7 +57,7 @@ import { forThisEra } from "../errors/forThisEra.ts";
 import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { SingleStreamTransport } from "./SingleStreamTransport.ts";
-import type { Telemetry } from "../telemetry/Telemetry.ts";
+import { type Network, OVER_HTTP, type Telemetry } from "../telemetry/Telemetry.ts";
 
 /** A client connection that carries whole JSON-RPC messages both ways. */
 export interface MessageStream {
@@ -107,8 +107,8 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const homes = options.homes ?? ownHomes;
   const kind = options.kind ?? "message";
   const telemetry = options.telemetry ?? server.telemetryFor(env, logger);
-  // For spans: stdio is a pipe (OpenTelemetry's `network.transport`); a WebSocket or other stream runs over TCP.
-  const network = kind === "stdio" ? "pipe" : "tcp";
+  // For spans: stdio is a pipe (OpenTelemetry's `network.transport`); any other stream runs over TCP.
+  const network: Network = kind === "stdio" ? { transport: "pipe" } : OVER_HTTP;
   // One connection is one process's worth of listeners: changes fan out in memory.
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const session = await Session.create(newSessionId(), SingleStreamTransport.messages(kind), {
@@ -123,14 +123,14 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     // never reopened: when either side ends it, this function ends the session itself.
     scheduleWakeup: async () => {},
     telemetry,
-    transport: network,
+    network,
   });
   const { transport } = session;
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
   // Tasks live as long as the connection: a client that goes away cannot poll them any more.
   const tasks = server.hasTasks ? new LocalTasks({ server, config, logger: log, env, broadcast, homes }) : undefined;
-  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes, telemetry, transport: network };
+  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes, telemetry, network };
 
   const reader = options.messages.readable.getReader();
   const writer = options.messages.writable.getWriter();
