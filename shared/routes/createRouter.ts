@@ -144,7 +144,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const known = built.get(env) ?? broken.get(env);
     if (known) return known;
     try {
-      return servicesFor(env);
+      return buildServices(env);
     } catch (error) {
       const problem = configurationProblem(error);
       // Its own logger: the configuration, LOG_LEVEL included, is what could not be read.
@@ -153,34 +153,32 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       return problem;
     }
   };
-  const servicesFor = (env: E): Services => {
-    let services = built.get(env);
-    if (!services) {
-      const config = readConfig(env);
-      const logger = new Logger(config.logLevel);
-      const secret = requestStateSecret(env);
-      if (secret === undefined) {
-        logger.warn("config.request-state-secret", { message: serverText("REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused") });
-      }
-      if (definition.problem) logger.error("definition.invalid", { message: serverText(definition.problem.message) });
-      const broadcast = platform.broadcaster(env, config);
-      const requestState = new RequestState(secret, config.requestStateTtlMs);
-      const authorization = authorizationFor(env, options);
-      const gate = gatekeeper(env, platform, options, authorization);
-      // Only a server with task tools gets a task host: the rest never route a task method.
-      const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
-      // Served without them: the extension is not advertised, optional tasks run as plain calls, required ones answer -32603 with this.
-      const unhosted = definition.hasTasks && !tasks ? `Some tools run as tasks, and ${NO_TASK_HOST}` : undefined;
-      if (unhosted) logger.error("config.tasks", { message: serverText(unhosted) });
-      const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
-      const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
-      if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
-      const problem = definition.problem ?? deployment;
-      const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
-      const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry };
-      services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes, telemetry }), stateless, problem, telemetry, warnings: unhosted ? [unhosted] : [] };
-      built.set(env, services);
+  /** What serves `env`'s requests, built once per environment (by `servicesOrProblem`). @throws a variable or option that cannot be used */
+  const buildServices = (env: E): Services => {
+    const config = readConfig(env);
+    const logger = new Logger(config.logLevel);
+    const secret = requestStateSecret(env);
+    if (secret === undefined) {
+      logger.warn("config.request-state-secret", { message: serverText("REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused") });
     }
+    if (definition.problem) logger.error("definition.invalid", { message: serverText(definition.problem.message) });
+    const broadcast = platform.broadcaster(env, config);
+    const requestState = new RequestState(secret, config.requestStateTtlMs);
+    const authorization = authorizationFor(env, options);
+    const gate = gatekeeper(env, platform, options, authorization);
+    // Only a server with task tools gets a task host: the rest never route a task method.
+    const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
+    // Served without them: the extension is not advertised, optional tasks run as plain calls, required ones answer -32603 with this.
+    const unhosted = definition.hasTasks && !tasks ? `Some tools run as tasks, and ${NO_TASK_HOST}` : undefined;
+    if (unhosted) logger.error("config.tasks", { message: serverText(unhosted) });
+    const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
+    const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
+    if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
+    const problem = definition.problem ?? deployment;
+    const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
+    const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry };
+    const services: Services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes, telemetry }), stateless, problem, telemetry, warnings: unhosted ? [unhosted] : [] };
+    built.set(env, services);
     return services;
   };
   const userRoutes = options.routes ?? [];
