@@ -44,6 +44,10 @@ export function describeFailure(thrown: unknown, tool?: string): HandlerFailure 
 
 /** Tells the request's core that a handler threw `thrown`, answered to the client as a tool error. */
 export function reportFailure(ctx: object, thrown: unknown, tool?: string): void {
-  if (isControlFlow(thrown)) return;
-  (ctx as unknown as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE]?.(describeFailure(thrown, tool));
+  if (!isControlFlow(thrown)) forwardFailure(ctx, describeFailure(thrown, tool));
+}
+
+/** Hands a failure already described (one a remote home reported) to whoever listens on `ctx`. */
+export function forwardFailure(ctx: object, failure: HandlerFailure): void {
+  (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE]?.(failure);
 }

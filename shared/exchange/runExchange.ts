@@ -95,7 +95,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     answered = true;
     clearTimeout(timer);
   }
-  if (failure) reportFailure(exchange, failure, span);
+  if (failure) reportFailure(exchange, failure, span, String(logged));
   if (!reply) {
     span?.end({ aborted: true });
     outlet.drop();
@@ -134,12 +134,11 @@ const MAX_STACK_FRAMES = 20;
  * Logs a handler's failure once (`handler.error`), secrets redacted, and hands it to `onError`.
  * The stack is logged as its lines, each under the logger's string bound, rather than one string the bound would cut.
  */
-function reportFailure(exchange: Exchange, failure: HandlerFailure, span: RequestSpan | undefined): void {
+function reportFailure(exchange: Exchange, failure: HandlerFailure, span: RequestSpan | undefined, requestId: string): void {
   const { request, scope, log } = exchange;
   const secrets = [scope.session?.id, scope.taskId];
   const message = redact(failure.message, secrets);
   const stack = failure.stack === undefined ? undefined : redact(failure.stack, secrets);
-  const requestId = String(exchange.loggedId ?? request.id);
   const traceId = span?.traceparent.slice(3, 35);
   log.error("handler.error", { id: requestId, method: request.method, tool: failure.tool, error: failure.name, message, stack: stack?.split("\n").slice(0, MAX_STACK_FRAMES + 1), traceId });
   const { onError } = exchange;

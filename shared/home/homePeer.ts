@@ -16,7 +16,7 @@ import type { ClientView, RequestContext, ServerEnv } from "../definition/Reques
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { randomHex } from "../bytes/randomHex.ts";
 import type { HomeCall } from "./Homes.ts";
-import { type FailureReport, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
+import { forwardFailure, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 
 /** The context's functions a home calls back by the same name, with the same arguments. */
 const FORWARDED = ["progress", "log", "sample", "elicit", "listRoots", "closeStream", "startTask", "resourceUpdated", "listChanged"] as const;
@@ -55,7 +55,7 @@ export function toRemote(call: HomeCall, ctx: RequestContext, server: ServerDefi
   const session = ctx.session;
   if (session) remote.session = { id: session.id, switches: server.switches.map(([kind, id]) => [kind, id, session.isEnabled(kind, id)]) };
   const peer: Peer = async (op, args) => {
-    if (op === "reportFailure") return (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE]?.(args[0] as HandlerFailure);
+    if (op === "reportFailure") return forwardFailure(ctx, args[0] as HandlerFailure);
     if (op === "setEnabled") {
       if (!session) throw new TypeError("This request has no session: nothing to switch for it");
       return session.setEnabled(...(args as [ListKind, string, boolean]));

@@ -103,17 +103,16 @@ export function argumentsPastLimits(args: unknown, limits: ArgumentLimits): stri
   visit(args, 1, undefined, "");
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (next.depth > limits.maxDepth) return past(`nest deeper than ${limits.maxDepth} levels`, limits.maxDepth, "maxDepth", next);
-    const tooMany = () => past(`hold more than ${limits.maxValues} values (array items and object members, at any depth)`, limits.maxValues, "maxValues", next);
     let members = 0;
     if (Array.isArray(next.value)) {
       members = next.value.length;
       values += members;
-      if (values > limits.maxValues) return tooMany();
+      if (values > limits.maxValues) return tooMany(limits, next);
       for (let i = 0; i < members; i++) visit(next.value[i], next.depth + 1, next, i);
     } else {
       const object = next.value as Record<string, unknown>;
       for (const key in object) {
-        if (++values > limits.maxValues) return tooMany();
+        if (++values > limits.maxValues) return tooMany(limits, next);
         members++;
         bytes += utf8Length(key) + 3; // quotes and colon
         visit(object[key], next.depth + 1, next, key);
@@ -123,6 +122,10 @@ export function argumentsPastLimits(args: unknown, limits: ArgumentLimits): stri
     if (bytes > limits.maxBytes) break;
   }
   return bytes > limits.maxBytes ? past(`take more than ${limits.maxBytes} bytes as JSON`, limits.maxBytes, "maxBytes") : undefined;
+}
+
+function tooMany(limits: ArgumentLimits, place: Pending): string {
+  return past(`hold more than ${limits.maxValues} values (array items and object members, at any depth)`, limits.maxValues, "maxValues", place);
 }
 
 /** The one sentence shape: what the arguments do, the limit and its name, and where. */
