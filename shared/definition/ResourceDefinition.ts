@@ -33,6 +33,8 @@ export interface ResourceDefinition<H extends Home = Home> {
   /** The raw content's size in bytes (before base64), if known. */
   size?: number;
   annotations?: Annotations;
+  /** Sent as the resource's `_meta` in `resources/list` (a content item's own `_meta` comes from `read`). */
+  _meta?: Record<string, unknown>;
   /**
    * Makes it switchable per session with `ctx.setEnabled`, starting in this state. Leave it out
    * for a definition that is always on (see `ListKind.ts`).
@@ -92,3 +94,16 @@ export interface ResourceTemplateDefinition<T extends string = string, H extends
   /** Completers for `completion/complete` with `ref: { type: "ref/resource", uri: <uriTemplate> }`. */
   complete?: Partial<Record<TemplateVariables<T>, Completer>>;
 }
+
+/**
+ * Set by `resourceTemplate()` on the definition it returns: whether a URI matches the template.
+ * Code that must match URIs without serving them (the router's scope check) reads it, so that the
+ * template matcher travels with the helper and a server without templates does not carry it.
+ */
+export const MATCHES: unique symbol = Symbol("durable-mcp template matches");
+
+/** A template definition as `resourceTemplate()` made it. */
+export interface Matchable {
+  [MATCHES]?: (uri: string) => boolean;
+}
+

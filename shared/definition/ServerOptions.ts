@@ -9,6 +9,7 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from "./ResourceD
 import type { JsonSchemaConverter } from "../schema/standardSchema.ts";
 import type { AnyToolDefinition } from "./ToolDefinition.ts";
 import type { TelemetryFactory } from "../telemetry/Telemetry.ts";
+import type { Method } from "./Method.ts";
 
 export interface ServerOptions {
   name: string;
@@ -36,6 +37,15 @@ export interface ServerOptions {
    * advertised so anyway.
    */
   listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+  /**
+   * The MCP extensions this server offers, each made by its factory, which brings its code:
+   * `apps({ views })` (MCP Apps, `io.modelcontextprotocol/ui`) and `skills([…])` (Agent Skills,
+   * `io.modelcontextprotocol/skills`). Advertised alike in `initialize`, `server/discover` and
+   * `GET /`. (Tasks need no entry: a tool's `task` option turns them on.)
+   *
+   * @example extensions: [apps({ views: [board] }), skills([weatherSkill])]
+   */
+  extensions?: readonly Extension[];
   /**
    * 2026-07-28 caching hints (`ttlMs`, `cacheScope`) per cacheable method: `server/discover`, the
    * four lists and `resources/read`. Default for each: `{ ttlMs: 0, cacheScope: "private" }`,
@@ -87,3 +97,36 @@ export interface CacheHint {
   /** "public": the same for every user, shareable by gateways; "private": per authorization context. */
   cacheScope: "public" | "private";
 }
+
+/**
+ * One MCP extension a server offers (SEP-1724: capabilities under `extensions`, keyed by an
+ * identifier such as `io.modelcontextprotocol/skills`), made by the extension's own factory
+ * (`apps()`, `skills()`), which carries all of its code: the core knows only this shape, so a
+ * server that lists none ships none of it (test/bundle).
+ *
+ * An extension works on the options before they compile: it may add resources (a view, a skill's
+ * files), rewrite tools (a view's `_meta`), and bring methods of its own (`skills/list`). What it
+ * adds is then served like anything the author declared, on every endpoint and era, and what it
+ * advertises goes out alike in `initialize`, `server/discover` and `GET /`. (Tasks are not one:
+ * a tool's `task` option turns them on, and a deployment's task host serves them.)
+ */
+export interface Extension {
+  /** Its identifier: the key under `capabilities.extensions`. */
+  readonly id: string;
+  /**
+   * Called once, as the definition compiles, with the options as the extensions before it left
+   * them. @throws TypeError naming what is wrong with a definition the extension reads.
+   */
+  extend(options: ServerOptions): ExtensionParts;
+}
+
+/** What an extension gives a server. */
+export interface ExtensionParts {
+  /** The settings advertised under `capabilities.extensions[id]`; `{}` for none. */
+  settings: Record<string, unknown>;
+  /** The options the server compiles from now: the ones given, with the extension's definitions added or rewritten. */
+  options: ServerOptions;
+  /** Methods of its own (e.g. `skills/list`), answered in every era. */
+  methods?: Record<string, Method>;
+}
+

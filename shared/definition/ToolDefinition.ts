@@ -3,6 +3,7 @@
  * any Standard Schema (zod, valibot, arktype…) or a raw JSON Schema — and an async handler.
  */
 import type { ArgumentLimits } from "../schema/ArgumentLimits.ts";
+import type { ToolView } from "./ToolView.ts";
 import type { Home } from "./Home.ts";
 import type { ContextIn } from "./RequestContext.ts";
 import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
@@ -17,6 +18,16 @@ interface ToolBase<H extends Home> {
   title?: string;
   description: string;
   annotations?: ToolAnnotations;
+  /** Sent as the tool's `_meta` in `tools/list`, for clients that read keys of their own. */
+  _meta?: Record<string, unknown>;
+  /**
+   * The view (MCP Apps) a host renders this tool's results in, and who may call it. Needs
+   * `apps({ views })` in the definition's `extensions`, with the view it names.
+   *
+   * @example ui: { view: "ui://weather/board.html" }                          // the model calls it, the view shows the result
+   * @example ui: { view: "ui://weather/board.html", visibility: ["app"] }     // only the view calls it
+   */
+  ui?: ToolView;
   /**
    * Bounds on the arguments, checked before validation (`ArgumentLimits.ts`); a call past one gets
    * a tool error naming it, and nothing is validated. Each one left out comes from the environment:

@@ -11,7 +11,7 @@
 import { isObject } from "../jsonrpc/isObject.ts";
 import { MAX_URI_CHARS } from "./resourceMethods.ts";
 import type { ServerOptions } from "../definition/ServerOptions.ts";
-import { UriTemplate } from "./UriTemplate.ts";
+import { type Matchable, MATCHES } from "../definition/ResourceDefinition.ts";
 
 /** RFC 6749 §3.3 `scope-token`: printable ASCII except space, `"` and `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
@@ -23,7 +23,7 @@ export class ScopeIndex {
   readonly #prompts = new Map<string, readonly string[]>();
   readonly #resources = new Map<string, readonly string[]>();
   /** Every resource URI and template, in the order a read tries them, when any declares scopes. */
-  readonly #templates: { uriTemplate: string; template: UriTemplate; scopes: readonly string[] }[] = [];
+  readonly #templates: { uriTemplate: string; matches: (uri: string) => boolean; scopes: readonly string[] }[] = [];
 
   /** @throws TypeError for a `scopes` that is not a list of scope tokens. */
   constructor(options: ServerOptions) {
@@ -39,7 +39,11 @@ export class ScopeIndex {
     const scoped = templates.map((t) => checkScopes(`Resource template ${JSON.stringify(t.uriTemplate)}`, t.scopes));
     // Templates are matched only when one of them is scoped; then all are, for the first match to be the one a read would use.
     if (scoped.some((scopes) => scopes.length > 0)) {
-      templates.forEach((t, i) => this.#templates.push({ uriTemplate: t.uriTemplate, template: new UriTemplate(t.uriTemplate), scopes: scoped[i]! }));
+      templates.forEach((t, i) => {
+        const matches = (t as Matchable)[MATCHES];
+        if (!matches) throw new TypeError(`Resource template ${JSON.stringify(t.uriTemplate)} was not made with resourceTemplate()`);
+        this.#templates.push({ uriTemplate: t.uriTemplate, matches, scopes: scoped[i]! });
+      });
     }
   }
 
@@ -84,7 +88,7 @@ export class ScopeIndex {
     const exact = this.#resources.get(uri);
     if (exact) return exact;
     if (uri.length > MAX_URI_CHARS) return NONE;
-    for (const { template, scopes } of this.#templates) if (template.match(uri)) return scopes;
+    for (const { matches, scopes } of this.#templates) if (matches(uri)) return scopes;
     return NONE;
   }
 }

@@ -150,7 +150,7 @@ function checkCommon(definition: ResourceDefinition | ResourceTemplateDefinition
 /** MCP `Resource` / `ResourceTemplate`: the identifying key first, then only the fields that are set. */
 function describe(definition: ResourceDefinition | ResourceTemplateDefinition, key: Result): Result {
   const entry: Result = { ...key, name: definition.name };
-  for (const field of ["title", "description", "mimeType", "size", "annotations"] as const) {
+  for (const field of ["title", "description", "mimeType", "size", "annotations", "_meta"] as const) {
     const value = (definition as ResourceDefinition)[field];
     if (value !== undefined) entry[field] = value;
   }

@@ -13,6 +13,7 @@ import { isModernVersion } from "../protocol/versions.ts";
 import { callTool } from "./callTool.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import { isOffered, switchable } from "../definition/ListKind.ts";
+import { type Listed, LISTED_FOR } from "../definition/ListedFor.ts";
 import type { MethodGroup, Result } from "../definition/Method.ts";
 import { type ParamHeader, paramHeaders } from "../schema/paramHeaders.ts";
 import { listResult } from "./paginate.ts";
@@ -64,7 +65,7 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
     capabilities: tools.length > 0 ? { tools: { listChanged: switchable(tools) } } : {},
     methods: {
       "tools/list": async (params, ctx) => {
-        const visible = listed.filter(({ tool }) => isOffered("tool", tool.name, tool, ctx));
+        const visible = listed.filter(({ tool }) => isOffered("tool", tool.name, tool, ctx) && ((tool as Listed)[LISTED_FOR]?.(ctx.client) ?? true));
         return listResult("tools", visible.map(({ entry }) => entry), params.cursor);
       },
       "tools/call": async (params, ctx) => {
@@ -92,5 +93,6 @@ function describeTool(tool: AnyToolDefinition, schemas: ToolSchemas): Result {
   entry.inputSchema = schemas.inputSchema;
   if (schemas.outputSchema) entry.outputSchema = schemas.outputSchema;
   if (tool.annotations) entry.annotations = tool.annotations;
+  if (tool._meta) entry._meta = tool._meta;
   return entry;
 }

@@ -194,7 +194,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
         : (request, services, caller, address) => (services.problem ? invalidDefinition(services.problem) : route.handle(request, services, caller, address));
     table.set(route.path, (table.get(route.path) ?? new Map()).set(route.method, handle));
   }
-  table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem, services.warnings)]]));
+  table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem, services.warnings, services.stateless.tasks !== undefined)]]));
 
   const dispatch = async (request: Request, env: E, context: unknown, services: Services): Promise<Response> => {
     const policy = { allowed: services.config.allowedOrigins };

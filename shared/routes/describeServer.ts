@@ -9,13 +9,15 @@ import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protoc
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
 /** `problem`: why this deployment cannot serve the definition (`Services.problem`); `warnings`: what it serves without (`Services.warnings`). */
-export function describeServer(definition: ServerDefinition, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = []): Response {
+export function describeServer(definition: ServerDefinition, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = [], tasksHosted = false): Response {
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",
     ...(problem ? { problem: problem.message } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
     protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
+    // The same identifiers `server/discover` advertises (and, tasks aside, `initialize`).
+    extensions: definition.extensionIds(tasksHosted),
     endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {
       maxBodyBytes: config.maxBodyBytes,

@@ -59,6 +59,8 @@ export class ServerDefinition {
   /** The home lookup of each method whose definitions may have homes of their own. */
   #homeOf = new Map<string, NonNullable<MethodGroup["homeOf"]>>();
   readonly #homes = { user: false, handle: false };
+  /** The methods the definition's extensions bring (e.g. `skills/list`): answered in every era. */
+  #extensionMethods: ReadonlySet<string> = new Set();
 
   constructor(options: ServerOptions) {
     this.#options = options;
@@ -99,8 +101,9 @@ export class ServerDefinition {
    */
   discover(tasksHosted = false): Result {
     const capabilities = this.capabilities();
-    // Extensions are a 2026-07-28 matter: sessions never see them in `initialize`.
-    if (this.hasTasks && tasksHosted) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    // Tasks are a 2026-07-28 matter: sessions never see them in `initialize`. The definition's
+    // own extensions (apps, skills) are in both, alike, as hosts that compare the two expect.
+    if (this.hasTasks && tasksHosted) capabilities.extensions = { ...(capabilities.extensions as Result | undefined), [TASKS_EXTENSION]: {} };
     const result: Result = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities };
     if (this.#options.instructions) result.instructions = this.#options.instructions;
     return result;
@@ -114,6 +117,17 @@ export class ServerDefinition {
   /** The `x-mcp-header` arguments of a tool (`[]` for none or an unknown tool). */
   paramHeaders(toolName: string): readonly ParamHeader[] {
     return this.#tools?.paramHeaders(toolName) ?? [];
+  }
+
+  /** Whether `method` is one an extension of the definition brings. */
+  isExtensionMethod(method: string): boolean {
+    return this.#extensionMethods.has(method);
+  }
+
+  /** The identifiers of the extensions offered: the definition's own, and tasks where `tasksHosted`. */
+  extensionIds(tasksHosted: boolean): string[] {
+    const { extensions } = this.discover(tasksHosted).capabilities as { extensions?: Result };
+    return Object.keys(extensions ?? {});
   }
 
   /** The task options of a tool (`task` in its definition); undefined for a plain or unknown tool. */
@@ -190,13 +204,27 @@ export class ServerDefinition {
     return this.#resources?.resolves?.(uri, ctx) ?? false;
   }
 
-  #compile(options: ServerOptions): void {
-    if (typeof options.name !== "string" || typeof options.version !== "string") throw new TypeError('A server definition needs a "name" and a "version" string');
+  #compile(given: ServerOptions): void {
+    if (typeof given.name !== "string" || typeof given.version !== "string") throw new TypeError('A server definition needs a "name" and a "version" string');
+    // Each extension works on the options as the ones before it left them (`Extension` in definition/ServerOptions.ts).
+    let options = given;
+    const advertised: Result = {};
+    const extensionMethods: Record<string, Method> = {};
+    for (const extension of given.extensions ?? []) {
+      if (Object.hasOwn(advertised, extension.id)) throw new TypeError(`extensions: ${extension.id} is listed twice`);
+      const parts = extension.extend(options);
+      options = parts.options;
+      advertised[extension.id] = parts.settings;
+      Object.assign(extensionMethods, parts.methods);
+    }
+    const viewed = options.tools?.find((tool) => tool.ui);
+    if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "extensions" has no apps({ views })`);
     this.#tools = toolMethods(options.tools ?? [], options.toJsonSchema);
     const features = featuresIn(options);
     const compiled = features.map((feature) => feature.compile(options));
     this.#resources = compiled.find((group) => group.resolves);
-    const groups: MethodGroup[] = [this.#tools, ...compiled];
+    const extended: MethodGroup = { capabilities: Object.keys(advertised).length > 0 ? { extensions: advertised } : {}, methods: extensionMethods };
+    const groups: MethodGroup[] = [this.#tools, ...compiled, extended];
     const declared = [
       ...(options.tools ?? []).map((d) => ["tool", d.name, d] as const),
       ...(options.prompts ?? []).map((d) => ["prompt", d.name, d] as const),
@@ -224,6 +252,7 @@ export class ServerDefinition {
     // Kept only when some definition declares scopes, so no request of a server without them looks anything up.
     this.#scopes = scopes.empty ? undefined : scopes;
     this.#methods = Object.assign({}, ...groups.map((g) => g.methods));
+    this.#extensionMethods = new Set(Object.keys(extensionMethods));
     this.#capabilities = capabilities;
   }
 }

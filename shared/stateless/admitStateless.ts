@@ -28,7 +28,7 @@ export function admitStateless(request: JsonRpcRequest, headers: Headers | undef
   const params = request.params ?? {};
   const meta = readRequestMeta(headers, params);
   if (!meta.ok) return refused(meta.error, id);
-  if (!STATELESS_METHODS.has(method) && !(TASK_METHODS.has(method) && server.hasTasks)) return refused(McpError.methodNotFound(method), id);
+  if (!STATELESS_METHODS.has(method) && !server.isExtensionMethod(method) && !(TASK_METHODS.has(method) && server.hasTasks)) return refused(McpError.methodNotFound(method), id);
   if (headers) {
     const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
     const mirrored = checkRequestHeaders(headers, method, params, tool === undefined ? [] : server.paramHeaders(tool));

@@ -139,7 +139,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       if (method === "server/discover") return server.discover(deps.tasks !== undefined);
       // Without a task host the extension is not advertised, so its methods are unknown here (-32601).
       if (TASK_METHODS.has(method) && server.hasTasks && deps.tasks) return taskMethod(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
-      const handler = STATELESS_METHODS.has(method) ? server.method(method) : undefined;
+      const handler = STATELESS_METHODS.has(method) || server.isExtensionMethod(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);
       const task = method === "tools/call" ? planTask(server, params, meta.clientCapabilities, deps.tasks) : undefined;
       const route = { homes: deps.homes, owner: caller?.owner };

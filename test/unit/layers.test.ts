@@ -52,6 +52,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["definition"],
   ["methods"],
   ["server"],
+  ["apps", "skills"],
   ["exchange"],
   ["home"],
   ["session"],
