@@ -79,6 +79,11 @@ export default defineConfig({
       },
       {
         resolve,
+        // Hosts as people see them: headless Chromium (Debian's chromium) driven by playwright-core.
+        test: { name: "browser", include: ["test/browser/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000 },
+      },
+      {
+        resolve,
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],

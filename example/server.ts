@@ -3,14 +3,18 @@
  * over HTTP+SSE (../shared/seeds/001_…), tool for tool and schema for schema, plus a note pad
  * that keeps per-session state in the session's storage, an alert sweep that runs as a durable
  * task for clients that support the tasks extension, and a notebook that keeps notes under a
- * handle, for every client (2026-07-28 included), in a home of its own (`notes.ts`).
+ * handle, for every client (2026-07-28 included), in a home of its own (`notes.ts`). Two
+ * extensions: an MCP App, a board of alerts for the states a person picks (`alertBoard.ts`), and
+ * an Agent Skill that teaches a model these tools (`weatherSkill.ts`).
  *
  * This one file is all a server author writes: tools with input schemas and async handlers. The
  * schemas use zod/mini, the small build of zod, whose JSON Schema converter is named once below
  * (`toJsonSchema`); classic zod, valibot or arktype work the same way.
  */
 import * as z from "zod/mini";
-import { defineServer, otlpTelemetry, type ServerEnv, tool, toolError } from "durable-mcp";
+import { apps, defineServer, otlpTelemetry, type ServerEnv, skills, tool, toolError } from "durable-mcp";
+import { alertBoardTools, alertBoardView } from "./alertBoard.ts";
+import { weatherSkill } from "./weatherSkill.ts";
 import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
 import { notebook, notepad } from "./notes.ts";
 
@@ -100,7 +104,12 @@ export const tools = [
     },
   }),
   notebook,
+  // The alert board and its app-only tool, keeping the pick in the session.
+  ...alertBoardTools("session"),
 ];
 
+/** The extensions: the board's view (MCP Apps) and the weather skill (Agent Skills). */
+export const extensions = [apps({ views: [alertBoardView] }), skills([weatherSkill])];
+
 // `telemetry`: request spans and durations to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
-export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, telemetry: otlpTelemetry });
+export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, extensions, telemetry: otlpTelemetry });

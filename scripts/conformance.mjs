@@ -11,6 +11,11 @@
  * tasks-extension scenarios (SEP-2663, listed as not scored with reason "extension") count like
  * every other. The referee's authorization-server lane runs in `npm test`
  * (`oauthExample.test.ts`), since it needs the consent form submitted.
+ *
+ * Extension scenarios outside every revision's set are run by name: the Skills extension's three
+ * server scenarios (`sep-2640-skills-*`), over 2026-07-28 (the referee's default) and over a
+ * 2025-11-25 session (`--spec-version 2025-11-25 --force`). Each must pass every check with no
+ * warning; a scenario whose checks were all skipped fails too.
  */
 import { runReferee } from "./referee.mjs";
 import { startServer } from "./startServer.mjs";
@@ -19,6 +24,15 @@ const revisions = process.argv.slice(2).length ? process.argv.slice(2) : ["2025-
 /** A scenario's summary line, e.g. "✓ caching: 8 passed, 0 failed". */
 const SUMMARY = /^([✓✗]) ([\w-]+): (\d+) passed, (\d+) failed$/;
 const run = (url, revision) => runReferee(["server", "--url", url, "--requirements", revision]);
+
+/** Extension scenarios no revision's requirement set lists, run by name in both eras. */
+const EXTENSION_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
+const EXTENSION_ERAS = [
+  { era: "2026-07-28", args: [] },
+  { era: "2025-11-25 session", args: ["--spec-version", "2025-11-25", "--force"] },
+];
+/** A single scenario's last line, e.g. "Passed: 32/32, 0 failed, 0 warnings". */
+const SCENARIO_SUMMARY = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/;
 
 const RUNTIMES = ["workerd", "deno"];
 const runtimes = process.env.RUNTIME ? [process.env.RUNTIME] : RUNTIMES;
@@ -31,6 +45,7 @@ for (const runtime of runtimes) {
   const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" }, runtime });
   try {
     if (!(await referee(server, runtime))) failed = true;
+    if (process.argv.length <= 2 && !(await extensionScenarios(server, runtime))) failed = true;
   } finally {
     await server.dispose();
   }
@@ -53,6 +68,26 @@ async function referee(server, runtime) {
       for (const line of failing) console.error(`  ${line.trim()}`);
     } else {
       console.log(`\nconformance ${revision} on ${runtime}: every scenario passed, unscored and extension ones included (${summaries.length} scenarios, ${passedChecks} checks passed, ${failedChecks} failed; ${total[0]})`);
+    }
+  }
+  return passed;
+}
+
+/** Runs each extension scenario in each era against `server`; whether every one passed every check. */
+async function extensionScenarios(server, runtime) {
+  let passed = true;
+  for (const scenario of EXTENSION_SCENARIOS) {
+    for (const { era, args } of EXTENSION_ERAS) {
+      const { code, output } = await runReferee(["server", "--url", `${server.url}/mcp`, "--scenario", scenario, ...args], { echo: false });
+      const summary = SCENARIO_SUMMARY.exec(output);
+      const [checks, total, failures, warnings] = summary ? summary.slice(1).map(Number) : [0, 0, 0, 0];
+      if (code !== 0 || !summary || failures > 0 || warnings > 0 || checks === 0) {
+        passed = false;
+        console.error(`\n${scenario} (${era}) on ${runtime}: FAILED (referee exit ${code}; ${summary ? summary[0] : "no summary"})`);
+        console.error(output.split("\n").filter((line) => /FAILURE|WARNING/.test(line)).join("\n"));
+      } else {
+        console.log(`${scenario} (${era}) on ${runtime}: ${checks}/${total} checks passed, 0 failed, 0 warnings`);
+      }
     }
   }
   return passed;

@@ -10,8 +10,12 @@
  */
 import * as z from "zod/mini";
 import { defineServer, tool } from "durable-mcp";
-import { tools } from "../server.ts";
+import { extensions, tools } from "../server.ts";
 import { userNotepad } from "../notes.ts";
+import { alertBoardTools } from "../alertBoard.ts";
+
+/** The board's tools with the pick kept in the signed-in user's home: the same board in every chat. */
+const userBoard = new Map(alertBoardTools("user").map((t) => [t.name, t]));
 
 /** Every request needs this one; the consent page grants it unless the client asked for none of ours. */
 export const BASE_SCOPE = "mcp";
@@ -25,9 +29,10 @@ export default defineServer({
   name: "my-weather-server-oauth",
   version: "0.0.1",
   toJsonSchema: z.toJSONSchema,
+  extensions,
   tools: [
-    // The example's tools, but the note pad is each signed-in user's own (home: "user").
-    ...tools.map((t) => (t.name === "notepad" ? userNotepad : t)),
+    // The example's tools, but the note pad and the alert board's pick are each signed-in user's own (home: "user").
+    ...tools.map((t) => (t.name === "notepad" ? userNotepad : (userBoard.get(t.name) ?? t))),
     tool({
       name: "whoami",
       title: "Who am I",

@@ -7,6 +7,10 @@
  * Known, deliberate differences from the captured Spring server: POSTs answer 202 (the issue's
  * choice; the capture shows 200, both mean "accepted, reply on the stream"), the endpoint path is
  * /message, and `initialize` advertises `tools.listChanged: false` because our tool set is fixed.
+ * Since issue 22 the example also serves an MCP App's view and an Agent Skill: `initialize`
+ * advertises `resources` and `extensions` besides the captured `logging` and `tools`, and
+ * `resources/list` and `resources/templates/list`, which the captured server did not have
+ * (-32601), answer with the view and the skill's files, and no template.
  */
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -68,7 +72,7 @@ async function replay(): Promise<void> {
   const theirInit = JSON.parse(initialize!);
   expect(ourInit.result.protocolVersion).toBe(theirInit.result.protocolVersion);
   expect(ourInit.result.serverInfo).toEqual(theirInit.result.serverInfo);
-  expect(Object.keys(ourInit.result.capabilities).sort()).toEqual(Object.keys(theirInit.result.capabilities).sort());
+  expect(Object.keys(ourInit.result.capabilities).sort()).toEqual([...Object.keys(theirInit.result.capabilities), "resources", "extensions"].sort());
 
   // The four captured tools, serialised exactly as the captured server did; ours adds the note pad.
   const theirTools = JSON.parse(toolsList!).result.tools;
@@ -76,8 +80,18 @@ async function replay(): Promise<void> {
   expect(JSON.stringify(ourTools.slice(0, 4))).toBe(JSON.stringify(theirTools));
   expect(ourTools[4].name).toBe("notepad");
 
-  // resources/list, resources/templates/list and tools/call getScore: identical bytes.
-  for (const reply of rest) expect(ours.get(JSON.parse(reply).id)).toBe(reply);
+  // tools/call getScore: identical bytes. The two lists the captured server lacked list what the example serves.
+  for (const reply of rest) {
+    const { id, error } = JSON.parse(reply);
+    if (error?.message === "Method not found: resources/list") {
+      const uris = JSON.parse(ours.get(id)!).result.resources.map((r: { uri: string }) => r.uri);
+      expect(uris).toEqual(["ui://my-weather-server/alert-board.html", "skill://weather-alerts/SKILL.md", "skill://weather-alerts/references/STATES.md"]);
+    } else if (error?.message === "Method not found: resources/templates/list") {
+      expect(JSON.parse(ours.get(id)!).result).toEqual({ resourceTemplates: [] });
+    } else {
+      expect(ours.get(id)).toBe(reply);
+    }
+  }
   await events.cancel();
 }
 

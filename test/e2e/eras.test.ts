@@ -48,7 +48,7 @@ it("serves a 2026-07-28 client, a 2025-11-25 session and a legacy SSE client fro
   );
   expect(rounds).toEqual(Array.from({ length: 5 }, (_, i) => [`MODERN ${i}`, `SESSION ${i}`, `LEGACY ${i}`]));
 
-  const names = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook"];
+  const names = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook", "alertBoard"];
   expect((await modern.listTools()).tools.map((t) => t.name)).toEqual(names);
   expect((await session.listTools()).tools.map((t) => t.name)).toEqual(names);
   // Per-session state exists only where there is a session; the notepad points a 2026-07-28 client to the notebook.

@@ -46,7 +46,7 @@ describe("official SDK client over HTTP+SSE", () => {
     const client = await connect(server.url);
     expect(client.getServerVersion()).toEqual({ name: "my-weather-server", version: "0.0.1" });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook"]);
+    expect(tools.map((t) => t.name)).toEqual(["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook", "alertBoard"]);
     expect(tools[2]!.inputSchema).toEqual({
       type: "object",
       properties: { latitude: { type: "number", format: "double" }, longitude: { type: "number", format: "double" } },

@@ -17,7 +17,8 @@ import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The `stdio` script of package.json, spelled out for a transport that spawns without a shell. */
 const DENO_ARGS = ["node_modules/deno/bin.cjs", "run", "--quiet", "--allow-env", "--allow-net", "example/stdio.ts"];
-const TOOLS = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook"];
+// A client that renders no views is not shown the board's app-only tool, pickAlertStates.
+const TOOLS = ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "getScore", "notepad", "alertSweep", "notebook", "alertBoard"];
 
 let nws: Awaited<ReturnType<typeof startNwsFixtureServer>>;
 /** A weather API that accepts connections and never answers: keeps a handler running. */

@@ -4,6 +4,8 @@
  * file against both), behind the JWT issuer of `test/fixtures/auth/`: a user's note pad
  * (`mynotes`, home: "user") written over 2026-07-28 by the v2 SDK client, then over a 2025-11-25
  * session and HTTP+SSE by the v1 SDK client, read back after a restart; another user's stays apart.
+ * The same for the alert board's pick (issue 22): picked from the board's view in one chat, shown
+ * in the next chat, on another era, and after a restart evicts every object that held it.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +17,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { type TestIssuer, testIssuer } from "../support/testIssuer.ts";
+import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
 
 const ENTRY = "test/fixtures/auth/authWorker.ts";
 const ISSUER = "https://issuer.example";
@@ -22,15 +25,18 @@ const ISSUER = "https://issuer.example";
 let issuer: TestIssuer;
 let dir: string;
 let server: Awaited<ReturnType<typeof startServer>> | undefined;
-const start = () => startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks }, persistDir: dir });
+let nws: Awaited<ReturnType<typeof startNwsFixtureServer>>;
+const start = () => startServer({ entry: ENTRY, vars: { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, NWS_BASE_URL: nws.url }, persistDir: dir });
 
 beforeAll(async () => {
   issuer = await testIssuer(ISSUER);
+  nws = await startNwsFixtureServer();
   dir = await mkdtemp(join(tmpdir(), "durable-mcp-user-state-"));
   server = await start();
 });
 afterAll(async () => {
   await server?.dispose();
+  await nws?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -46,7 +52,7 @@ async function as(subject: string, era: "modern" | "session" | "legacy") {
     const client = new ModernClient({ name: "v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
     await client.connect(new ModernTransport(url, { requestInit: { headers } }));
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-    return { notes: async (args: Record<string, unknown>) => text(await client.callTool({ name: "mynotes", arguments: args })), close: () => client.close() };
+    return { notes: async (args: Record<string, unknown>) => text(await client.callTool({ name: "mynotes", arguments: args })), call: (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }), close: () => client.close() };
   }
   const client = new Client({ name: era === "session" ? "v1-client" : "Cline", version: "1" });
   const transport =
@@ -54,7 +60,7 @@ async function as(subject: string, era: "modern" | "session" | "legacy") {
       ? new StreamableHTTPClientTransport(url, { requestInit: { headers } })
       : new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) } });
   await client.connect(transport);
-  return { notes: async (args: Record<string, unknown>) => text(await client.callTool({ name: "mynotes", arguments: args })), close: () => client.close() };
+  return { notes: async (args: Record<string, unknown>) => text(await client.callTool({ name: "mynotes", arguments: args })), call: (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }), close: () => client.close() };
 }
 
 async function once(subject: string, era: "modern" | "session" | "legacy", args: Record<string, unknown>): Promise<string> {
@@ -80,4 +86,29 @@ it("keeps alice's notes across 2026-07-28, a 2025 session, HTTP+SSE and a restar
   expect(await once("alice", "modern", { action: "list" })).toBe(alices);
   expect(await once("alice", "legacy", { action: "list" })).toBe(alices);
   expect(await once("bob", "modern", { action: "list" })).toBe("1. bob's own");
+});
+
+/** What the board shows `subject` in a new chat (a new client) over `era`, after `name` is called with `args`. */
+async function board(subject: string, era: "modern" | "session" | "legacy", name: string, args: Record<string, unknown>) {
+  const client = await as(subject, era);
+  try {
+    const result = await client.call(name, args);
+    return result.structuredContent as { picked: string[]; kept: string };
+  } finally {
+    await client.close();
+  }
+}
+
+it("keeps alice's alert-board pick from the view's tool across chats, eras and a restart, and bob's apart", { timeout: 120_000 }, async () => {
+  // The view picks through its app-only tool in a 2025 session; a new chat over 2026-07-28 opens the board as it was left.
+  expect(await board("alice", "session", "pickAlertStates", { states: ["CA", "ny"] })).toEqual(expect.objectContaining({ picked: ["CA", "NY"], kept: "user" }));
+  expect(await board("alice", "modern", "alertBoard", {})).toEqual(expect.objectContaining({ picked: ["CA", "NY"], kept: "user" }));
+  expect(await board("bob", "legacy", "alertBoard", {})).toEqual(expect.objectContaining({ picked: [] }));
+  expect(await board("bob", "modern", "pickAlertStates", { states: ["TX"] })).toEqual(expect.objectContaining({ picked: ["TX"] }));
+
+  // A restart evicts every object (on Deno, drops every in-memory copy): the pick was stored, not cached.
+  await server!.dispose();
+  server = await start();
+  expect(await board("alice", "legacy", "alertBoard", {})).toEqual(expect.objectContaining({ picked: ["CA", "NY"], kept: "user" }));
+  expect(await board("bob", "session", "alertBoard", {})).toEqual(expect.objectContaining({ picked: ["TX"] }));
 });

@@ -6,7 +6,7 @@
  * --server`) serve the very same definition.
  */
 import { z } from "zod";
-import { tools as exampleTools } from "../../example/server.ts";
+import { extensions, tools as exampleTools } from "../../example/server.ts";
 import { defineServer, resource, tool } from "durable-mcp";
 import { pause } from "../support/pause.ts";
 
@@ -29,6 +29,8 @@ export const testServer = defineServer({
   version: "1.0.0",
   // The example's tools are zod/mini schemas; classic zod's converter reads them too.
   toJsonSchema: z.toJSONSchema,
+  // The example's alert board names its view: the example's extensions come with its tools.
+  extensions,
   tools: [
     ...exampleTools,
     tool({

@@ -12,6 +12,7 @@ import { defineServer, tool } from "durable-mcp";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, initialize } from "./helpers.ts";
+import { testServer } from "./testServer.ts";
 
 const echo = tool({ name: "echo", description: "Echoes its text", inputSchema: { type: "object", properties: { text: { type: "string" } } }, handler: async ({ text }) => String(text) });
 const server = defineServer({ name: "options", version: "1.0.0", tools: [echo] });
@@ -137,6 +138,26 @@ describe("routes of your own", () => {
     expect(described.endpoints["GET /version"]).toBe("the deployed build");
     expect(endpoints).toEqual(expect.arrayContaining(["POST /mcp", "GET /mcp", "DELETE /mcp", "GET /sse", "POST /message", "GET /health"]));
     expect(described.protocolVersions).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]);
+  });
+});
+
+describe("the extensions a definition offers", () => {
+  // The runtime tests' own definition (the example's tools and extensions): its session class is the one bound here.
+  const worker = createWorker(testServer);
+
+  it("are named alike by GET /, server/discover and a session's initialize (tasks, a 2026-07-28 extension, not in initialize)", async () => {
+    const described = await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>();
+    const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } };
+    const discovered = await (await fetchFrom(worker, new Request(`${BASE}/mcp`, { method: "POST", headers: { ...STATELESS, "mcp-method": "server/discover" }, body: JSON.stringify(discover) }))).json<any>();
+    const session = await fetchFrom(
+      worker,
+      new Request(`${BASE}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize(0, "2025-11-25")) }),
+    );
+    const initialized = JSON.parse((await session.text()).replace(/^[\s\S]*?data: /, "").split("\n")[0]!);
+    const own = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] }, "io.modelcontextprotocol/skills": { directoryRead: true } };
+    expect(initialized.result.capabilities.extensions).toEqual(own);
+    expect(discovered.result.capabilities.extensions).toEqual({ ...own, "io.modelcontextprotocol/tasks": {} });
+    expect(described.extensions).toEqual(Object.keys(discovered.result.capabilities.extensions));
   });
 });
 

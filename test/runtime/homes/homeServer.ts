@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { defineServer, tool } from "durable-mcp";
-import { tools } from "../../../example/server.ts";
+import { extensions, tools } from "../../../example/server.ts";
 import { userNotepad } from "../../../example/notes.ts";
 import { pause } from "../../support/pause.ts";
 
@@ -14,6 +14,8 @@ export const homeServer = defineServer({
   name: "home-test-server",
   version: "1.0.0",
   toJsonSchema: z.toJSONSchema,
+  // The example's alert board names its view: the example's extensions come with its tools.
+  extensions,
   tools: [
     ...tools.map((t) => (t.name === "notepad" ? userNotepad : t)),
     tool({

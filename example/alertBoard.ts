@@ -1,0 +1,104 @@
+/**
+ * The example's MCP App: a board of active weather alerts for the states a person picked. One
+ * tool shows it (`alertBoard`, for the model and the view); the view changes the picked states
+ * through an app-only tool (`pickAlertStates`) the model never sees. The pick is kept where the
+ * tools' home keeps state: the session's storage in `server.ts` (gone with the session; not kept
+ * at all over 2026-07-28, which has no session), the signed-in user's own home in the OAuth example,
+ * so that the board a person left in one chat shows the same states in the next, on any client.
+ *
+ * A client that renders views gets a one-line answer and the data as `structuredContent`; any
+ * other client gets the alerts as text.
+ */
+import * as z from "zod/mini";
+import { type ContextIn, rendersViews, tool, toolError, view } from "durable-mcp";
+import { BOARD_HTML } from "./alertBoardHtml.ts";
+import { activeAlerts } from "./nws.ts";
+
+/** How many states one board shows: each is one upstream request per refresh. */
+export const MAX_BOARD_STATES = 8;
+/** The alerts shown per state; the count says how many there are in all. */
+const MAX_ALERTS_SHOWN = 5;
+const BOARD_URI = "ui://my-weather-server/alert-board.html";
+
+/** The view: an HTML document with its script inline, shipped in the bundle; it reaches no origin of its own. */
+export const alertBoardView = view({
+  uri: BOARD_URI,
+  name: "alert-board",
+  title: "Weather alert board",
+  description: "Active US weather alerts for the states you picked; click a state to add or remove it.",
+  html: BOARD_HTML,
+  csp: { connectDomains: [], resourceDomains: [] },
+  prefersBorder: true,
+});
+
+const states = z.array(z.string().check(z.regex(/^\s*[A-Za-z]{2}\s*$/))).check(z.maxLength(MAX_BOARD_STATES), z.describe("Two-letter US state codes (e.g. CA, NY)"));
+
+/** What the view renders. */
+export interface Board {
+  picked: string[];
+  /** Where the pick is kept: the person's own home, the session, or nowhere (no session, no sign-in). */
+  kept: "user" | "session" | "none";
+  states: { code: string; total: number; alerts: { event: string; severity: string; headline: string }[] }[];
+}
+
+/** The board's two tools, keeping the pick in `home`'s storage. */
+export function alertBoardTools<H extends "session" | "user">(home: H) {
+  return [
+    tool({
+      name: "alertBoard",
+      title: "Weather alert board",
+      description: `Shows active weather alerts for the US states the person picked, as an interactive board where hosts render views. Pass "states" to pick them (at most ${MAX_BOARD_STATES}); without it, the board shows the last pick.`,
+      input: z.strictObject({ states: z.optional(states) }),
+      annotations: { readOnlyHint: false },
+      ui: { view: BOARD_URI },
+      home,
+      handler: async (args, ctx) => board(args.states, ctx),
+    }),
+    tool({
+      name: "pickAlertStates",
+      title: "Pick the board's states",
+      description: "Sets the states the alert board shows, and answers with the board. Called by the board itself.",
+      input: z.strictObject({ states }),
+      ui: { view: BOARD_URI, visibility: ["app"] },
+      home,
+      handler: async (args, ctx) => board(args.states, ctx),
+    }),
+  ];
+}
+
+/** The board for `given` (kept as the new pick) or for the kept pick. */
+async function board(given: string[] | undefined, ctx: ContextIn<"session" | "user">) {
+  const storage = ctx.storage as ContextIn<"session">["storage"];
+  const picked = given ? [...new Set(given.map((code) => code.trim().toUpperCase()))] : ((await storage?.get<string[]>("alertBoard:picked")) ?? []);
+  if (given && storage) await storage.put("alertBoard:picked", picked);
+  const base = ctx.env.NWS_BASE_URL || "https://api.weather.gov";
+  const result: Board = { picked, kept: storage ? (ctx.auth ? "user" : "session") : "none", states: [] };
+  try {
+    for (const code of picked) {
+      const alerts = await activeAlerts(base, code, ctx.signal);
+      const shown = alerts.slice(0, MAX_ALERTS_SHOWN).map((alert) => ({ event: alert.event ?? "Alert", severity: alert.severity ?? "Unknown", headline: alert.headline ?? "" }));
+      result.states.push({ code, total: alerts.length, alerts: shown });
+    }
+  } catch (error) {
+    return toolError(`The weather service could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const text = rendersViews(ctx) ? summary(result) : asText(result);
+  return { content: [{ type: "text" as const, text }], structuredContent: result as unknown as Record<string, unknown> };
+}
+
+/** One line, for a client whose host shows the board. */
+function summary(result: Board): string {
+  if (result.picked.length === 0) return "The board is open with no states picked yet; the person can pick them on it.";
+  const active = result.states.reduce((sum, state) => sum + state.total, 0);
+  return `The board shows ${active} active alert(s) across ${result.picked.join(", ")}.`;
+}
+
+/** The whole board in text, for a client that renders no views. */
+function asText(result: Board): string {
+  if (result.picked.length === 0) return 'No states are picked yet: call alertBoard with "states" (e.g. ["CA", "NY"]).';
+  const kept = { user: "Kept for you across chats.", session: "Kept for this session.", none: "Not kept: pass the states again next time." }[result.kept];
+  const lines = result.states.map((state) =>
+    state.total === 0 ? `${state.code}: no active alerts` : `${state.code}: ${state.total} active\n${state.alerts.map((alert) => `  - ${alert.event} (${alert.severity}): ${alert.headline}`).join("\n")}`,
+  );
+  return `${lines.join("\n")}\n${kept}`;
+}
