@@ -12,7 +12,7 @@
  * (`toJsonSchema`); classic zod, valibot or arktype work the same way.
  */
 import * as z from "zod/mini";
-import { apps, defineServer, otlpTelemetry, type ServerEnv, skills, tool, toolError } from "durable-mcp";
+import { apps, defineServer, otlpTelemetry, type ServerEnv, skills, tasks, tool, toolError } from "durable-mcp";
 import { alertBoardTools, alertBoardView } from "./alertBoard.ts";
 import { weatherSkill } from "./weatherSkill.ts";
 import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
@@ -108,8 +108,8 @@ export const tools = [
   ...alertBoardTools("session"),
 ];
 
-/** The extensions: the board's view (MCP Apps) and the weather skill (Agent Skills). */
-export const extensions = [apps({ views: [alertBoardView] }), skills([weatherSkill])];
+/** The extensions: the board's view (MCP Apps), the weather skill (Agent Skills), and tasks for `alertSweep`. */
+export const extensions = [apps({ views: [alertBoardView] }), skills([weatherSkill]), tasks()];
 
 // `telemetry`: request spans and durations to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
 export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, extensions, telemetry: otlpTelemetry });

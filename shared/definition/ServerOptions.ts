@@ -39,11 +39,12 @@ export interface ServerOptions {
   listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
   /**
    * The MCP extensions this server offers, each made by its factory, which brings its code:
-   * `apps({ views })` (MCP Apps, `io.modelcontextprotocol/ui`) and `skills([…])` (Agent Skills,
-   * `io.modelcontextprotocol/skills`). Advertised alike in `initialize`, `server/discover` and
-   * `GET /`. (Tasks need no entry: a tool's `task` option turns them on.)
+   * `apps({ views })` (MCP Apps, `io.modelcontextprotocol/ui`), `skills([…])` (Agent Skills,
+   * `io.modelcontextprotocol/skills`) and `tasks()` (`io.modelcontextprotocol/tasks`, for tools
+   * declared with `task`). Advertised alike in `initialize`, `server/discover` and `GET /`; tasks,
+   * a 2026-07-28 extension, in the last two only.
    *
-   * @example extensions: [apps({ views: [board] }), skills([weatherSkill])]
+   * @example extensions: [apps({ views: [board] }), skills([weatherSkill]), tasks()]
    */
   extensions?: readonly Extension[];
   /**
@@ -107,8 +108,8 @@ export interface CacheHint {
  * An extension works on the options before they compile: it may add resources (a view, a skill's
  * files), rewrite tools (a view's `_meta`), and bring methods of its own (`skills/list`). What it
  * adds is then served like anything the author declared, on every endpoint and era, and what it
- * advertises goes out alike in `initialize`, `server/discover` and `GET /`. (Tasks are not one:
- * a tool's `task` option turns them on, and a deployment's task host serves them.)
+ * advertises goes out alike in `initialize`, `server/discover` and `GET /` (an extension of
+ * 2026-07-28 alone, such as tasks, says so with `sessions: false`).
  */
 export interface Extension {
   /** Its identifier: the key under `capabilities.extensions`. */
@@ -128,5 +129,7 @@ export interface ExtensionParts {
   options: ServerOptions;
   /** Methods of its own (e.g. `skills/list`), answered in every era. */
   methods?: Record<string, Method>;
+  /** Whether a session's `initialize` advertises it too; false for an extension of 2026-07-28 alone (tasks). Default true. */
+  sessions?: boolean;
 }
 

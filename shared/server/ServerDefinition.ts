@@ -61,6 +61,8 @@ export class ServerDefinition {
   readonly #homes = { user: false, handle: false };
   /** The methods the definition's extensions bring (e.g. `skills/list`): answered in every era. */
   #extensionMethods: ReadonlySet<string> = new Set();
+  /** The extensions only `server/discover` advertises (`sessions: false`), with their settings. */
+  #modernExtensions: Result = {};
 
   constructor(options: ServerOptions) {
     this.#options = options;
@@ -101,9 +103,11 @@ export class ServerDefinition {
    */
   discover(tasksHosted = false): Result {
     const capabilities = this.capabilities();
-    // Tasks are a 2026-07-28 matter: sessions never see them in `initialize`. The definition's
-    // own extensions (apps, skills) are in both, alike, as hosts that compare the two expect.
-    if (this.hasTasks && tasksHosted) capabilities.extensions = { ...(capabilities.extensions as Result | undefined), [TASKS_EXTENSION]: {} };
+    // The extensions of 2026-07-28 alone (tasks) join those `initialize` names too, as hosts that
+    // compare the two expect; tasks only where some tool may run as one and a host serves them.
+    const modern = { ...this.#modernExtensions };
+    if (!(this.hasTasks && tasksHosted)) delete modern[TASKS_EXTENSION];
+    if (Object.keys(modern).length > 0) capabilities.extensions = { ...(capabilities.extensions as Result | undefined), ...modern };
     const result: Result = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities };
     if (this.#options.instructions) result.instructions = this.#options.instructions;
     return result;
@@ -211,14 +215,16 @@ export class ServerDefinition {
     const advertised: Result = {};
     const extensionMethods: Record<string, Method> = {};
     for (const extension of given.extensions ?? []) {
-      if (Object.hasOwn(advertised, extension.id)) throw new TypeError(`extensions: ${extension.id} is listed twice`);
+      if (Object.hasOwn(advertised, extension.id) || Object.hasOwn(this.#modernExtensions, extension.id)) throw new TypeError(`extensions: ${extension.id} is listed twice`);
       const parts = extension.extend(options);
       options = parts.options;
-      advertised[extension.id] = parts.settings;
+      (parts.sessions === false ? this.#modernExtensions : advertised)[extension.id] = parts.settings;
       Object.assign(extensionMethods, parts.methods);
     }
     const viewed = options.tools?.find((tool) => tool.ui);
     if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "extensions" has no apps({ views })`);
+    const tasked = options.tools?.find((tool) => tool.task !== undefined);
+    if (tasked && !Object.hasOwn(this.#modernExtensions, TASKS_EXTENSION)) throw new TypeError(`Tool ${tasked.name} may run as a task ("task"), but "extensions" has no tasks(); add extensions: [tasks()]`);
     this.#tools = toolMethods(options.tools ?? [], options.toJsonSchema);
     const features = featuresIn(options);
     const compiled = features.map((feature) => feature.compile(options));

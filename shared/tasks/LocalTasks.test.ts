@@ -11,6 +11,7 @@ import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
+import { tasks } from "../server/tasks.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { mcpError } from "../testing/testKit.ts";
 import { LocalTasks } from "./LocalTasks.ts";
@@ -23,7 +24,7 @@ const config = readConfig({ MAX_TASKS: "3", TASK_TTL_MS: String(TTL_MS), LOG_LEV
 const perClient = readConfig({ MAX_TASKS_PER_CLIENT: "2", MAX_TASK_BYTES_PER_CLIENT: "3000", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
 
 function tasksWith(handler: (ctx: RequestContext) => Promise<string>, limits = config): LocalTasks {
-  const server = defineServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })] });
+  const server = defineServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], extensions: [tasks()] });
   return new LocalTasks({ server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
 }
 

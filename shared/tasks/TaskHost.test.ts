@@ -14,6 +14,7 @@ import { logId } from "../log/logId.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import { utf8Length } from "../bytes/utf8Length.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
+import { tasks } from "../server/tasks.ts";
 import type { Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { mcpError } from "../testing/testKit.ts";
@@ -31,7 +32,7 @@ function serverWith(handler: (ctx: RequestContext) => Promise<string>) {
   return defineServer({
     name: "task-host-test",
     version: "1",
-    tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })],
+    tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], extensions: [tasks()],
   });
 }
 

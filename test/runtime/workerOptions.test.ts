@@ -8,7 +8,7 @@
  * healthy) and logged once. The error lines those Workers log are captured here, not printed.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { defineServer, tool } from "durable-mcp";
+import { defineServer, tasks, tool } from "durable-mcp";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, initialize } from "./helpers.ts";
@@ -232,6 +232,7 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
       tool({ name: "maybe", description: "May run as a task", inputSchema: { type: "object" }, task: "optional", handler: async () => "ran as a plain call" }),
       tool({ name: "must", description: "Runs only as a task", inputSchema: { type: "object" }, task: "required", handler: async () => "never runs" }),
     ],
+    extensions: [tasks()],
   });
   const worker = createWorker(jobs);
   // The test pool's bindings without the task class: one environment, as one deployment has.
