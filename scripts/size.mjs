@@ -6,7 +6,7 @@
 import { deploySize } from "./deploySize.mjs";
 
 const workers = [
-  ["the example server (zod/mini, nine tools, an App, a skill)", undefined],
+  ["the example (zod/mini, 9 tools, an App, a skill)", undefined],
   ["one tool, raw JSON Schema (the core)", "test/bundle/rawSchemaWorker.ts"],
   ["one tool, zod/mini + its JSON Schema converter", "test/bundle/miniZodWorker.ts"],
   ["one tool, classic zod", "test/bundle/classicZodWorker.ts"],
