@@ -7,6 +7,7 @@ import { META } from "../protocol/metaKeys.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { probeTools } from "../testing/testKit.ts";
 import { serveMessages } from "./serveMessages.ts";
+import type { RequestOrigin, Telemetry } from "../telemetry/Telemetry.ts";
 
 /** A session over an in-memory message stream: what a WebSocket adapter hands `serveMessages`. */
 function start(env: Record<string, unknown> = {}) {
@@ -331,5 +332,32 @@ describe("serveMessages: homes", () => {
     });
     const messages = { readable: new ReadableStream<string>(), writable: new WritableStream<string>() };
     await expect(serveMessages({ server, messages })).rejects.toThrow(/this message stream has no signed-in user: configure `authorization`, or keep that state under a handle/);
+  });
+});
+
+describe("serveMessages: the network its requests' spans name", () => {
+  /** The origins a stream of `kind` gives its request spans, for one tools/list. */
+  async function originsOf(kind: string, network?: RequestOrigin) {
+    const origins: RequestOrigin[] = [];
+    const telemetry: Telemetry = { request: (_request, origin) => (origins.push(origin), { traceparent: "00-".padEnd(55, "0"), end: () => {} }), flush: async () => {} };
+    const incoming = new TransformStream<string, string>();
+    const outgoing = new TransformStream<string, string>();
+    const server = defineServer({ name: "network", version: "1", tools: [tool({ name: "echo", description: "Echoes", input: z.object({}), handler: async () => "echo" })] });
+    const done = serveMessages({ server, kind, ...(network && { network }), telemetry, messages: { readable: incoming.readable, writable: outgoing.writable } });
+    const writer = incoming.writable.getWriter();
+    const reader = outgoing.readable.getReader();
+    const meta = { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} };
+    await writer.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }));
+    await reader.read();
+    await writer.close();
+    await done;
+    return origins.map(({ transport, protocol }) => ({ transport, protocol }));
+  }
+
+  it("is a WebSocket over TCP for kind websocket, a pipe for stdio, HTTP otherwise, unless the caller says", async () => {
+    expect(await originsOf("websocket")).toEqual([{ transport: "tcp", protocol: "websocket" }]);
+    expect(await originsOf("stdio")).toEqual([{ transport: "pipe", protocol: undefined }]);
+    expect(await originsOf("test-socket")).toEqual([{ transport: "tcp", protocol: "http" }]);
+    expect(await originsOf("test-socket", { transport: "tcp", protocol: "websocket" })).toEqual([{ transport: "tcp", protocol: "websocket" }]);
   });
 });

@@ -76,6 +76,11 @@ export interface ServeMessagesOptions {
   messages: MessageStream;
   /** The transport's name in the session record and the logs. Default: "message". */
   kind?: string;
+  /**
+   * What the stream runs over, for request spans (`network.transport`, `network.protocol.name`).
+   * Default from `kind`: "stdio" a pipe, "websocket" a WebSocket over TCP, anything else HTTP.
+   */
+  network?: Network;
   /** Variables for `readConfig` (limits, `LOG_LEVEL`) and handlers' `ctx.env`. Default: none. */
   env?: ServerEnv;
   /** Operator logs. Default: JSON lines at `LOG_LEVEL` on stderr (`stderrSink`). */
@@ -107,8 +112,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const homes = options.homes ?? ownHomes;
   const kind = options.kind ?? "message";
   const telemetry = options.telemetry ?? server.telemetryFor(env, logger);
-  // For spans: stdio is a pipe (OpenTelemetry's `network.transport`); any other stream runs over TCP.
-  const network: Network = kind === "stdio" ? { transport: "pipe" } : OVER_HTTP;
+  const network = options.network ?? networkOf(kind);
   // One connection is one process's worth of listeners: changes fan out in memory.
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   const session = await Session.create(newSessionId(), SingleStreamTransport.messages(kind), {
@@ -249,4 +253,10 @@ function exceeds(text: string, maxBytes: number): boolean {
   if (text.length * 3 <= maxBytes) return false;
   if (text.length > maxBytes) return true;
   return encoder.encode(text).length > maxBytes;
+}
+
+/** The network a stream of this `kind` runs over: stdio is a pipe (OpenTelemetry's `network.transport`), the rest TCP. */
+function networkOf(kind: string): Network {
+  if (kind === "stdio") return { transport: "pipe" };
+  return kind === "websocket" ? { transport: "tcp", protocol: "websocket" } : OVER_HTTP;
 }
