@@ -158,8 +158,8 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
  * other names in, or lets any in) — else undefined.
  */
 function resourceProblem(options: ServeDenoOptions, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
-  const authorization = typeof options.authorization === "function" ? options.authorization(env) : options.authorization;
-  if (!authorization || authorization.resource !== undefined) return undefined;
+  const authorization = options.authorization?.resourceServer(env, {});
+  if (!authorization || authorization.fixedResource !== undefined) return undefined;
   if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
   const foreign = allowedHosts.length === 0 ? "any host name" : allowedHosts.find((name) => !isLoopbackHost(name));
   return foreign === undefined ? undefined : new TypeError(resourceRequiredSentence(`ALLOWED_HOSTS lets it answer ${foreign === "any host name" ? foreign : JSON.stringify(foreign)}`));

@@ -80,6 +80,7 @@ export type { RequestOrigin, RequestSpan, Telemetry, TelemetryFactory, Telemetry
 
 // Authorization (the router's `authorization` and `rateLimits` options)
 export type { AuthorizationOptions } from "./auth/ResourceServer.ts";
+export { type Authorization, oauth } from "./auth/oauth.ts";
 export type { Principal, TokenVerifier } from "./auth/Principal.ts";
 export { jwtVerifier, type JwtVerifierOptions } from "./auth/jwtVerifier.ts";
 export { DEFAULT_RATE_LIMITS, type RateLimits } from "./auth/Gatekeeper.ts";

@@ -9,7 +9,7 @@
  *
  * @example
  * const authServer = new OAuthAuthorizationServer({ issuer, resources: [`${issuer}/mcp`], … });
- * createWorker(server, { authorization: { verify: providerVerifier(() => authServer) } });
+ * createWorker(server, { authorization: oauth({ verify: providerVerifier(() => authServer) }) });
  */
 import type { Principal, TokenVerifier } from "../shared/auth/Principal.ts";
 

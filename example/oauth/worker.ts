@@ -19,6 +19,7 @@
  * MCP endpoint's URL, or every MCP request is answered 500 with the sentence that says so.
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import { oauth } from "durable-mcp";
 import { createWorker, homeObject, providerVerifier, taskObject, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type ConsentEnv, consent } from "./consent.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
@@ -61,14 +62,14 @@ function providerFor(origin: string): OAuthAuthorizationServer<Env> {
 }
 
 const mcp = createWorker<Env>(server, {
-  authorization: (env) => ({
+  authorization: oauth((env: Env) => ({
     verify: providerVerifier((resource) => providerFor(new URL(resource).origin)),
     // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
     resource: typeof env.MCP_RESOURCE === "string" && env.MCP_RESOURCE !== "" ? env.MCP_RESOURCE : undefined,
     scopesSupported: SCOPES,
     requiredScopes: [BASE_SCOPE],
     resourceName: "my-weather-server (OAuth example)",
-  }),
+  })),
 });
 
 export class McpSession extends mcp.McpSession {}

@@ -5,16 +5,17 @@
  * Nothing here is safe to deploy; it exists to be measured.
  */
 import { jwtVerifier } from "../../shared/auth/jwtVerifier.ts";
+import { oauth } from "../../shared/auth/oauth.ts";
 import { createWorker } from "../../worker/createWorker.ts";
 import server from "../../example/oauth/server.ts";
 import { meteredObjects, meterRoutes } from "./meter.ts";
 
 const worker = createWorker(server, {
   routes: meterRoutes().map((route) => ({ ...route, public: true })),
-  authorization: (env) => ({
+  authorization: oauth((env: Readonly<Record<string, unknown>>) => ({
     authorizationServers: [String(env.JWT_ISSUER)],
     verify: jwtVerifier({ issuer: String(env.JWT_ISSUER), keys: JSON.parse(String(env.JWT_KEYS)) }),
-  }),
+  })),
 });
 
 export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);

@@ -79,6 +79,11 @@ export class ResourceServer {
     this.#fixedResource = options.resource === undefined ? undefined : canonicalResource(options.resource);
   }
 
+  /** The configured `resource`, canonical; undefined where each request's loopback origin gives it. */
+  get fixedResource(): string | undefined {
+    return this.#fixedResource;
+  }
+
   /** The protected-resource metadata, if `request` asks for it at one of its well-known URLs; else undefined. */
   metadata(request: Request): Response | undefined {
     if (request.method !== "GET" && request.method !== "HEAD") return undefined;

@@ -13,11 +13,15 @@ import { createRouter } from "./createRouter.ts";
 
 type Env = Record<string, string>;
 
-function routerFor(server: ServerDefinition) {
-  return createRouter<Env>(server, {
-    sessions: (env, { config, logger }) => new LocalSessions({ server, config, logger, env, broadcast: new MemoryBroadcaster(config.maxQueueBytes) }),
-    broadcaster: (_env, config) => new MemoryBroadcaster(config.maxQueueBytes),
-  });
+function routerFor(server: ServerDefinition, options: Parameters<typeof createRouter<Env>>[2] = {}) {
+  return createRouter<Env>(
+    server,
+    {
+      sessions: (env, { config, logger }) => new LocalSessions({ server, config, logger, env, broadcast: new MemoryBroadcaster(config.maxQueueBytes) }),
+      broadcaster: (_env, config) => new MemoryBroadcaster(config.maxQueueBytes),
+    },
+    options,
+  );
 }
 
 const BASE = "http://127.0.0.1:8787";
@@ -73,5 +77,20 @@ describe("createRouter: a variable that cannot be used", () => {
     const handle = routerFor(server);
     expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4MiB" })).status).toBe(500);
     expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4194304" })).status).toBe(200);
+  });
+});
+
+describe("createRouter: authorization given without oauth()", () => {
+  it("answers every route with a JSON 500 that says to wrap the options in oauth(), and logs it once", async () => {
+    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", inputSchema: { type: "object" }, handler: async () => "" })] });
+    // The options object as routers took it before oauth(): refused with the fix, not half-used.
+    const handle = routerFor(server, { authorization: { verify: async () => ({ subject: "x", scopes: [] }) } as never });
+    const env = {};
+    for (const request of requests()) {
+      const response = await handle(request, env);
+      expect(response.status, `${request.method} ${request.url}`).toBe(500);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/"authorization" takes oauth\(options\) \(from durable-mcp\), which brings the token checks; wrap the options you gave/);
+    }
+    expect(logged().filter((line) => line.level === "error")).toHaveLength(1);
   });
 });

@@ -22,7 +22,8 @@
 import type { Caller } from "../auth/Caller.ts";
 import { DEFAULT_RATE_LIMITS, Gatekeeper, type RateLimits } from "../auth/Gatekeeper.ts";
 import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "../auth/RateLimiter.ts";
-import { type AuthorizationOptions, ResourceServer } from "../auth/ResourceServer.ts";
+import type { Authorization } from "../auth/oauth.ts";
+import type { ResourceServer } from "../auth/ResourceServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import { configurationProblem } from "../config/configurationProblem.ts";
 import { type Config, readConfig } from "../config/readConfig.ts";
@@ -101,10 +102,12 @@ export interface RouterOptions<E extends Env> {
   /**
    * Makes the server an OAuth 2.1 resource server: every endpoint but the protected-resource
    * metadata needs a valid access token for it (see `ResourceServer`), sessions are bound to the
-   * user that started them, and definitions' `scopes` apply. A function reads it from the
-   * environment (Workers bindings and variables arrive with the first request).
+   * user that started them, and definitions' `scopes` apply. Made by `oauth(options)`, which
+   * brings that code: a router without it carries none.
+   *
+   * @example authorization: oauth((env) => ({ verify: jwtVerifier({ issuer: env.ISSUER, keys: env.JWKS }) }))
    */
-  authorization?: AuthorizationOptions | ((env: E) => AuthorizationOptions);
+  authorization?: Authorization<E>;
   /**
    * Rate limits (see `Gatekeeper`). Default: `DEFAULT_RATE_LIMITS` with authorization, none without.
    * On Workers, a `[[ratelimits]]` binding named `MCP_RATE_LIMIT_ADDRESS` or
@@ -164,7 +167,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     if (definition.problem) logger.error("definition.invalid", { message: serverText(definition.problem.message) });
     const broadcast = platform.broadcaster(env, config);
     const requestState = new RequestState(secret, config.requestStateTtlMs);
-    const authorization = authorizationFor(env, options);
+    const authorization = authorizationFor(env, platform, options);
     const gate = gatekeeper(env, platform, options, authorization);
     // Only a server with task tools gets a task host: the rest never route a task method.
     const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
@@ -249,13 +252,18 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
   };
 }
 
-/** The authorization options for one environment; undefined where requests are not authenticated. */
-function authorizationFor<E extends Env>(env: E, options: RouterOptions<E>): AuthorizationOptions | undefined {
-  return typeof options.authorization === "function" ? options.authorization(env) : options.authorization;
+/** The resource server for one environment; undefined where requests are not authenticated. */
+function authorizationFor<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>): ResourceServer | undefined {
+  const { authorization } = options;
+  if (authorization === undefined) return undefined;
+  if (typeof authorization?.resourceServer !== "function") {
+    throw new TypeError('"authorization" takes oauth(options) (from durable-mcp), which brings the token checks; wrap the options you gave: authorization: oauth({ verify, … })');
+  }
+  return authorization.resourceServer(env, { port: platform.port });
 }
 
 /** The token and rate checks the options configure, for one environment; undefined for none. */
-function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>, authorization: AuthorizationOptions | undefined): Gatekeeper | undefined {
+function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>, authorization: ResourceServer | undefined): Gatekeeper | undefined {
   const limits = (typeof options.rateLimits === "function" ? options.rateLimits(env) : options.rateLimits) ?? (authorization ? DEFAULT_RATE_LIMITS : {});
   const limiter = (name: keyof RateLimits): RateLimiter | undefined => {
     const rate = limits[name];
@@ -266,7 +274,7 @@ function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: Route
   const perAddress = limiter("perAddress");
   const perPrincipal = authorization ? limiter("perPrincipal") : undefined;
   if (!authorization && !perAddress) return undefined;
-  return new Gatekeeper(authorization && new ResourceServer(authorization, { port: platform.port }), { perAddress, perPrincipal });
+  return new Gatekeeper(authorization, { perAddress, perPrincipal });
 }
 
 /** The path of an absolute URL, cut from its text (runtimes hand handlers normalized URLs). */

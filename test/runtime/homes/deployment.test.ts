@@ -8,7 +8,7 @@
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as z from "zod/mini";
-import { defineServer } from "durable-mcp";
+import { defineServer, oauth } from "durable-mcp";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { notebook } from "../../../example/notes.ts";
@@ -70,7 +70,7 @@ describe("authorization without a resource", () => {
   const sentence = /checks access tokens but has no `resource` configured, and this request is addressed to "durable-mcp\.test": set `resource`/;
 
   it("on a host that is not loopback, answers every MCP endpoint, GET / and the metadata 500 with the sentence; /health stays up", async () => {
-    const worker = createWorker(homeServer, { authorization: { authorizationServers: ["https://issuer.example"], verify } });
+    const worker = createWorker(homeServer, { authorization: oauth({ authorizationServers: ["https://issuer.example"], verify }) });
     const requests = [...mcpRequests(), new Request(`${BASE}/`), new Request(`${BASE}/.well-known/oauth-protected-resource/mcp`), new Request(`${BASE}/.well-known/oauth-protected-resource`)];
     for (const request of requests) {
       const response = await fetchFrom(worker, request);
@@ -83,7 +83,7 @@ describe("authorization without a resource", () => {
   });
 
   it("on a loopback host, takes the resource from the request's origin, port included", async () => {
-    const worker = createWorker(homeServer, { authorization: { authorizationServers: ["https://issuer.example"], verify } });
+    const worker = createWorker(homeServer, { authorization: oauth({ authorizationServers: ["https://issuer.example"], verify }) });
     const metadata = await fetchFrom(worker, new Request("http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp"));
     expect((await metadata.json<any>()).resource).toBe("http://127.0.0.1:8787/mcp");
     const challenge = await fetchFrom(worker, new Request("http://localhost:9000/mcp", { method: "POST" }));
@@ -92,7 +92,7 @@ describe("authorization without a resource", () => {
   });
 
   it("with `resource` configured, serves the metadata and the 401 for it whatever host the request names (TLS ended in front)", async () => {
-    const worker = createWorker(homeServer, { authorization: { authorizationServers: ["https://issuer.example"], verify, resource: "https://mcp.example.com/mcp" } });
+    const worker = createWorker(homeServer, { authorization: oauth({ authorizationServers: ["https://issuer.example"], verify, resource: "https://mcp.example.com/mcp" }) });
     const metadata = await fetchFrom(worker, new Request(`${BASE}/.well-known/oauth-protected-resource/mcp`));
     expect(metadata.status).toBe(200);
     expect((await metadata.json<any>()).resource).toBe("https://mcp.example.com/mcp");

@@ -5,7 +5,7 @@
  * test and this Worker share one isolate, as the runtime tests and their objects do.
  */
 import type { JSONWebKeySet } from "jose";
-import { jwtVerifier } from "durable-mcp";
+import { jwtVerifier, oauth } from "durable-mcp";
 import { createWorker, homeObject, taskObject } from "durable-mcp/cloudflare";
 import { homeServer } from "./homeServer.ts";
 
@@ -24,14 +24,14 @@ export function useKeys(jwks: JSONWebKeySet): void {
 }
 
 const { fetch, McpSession, McpWatch } = createWorker(homeServer, {
-  authorization: {
+  authorization: oauth({
     authorizationServers: [ISSUER],
     resource: `${RESOURCE_ORIGIN}/mcp`,
     verify: (token, resource, env) => {
       if (!keys) throw new Error("The test has not handed over its keys (useKeys)");
       return jwtVerifier({ issuer: ISSUER, keys })(token, resource, env);
     },
-  },
+  }),
 });
 export { McpSession, McpWatch };
 export const McpHome = homeObject(homeServer);
