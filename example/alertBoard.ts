@@ -52,7 +52,7 @@ export function alertBoardTools<H extends "session" | "user">(home: H) {
       annotations: { readOnlyHint: false },
       ui: { view: BOARD_URI },
       home,
-      handler: async (args, ctx) => board(args.states, ctx),
+      handler: async (args, ctx) => board(args.states, ctx, home),
     }),
     tool({
       name: "pickAlertStates",
@@ -61,18 +61,18 @@ export function alertBoardTools<H extends "session" | "user">(home: H) {
       input: z.strictObject({ states }),
       ui: { view: BOARD_URI, visibility: ["app"] },
       home,
-      handler: async (args, ctx) => board(args.states, ctx),
+      handler: async (args, ctx) => board(args.states, ctx, home),
     }),
   ];
 }
 
-/** The board for `given` (kept as the new pick) or for the kept pick. */
-async function board(given: string[] | undefined, ctx: ContextIn<"session" | "user">) {
+/** The board for `given` (kept as the new pick, in `home`'s storage) or for the kept pick. */
+async function board(given: string[] | undefined, ctx: ContextIn<"session" | "user">, home: "session" | "user") {
   const storage = ctx.storage as ContextIn<"session">["storage"];
   const picked = given ? [...new Set(given.map((code) => code.trim().toUpperCase()))] : ((await storage?.get<string[]>("alertBoard:picked")) ?? []);
   if (given && storage) await storage.put("alertBoard:picked", picked);
   const base = ctx.env.NWS_BASE_URL || "https://api.weather.gov";
-  const result: Board = { picked, kept: storage ? (ctx.auth ? "user" : "session") : "none", states: [] };
+  const result: Board = { picked, kept: storage ? home : "none", states: [] };
   try {
     for (const code of picked) {
       const alerts = await activeAlerts(base, code, ctx.signal);

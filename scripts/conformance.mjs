@@ -20,7 +20,9 @@
 import { runReferee } from "./referee.mjs";
 import { startServer } from "./startServer.mjs";
 
-const revisions = process.argv.slice(2).length ? process.argv.slice(2) : ["2025-11-25", "2026-07-28"];
+/** Revisions named on the command line run alone; with none, both run, and the extension scenarios after them. */
+const named = process.argv.slice(2);
+const revisions = named.length ? named : ["2025-11-25", "2026-07-28"];
 /** A scenario's summary line, e.g. "✓ caching: 8 passed, 0 failed". */
 const SUMMARY = /^([✓✗]) ([\w-]+): (\d+) passed, (\d+) failed$/;
 const run = (url, revision) => runReferee(["server", "--url", url, "--requirements", revision]);
@@ -45,7 +47,7 @@ for (const runtime of runtimes) {
   const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" }, runtime });
   try {
     if (!(await referee(server, runtime))) failed = true;
-    if (process.argv.length <= 2 && !(await extensionScenarios(server, runtime))) failed = true;
+    if (named.length === 0 && !(await extensionScenarios(server, runtime))) failed = true;
   } finally {
     await server.dispose();
   }

@@ -120,7 +120,7 @@ function fileOf(root: string, path: string, content: string | Uint8Array): Skill
 }
 
 /** `SKILL.md`: the frontmatter as YAML whose values are spelled as JSON, then the body. */
-export function renderSkillMd(what: string, frontmatter: Record<string, unknown>, body: string): string {
+function renderSkillMd(what: string, frontmatter: Record<string, unknown>, body: string): string {
   const lines = ["---"];
   for (const [key, value] of Object.entries(frontmatter)) {
     if (!FRONTMATTER_KEY.test(key)) throw new TypeError(`${what}: frontmatter key ${JSON.stringify(key)} must be a plain word (letters, digits, "_", "-")`);
@@ -132,18 +132,16 @@ export function renderSkillMd(what: string, frontmatter: Record<string, unknown>
 
 function yamlValue(what: string, key: string, value: unknown): string {
   if (typeof value === "string" && PLAIN_SAFE.test(value) && !YAML_WORDS.has(value)) return value;
-  const json = JSON.stringify(value);
-  // JSON.stringify drops what JSON cannot carry (undefined, functions) or turns it into null (NaN): refuse those.
-  if (json === undefined || !isJsonEqual(JSON.parse(json), value)) {
-    throw new TypeError(`${what}: frontmatter.${key} must be a JSON value (string, number, boolean, null, list or object of those)`);
-  }
-  return json;
+  // JSON.stringify would drop what JSON cannot carry (undefined, functions) or change it (NaN, a Date): refuse those.
+  if (!isJsonValue(value)) throw new TypeError(`${what}: frontmatter.${key} must be a JSON value (string, number, boolean, null, list or object of those)`);
+  return JSON.stringify(value);
 }
 
-function isJsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  return keysA.length === keysB.length && keysA.every((k) => isJsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+/** Whether JSON carries `value` exactly: strings, finite numbers, booleans, null, and arrays and plain objects of those. */
+function isJsonValue(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every(isJsonValue);
 }

@@ -42,28 +42,26 @@ export function skills(list: readonly Skill[], options: SkillsOptions = {}): Ext
     id: SKILLS_EXTENSION,
     extend(server) {
       if (!Array.isArray(list) || list.length === 0) throw new TypeError("skills(): give it a list of skills, each made with skill()");
-      const byUri = new Map<string, Skill>();
-      for (const one of list) {
+      /** Each skill's place in `list`, by its URI. */
+      const indexOf = new Map<string, number>();
+      for (const [index, one] of list.entries()) {
         if (typeof one?.uri !== "string" || !Array.isArray(one.files)) throw new TypeError(`skills(): ${JSON.stringify(one)} was not made with skill()`);
-        if (byUri.has(one.uri)) throw new TypeError(`skills(): ${one.uri} is given twice`);
-        byUri.set(one.uri, one);
+        if (indexOf.has(one.uri)) throw new TypeError(`skills(): ${one.uri} is given twice`);
+        indexOf.set(one.uri, index);
       }
       const cache = options.caching ?? DEFAULT_CACHE;
-      const entries = new Map<string, Promise<Result>>();
-      const entryOf = (one: Skill) => {
-        let entry = entries.get(one.uri);
-        if (!entry) entries.set(one.uri, (entry = skillEntry(one)));
-        return entry;
-      };
+      // Every entry's digests at once, on the first request that needs any: the list is fixed and small.
+      let entries: Promise<Result[]> | undefined;
+      const allEntries = () => (entries ??= Promise.all(list.map(skillEntry)));
       const cached = (result: Result, protocolVersion: string): Result => (isModernVersion(protocolVersion) ? { ...result, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope } : result);
       const directories = directoryTree(list);
       const methods: Record<string, Method> = {
-        "skills/list": async (params, ctx) => cached(listResult("skills", await Promise.all(list.map(entryOf)), params.cursor), ctx.client.protocolVersion),
+        "skills/list": async (params, ctx) => cached(listResult("skills", await allEntries(), params.cursor), ctx.client.protocolVersion),
         "skills/get": async (params, ctx) => {
           const uri = requireUri(params, "skills/get");
-          const one = byUri.get(uri);
-          if (!one) throw McpError.invalidParams(`No skill is served at ${uri}`);
-          return cached({ skill: await entryOf(one) }, ctx.client.protocolVersion);
+          const index = indexOf.get(uri);
+          if (index === undefined) throw McpError.invalidParams(`No skill is served at ${uri}`);
+          return cached({ skill: (await allEntries())[index] }, ctx.client.protocolVersion);
         },
         "resources/directory/read": async (params) => {
           const uri = requireUri(params, "resources/directory/read");
