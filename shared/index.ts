@@ -15,6 +15,9 @@
  * });
  */
 
+// Plain JSON Schema as a Standard Schema
+export { jsonSchema, type JsonSchemaObject } from "./schema/jsonSchema.ts";
+
 // Defining a server
 export { defineServer, tool } from "./server/defineServer.ts";
 export { prompt } from "./server/prompt.ts";
@@ -25,7 +28,7 @@ export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } f
 
 // Tools
 export { toolError } from "./methods/callTool.ts";
-export type { AnyToolDefinition, HandlerReturn, JsonSchemaObject, JsonSchemaToolDefinition, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./definition/ToolDefinition.ts";
+export type { AnyToolDefinition, HandlerReturn, JsonSchemaToolDefinition, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./definition/ToolDefinition.ts";
 
 // Resources
 export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./definition/ResourceDefinition.ts";

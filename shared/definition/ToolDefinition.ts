@@ -7,10 +7,8 @@ import type { ToolView } from "./ToolView.ts";
 import type { Home } from "./Home.ts";
 import type { ContextIn } from "./RequestContext.ts";
 import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
+import type { JsonSchemaObject } from "../schema/jsonSchema.ts";
 import type { CallToolResult, ToolAnnotations } from "./types.ts";
-
-/** A JSON Schema whose root describes an object, as MCP requires of tool input and output schemas. */
-export type JsonSchemaObject = { type: "object"; [key: string]: unknown };
 
 interface ToolBase<H extends Home> {
   /** Unique within the server; 1–128 characters of [A-Za-z0-9_.-]. */

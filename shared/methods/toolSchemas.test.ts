@@ -3,7 +3,8 @@ import { z } from "zod";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { call } from "../testing/testKit.ts";
 import { toolSchemas } from "./toolSchemas.ts";
-import type { JsonSchemaObject, JsonSchemaToolDefinition } from "../definition/ToolDefinition.ts";
+import type { JsonSchemaObject } from "../schema/jsonSchema.ts";
+import type { JsonSchemaToolDefinition } from "../definition/ToolDefinition.ts";
 
 /** The 2020-12 schema of the brief, as text, so that "verbatim" is checked byte for byte. */
 const CONTACT_SCHEMA_JSON =

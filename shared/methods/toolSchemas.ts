@@ -11,7 +11,8 @@ import { isObject } from "../jsonrpc/isObject.ts";
 import { type ArgumentLimits, ownLimits } from "../schema/ArgumentLimits.ts";
 import { jsonSchemaValidator } from "../schema/jsonSchemaValidator.ts";
 import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type StandardSchemaV1, type Validated, validateStandard } from "../schema/standardSchema.ts";
-import type { AnyToolDefinition, JsonSchemaObject } from "../definition/ToolDefinition.ts";
+import type { JsonSchemaObject } from "../schema/jsonSchema.ts";
+import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
 
 export interface ToolSchemas {
   inputSchema: JsonSchemaObject;

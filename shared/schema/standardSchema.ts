@@ -56,6 +56,12 @@ const CONVERSION_HINTS: Record<string, string> = {
   zod: "pass its library's converter to defineServer (e.g. toJsonSchema: z.toJSONSchema for zod/mini)",
 };
 
+/**
+ * The vendor of `jsonSchema()`'s schemas: JSON Schema written by hand, which goes out as written,
+ * `$schema` included (a dialect other than 2020-12 must say so). A library's conversion is not.
+ */
+export const JSON_SCHEMA_VENDOR = "durable-mcp";
+
 /** Issues a message shows; the rest are counted. Bounds the message a client can provoke. */
 export const MAX_REPORTED_ISSUES = 10;
 
@@ -79,21 +85,32 @@ export async function validateStandard(schema: StandardSchemaV1, value: unknown)
 
 /**
  * The JSON Schema (draft 2020-12, the MCP default) of a schema's input or output side, without
- * `$schema`: MCP clients up to 2025-06-18 compare schemas to plain objects.
+ * the `$schema` a library adds: MCP clients up to 2025-06-18 compare schemas to plain objects.
+ * A `jsonSchema()` schema is returned as written.
  *
  * @param what names the schema in the startup error, e.g. `Tool search's input`.
- * @throws TypeError when the schema cannot produce JSON Schema and no converter was given.
+ * @throws TypeError when the schema cannot produce JSON Schema and no converter was given, or
+ *   when producing it fails (a zod transform; a `jsonSchema()` with an unknown `$schema`): the
+ *   library's reason, after `what`.
  */
 export function jsonSchemaOf(schema: StandardSchemaV1, io: "input" | "output", convert: JsonSchemaConverter | undefined, what: string): Record<string, unknown> {
   const standard = schema["~standard"];
-  let json: object;
-  if (standard.jsonSchema) json = standard.jsonSchema[io]({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } });
   // valibot's converter is a package of its own, which wraps the schema; another library's converter would only fail on it.
-  else if (convert && standard.vendor !== "valibot") json = convert(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
-  else {
+  if (!standard.jsonSchema && !(convert && standard.vendor !== "valibot")) {
     throw new TypeError(`${what} is a ${standard.vendor} schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema; ${CONVERSION_HINTS[standard.vendor] ?? CONVERSION_HINTS.zod}`);
   }
-  const { $schema: _dropped, ...rest } = json as Record<string, unknown>;
+  let json: Record<string, unknown>;
+  try {
+    json = (
+      standard.jsonSchema
+        ? standard.jsonSchema[io]({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } })
+        : convert!(schema, { io, target: "draft-2020-12", unrepresentable: "any" })
+    ) as Record<string, unknown>;
+  } catch (error) {
+    throw new TypeError(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (standard.vendor === JSON_SCHEMA_VENDOR) return json;
+  const { $schema: _dropped, ...rest } = json;
   return rest;
 }
 
