@@ -28,7 +28,7 @@ export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } f
 
 // Tools
 export { toolError } from "./methods/callTool.ts";
-export type { AnyToolDefinition, HandlerReturn, JsonSchemaToolDefinition, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./definition/ToolDefinition.ts";
+export type { AnyToolDefinition, HandlerReturn, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./definition/ToolDefinition.ts";
 
 // Resources
 export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./definition/ResourceDefinition.ts";

@@ -1,13 +1,13 @@
 /**
  * How a server author declares tools (MCP tools spec): a name, a description, an input schema —
- * any Standard Schema (zod, valibot, arktype…) or a raw JSON Schema — and an async handler.
+ * any Standard Schema (zod, valibot, arktype…), or plain JSON Schema wrapped by `jsonSchema()` —
+ * and an async handler.
  */
 import type { ArgumentLimits } from "../schema/ArgumentLimits.ts";
 import type { ToolView } from "./ToolView.ts";
 import type { Home } from "./Home.ts";
 import type { ContextIn } from "./RequestContext.ts";
 import type { InferInput, InferOutput, StandardSchemaV1 } from "../schema/standardSchema.ts";
-import type { JsonSchemaObject } from "../schema/jsonSchema.ts";
 import type { CallToolResult, ToolAnnotations } from "./types.ts";
 
 interface ToolBase<H extends Home> {
@@ -90,7 +90,9 @@ export function taskOptionsOf(tool: { task?: TaskSupport | TaskOptions }): TaskO
 
 /**
  * A tool whose arguments (and, optionally, output) are described with a Standard Schema: zod 4
- * (classic, or mini with `toJsonSchema` in the server definition), valibot, arktype…
+ * (classic, or mini with `toJsonSchema` in the server definition), valibot, arktype…, or plain
+ * JSON Schema as `jsonSchema({ type: "object", … })` (from "durable-mcp"), whose handler gets
+ * `Record<string, unknown>` unless told otherwise (`jsonSchema<{ name: string }>(…)`).
  */
 export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV1, Output extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined, H extends Home = Home>
   extends ToolBase<H> {
@@ -98,32 +100,11 @@ export interface ToolDefinition<Input extends StandardSchemaV1 = StandardSchemaV
   input: Input;
   /** When set, the handler returns this shape; it goes out as `structuredContent` plus a JSON text block. */
   output?: Output;
-  inputSchema?: never;
-  outputSchema?: never;
   handler(args: InferOutput<Input>, ctx: ContextIn<H>): Promise<HandlerReturn<Output>>;
 }
 
-/**
- * A tool described by a raw JSON Schema instead of a schema library: advertised verbatim (`$schema` kept) and
- * validated with `@cfworker/json-schema`. Dialect from `$schema`: 2020-12 (the MCP default when
- * absent), 2019-09, draft-07 or draft-04.
- *
- * @example
- * tool({ name: "greet", description: "Greets",
- *        inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
- *        handler: async (args) => `Hello ${String(args.name)}` })
- */
-export interface JsonSchemaToolDefinition<H extends Home = Home> extends ToolBase<H> {
-  inputSchema: JsonSchemaObject;
-  /** When set, the handler returns an object matching it (or a full `CallToolResult`). */
-  outputSchema?: JsonSchemaObject;
-  input?: never;
-  output?: never;
-  handler(args: Record<string, unknown>, ctx: ContextIn<H>): Promise<ToolReturn | Record<string, unknown>>;
-}
-
-/** Either kind of tool, as a server definition holds them. */
-export type AnyToolDefinition = ToolDefinition<any, any, Home> | JsonSchemaToolDefinition<Home>;
+/** Any tool, as a server definition holds them. */
+export type AnyToolDefinition = ToolDefinition<any, any, Home>;
 
 /** Without an output schema a handler returns plain text or a full result. */
 export type ToolReturn = string | CallToolResult;

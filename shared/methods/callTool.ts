@@ -9,9 +9,10 @@
  * stack on a long enough array (issue 21). Past a bound is bad arguments like any other: a tool
  * error the model can correct (tools spec, "Error Handling"), never a protocol error or a 500.
  *
- * Standard Schema and raw-JSON-Schema tools behave alike here; `toolSchemas` hides the difference. With an
- * output schema, a return that matches it is structured content even if it also looks like a
- * `CallToolResult`; one that does not match but is a `CallToolResult` passes through as is.
+ * Every schema is a Standard Schema here, a library's or `jsonSchema()`'s; `toolSchemas` made its
+ * checks. With an output schema, a return that matches it is structured content even if it also
+ * looks like a `CallToolResult`; one that does not match but is a `CallToolResult` passes through
+ * as is.
  */
 import { configOf } from "../config/configOf.ts";
 import { McpError } from "../errors/McpError.ts";

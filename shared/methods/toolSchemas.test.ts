@@ -3,8 +3,8 @@ import { z } from "zod";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { call } from "../testing/testKit.ts";
 import { toolSchemas } from "./toolSchemas.ts";
-import type { JsonSchemaObject } from "../schema/jsonSchema.ts";
-import type { JsonSchemaToolDefinition } from "../definition/ToolDefinition.ts";
+import { jsonSchema, type JsonSchemaObject } from "../schema/jsonSchema.ts";
+import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
 
 /** The 2020-12 schema of the brief, as text, so that "verbatim" is checked byte for byte. */
 const CONTACT_SCHEMA_JSON =
@@ -14,7 +14,7 @@ const received: Record<string, unknown>[] = [];
 const contact = tool({
   name: "contact",
   description: "Records a contact",
-  inputSchema: JSON.parse(CONTACT_SCHEMA_JSON) as JsonSchemaObject,
+  input: jsonSchema(JSON.parse(CONTACT_SCHEMA_JSON) as JsonSchemaObject),
   handler: async (args) => {
     received.push(args);
     return `recorded ${String(args.name)}`;
@@ -28,9 +28,9 @@ const server = defineServer({
     contact,
     tool({
       name: "measure",
-      description: "Structured output from a raw output schema",
-      inputSchema: { type: "object", properties: { mode: { type: "string" } }, required: ["mode"] },
-      outputSchema: { type: "object", properties: { size: { type: "integer" } }, required: ["size"], additionalProperties: false },
+      description: "Structured output from a jsonSchema() output",
+      input: jsonSchema({ type: "object", properties: { mode: { type: "string" } }, required: ["mode"] }),
+      output: jsonSchema({ type: "object", properties: { size: { type: "integer" } }, required: ["size"], additionalProperties: false }),
       handler: async ({ mode }) => {
         if (mode === "ok") return { size: 3 };
         if (mode === "error") return { content: [{ type: "text", text: "upstream down" }], isError: true };
@@ -44,7 +44,7 @@ const server = defineServer({
 type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
 const callContact = (args: unknown) => call(server, "tools/call", { name: "contact", arguments: args }) as Promise<Result>;
 
-describe("tools declared with a raw JSON Schema", () => {
+describe("tools declared with jsonSchema()", () => {
   it("advertises the schema verbatim, $schema, $defs, $anchor and key order included", async () => {
     const { tools } = (await call(server, "tools/list")) as { tools: Record<string, unknown>[] };
     expect(JSON.stringify(tools[0]!.inputSchema)).toBe(CONTACT_SCHEMA_JSON);
@@ -84,7 +84,7 @@ describe("tools declared with a raw JSON Schema", () => {
   it("follows $ref into $defs, and reports where the value is wrong", async () => {
     const result = await callContact({ name: "x", email: "e", address: { city: 3 } });
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toContain("→ at #/address/city");
+    expect(result.content[0]!.text).toContain("(schema #/properties/address/$ref/properties/city/type)\n  → at address.city");
   });
 
   it("validates missing arguments as {}", async () => {
@@ -93,7 +93,7 @@ describe("tools declared with a raw JSON Schema", () => {
     expect(result.content[0]!.text).toContain('required property "phone"');
   });
 
-  it("sends a return matching the raw output schema as structuredContent", async () => {
+  it("sends a return matching the output schema as structuredContent", async () => {
     expect(await call(server, "tools/call", { name: "measure", arguments: { mode: "ok" } })).toEqual({
       content: [{ type: "text", text: '{"size":3}' }],
       structuredContent: { size: 3 },
@@ -101,7 +101,7 @@ describe("tools declared with a raw JSON Schema", () => {
     });
   });
 
-  it("answers a return that breaks the raw output schema with an isError result", async () => {
+  it("answers a return that breaks the output schema with an isError result", async () => {
     const result = (await call(server, "tools/call", { name: "measure", arguments: { mode: "bad" } })) as Result;
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toMatch(/^Tool measure returned a value that does not match its output schema:\n✖ Instance type "string" is invalid/);
@@ -125,22 +125,35 @@ describe("tools declared with a raw JSON Schema", () => {
 
 describe("toolSchemas refuses at startup", () => {
   const base = { name: "t", description: "", handler: async () => "" };
+  const object = jsonSchema({ type: "object" });
   it.each<[string, unknown, string | RegExp]>([
-    ["a root that is not an object schema", { ...base, inputSchema: { type: "string" } }, /Tool t's inputSchema must be a JSON Schema object with "type": "object"/],
-    ["a root without a type", { ...base, inputSchema: { properties: {} } }, /must be a JSON Schema object with "type": "object"/],
-    ["a boolean property schema", { ...base, inputSchema: { type: "object", properties: { a: true } } }, /"properties" must map each name to a schema object/],
-    ["a required that is not a list of names", { ...base, inputSchema: { type: "object", required: "a" } }, /"required" must be an array of property names/],
-    ["an unknown dialect", { ...base, inputSchema: { type: "object", $schema: "https://example.com/s" } }, /has "\$schema": "https:\/\/example.com\/s"/],
-    ["an output schema that is not an object", { ...base, inputSchema: { type: "object" }, outputSchema: { type: "array" } }, /Tool t's outputSchema must be/],
-    ["both a zod input and an inputSchema", { ...base, input: z.object({}), inputSchema: { type: "object" } }, /needs exactly one of "input"/],
-    ["neither", { ...base }, /needs exactly one of "input"/],
+    ["a root that is not an object schema", { ...base, input: jsonSchema({ type: "string" } as never) }, /Tool t's input must be an object schema, with "type": "object" at the root .*; got \{"type":"string"\}/],
+    ["a root without a type", { ...base, input: jsonSchema({ properties: {} } as never) }, /Tool t's input must be an object schema/],
+    ["a library's schema that is not an object", { ...base, input: z.string() }, /Tool t's input must be an object schema, .*; got \{"type":"string"\}/],
+    ["a boolean property schema", { ...base, input: jsonSchema({ type: "object", properties: { a: true } }) }, /Tool t's input: "properties" must map each name to a schema object/],
+    ["a required that is not a list of names", { ...base, input: jsonSchema({ type: "object", required: "a" }) }, /Tool t's input: "required" must be an array of property names/],
+    ["an unknown dialect", { ...base, input: jsonSchema({ type: "object", $schema: "https://example.com/s" }) }, /Tool t's input: "\$schema" is "https:\/\/example.com\/s"; supported are JSON Schema 2020-12/],
+    ["an output schema that is not an object", { ...base, input: object, output: jsonSchema({ type: "array" } as never) }, /Tool t's output must be an object schema/],
+    ["an input that is not a Standard Schema", { ...base, input: { type: "object" } }, /Tool t's input must be a Standard Schema .*; for plain JSON Schema write jsonSchema\(\{ type: "object", … \}\), with import \{ jsonSchema \} from "durable-mcp"/],
+    ["no input", { ...base }, /Tool t's input must be a Standard Schema/],
   ])("%s", (_name, definition, message) => {
-    expect(() => toolSchemas(definition as JsonSchemaToolDefinition)).toThrow(message);
-    expect(() => defineServer({ name: "s", version: "1", tools: [definition as JsonSchemaToolDefinition] }).assertValid()).toThrow(message);
+    expect(() => toolSchemas(definition as AnyToolDefinition)).toThrow(message);
+    expect(() => defineServer({ name: "s", version: "1", tools: [definition as AnyToolDefinition] }).assertValid()).toThrow(message);
+  });
+
+  // Tools took raw JSON Schema as these options until the validator became jsonSchema()'s (issue 23).
+  it.each([
+    ["inputSchema", { ...base, inputSchema: { type: "object" } }, "input"],
+    ["inputSchema beside an input", { ...base, input: z.object({}), inputSchema: { type: "object" } }, "input"],
+    ["outputSchema", { ...base, input: object, outputSchema: { type: "object" } }, "output"],
+  ])("the removed option %s, saying how to write it now", (_name, definition, option) => {
+    const sentence = `has "${option}Schema", which tools no longer take: write ${option}: jsonSchema({ type: "object", … }), with import { jsonSchema } from "durable-mcp"`;
+    expect(() => toolSchemas(definition as never)).toThrow(`Tool t ${sentence}`);
+    expect(defineServer({ name: "s", version: "1", tools: [definition as never] }).problem?.message).toBe(`The server definition is invalid: Tool t ${sentence}`);
   });
 
   it("accepts the MCP spec's no-parameter schema and then refuses any argument", async () => {
-    const schemas = toolSchemas({ ...base, inputSchema: { type: "object", additionalProperties: false } });
+    const schemas = toolSchemas({ ...base, input: jsonSchema({ type: "object", additionalProperties: false }) });
     expect(await schemas.checkInput({})).toEqual({ ok: true, value: {} });
     expect((await schemas.checkInput({ a: 1 })).ok).toBe(false);
   });

@@ -1,16 +1,17 @@
 /**
  * A tool's two faces, computed once at startup: the JSON Schemas that `tools/list` advertises and
- * the checks that `tools/call` runs. A Standard Schema tool (zod, valibot, arktype…) is
- * advertised through its JSON Schema conversion (`jsonSchemaOf`) and checked by its own library;
- * a raw-schema tool is advertised verbatim and checked with `jsonSchemaValidator`.
+ * the checks that `tools/call` runs. Every tool's schema is a Standard Schema — a library's (zod,
+ * valibot, arktype…), advertised through its JSON Schema conversion (`jsonSchemaOf`) and checked
+ * by its own library, or `jsonSchema({ … })`, advertised verbatim and checked by
+ * `@cfworker/json-schema`; the core imports neither.
  *
  * Broken definitions fail here, loudly, naming the tool: MCP requires both schemas to be objects
- * with `"type": "object"` at the root (schema `Tool.inputSchema` / `Tool.outputSchema`).
+ * with `"type": "object"` at the root (schema `Tool.inputSchema` / `Tool.outputSchema`), checked
+ * here for every tool, whichever library wrote its schema.
  */
 import { isObject } from "../jsonrpc/isObject.ts";
 import { type ArgumentLimits, ownLimits } from "../schema/ArgumentLimits.ts";
-import { jsonSchemaValidator } from "../schema/jsonSchemaValidator.ts";
-import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type StandardSchemaV1, type Validated, validateStandard } from "../schema/standardSchema.ts";
+import { isStandardSchema, type JsonSchemaConverter, jsonSchemaOf, type Validated, validateStandard } from "../schema/standardSchema.ts";
 import type { JsonSchemaObject } from "../schema/jsonSchema.ts";
 import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
 
@@ -24,74 +25,54 @@ export interface ToolSchemas {
   checkOutput?(value: unknown): Validated | Promise<Validated>;
 }
 
+/**
+ * The options that took raw JSON Schema until the validator became the `jsonSchema()` factory's
+ * (issue 23), and what replaces each: a definition that still has one (JavaScript, old code) is
+ * told how to write it now, rather than served without the schema.
+ */
+const REMOVED_OPTIONS = { inputSchema: "input", outputSchema: "output" } as const;
+
 /** @example await toolSchemas(tool).checkInput({ text: 1 }) // { ok: false, message: "✖ Invalid input…" } */
 export function toolSchemas(tool: AnyToolDefinition, convert?: JsonSchemaConverter): ToolSchemas {
-  const hasStandard = tool.input !== undefined;
-  const hasRaw = tool.inputSchema !== undefined;
-  if (hasStandard === hasRaw) {
-    throw new TypeError(`Tool ${tool.name} needs exactly one of "input" (a Standard Schema: zod, valibot, arktype…) or "inputSchema" (a JSON Schema object)`);
+  const given = tool as unknown as Partial<Record<keyof typeof REMOVED_OPTIONS, unknown>>;
+  for (const [removed, option] of Object.entries(REMOVED_OPTIONS)) {
+    if (given[removed as keyof typeof REMOVED_OPTIONS] !== undefined) {
+      throw new TypeError(`Tool ${tool.name} has "${removed}", which tools no longer take: write ${option}: jsonSchema({ type: "object", … }), with import { jsonSchema } from "durable-mcp"`);
+    }
   }
-  const limits = ownLimits(tool.limits, `Tool ${tool.name}`);
-  return { ...(hasRaw ? rawSchemas(tool.name, tool.inputSchema, tool.outputSchema) : standardSchemas(tool.name, tool.input, tool.output, convert)), limits };
-}
-
-function standardSchemas(name: string, input: unknown, output: unknown, convert: JsonSchemaConverter | undefined): Omit<ToolSchemas, "limits"> {
-  const inputCheck = standard(input, `Tool ${name}'s input`);
-  const schemas: Omit<ToolSchemas, "limits"> = {
-    inputSchema: objectSchema(jsonSchemaOf(inputCheck, "input", convert, `Tool ${name}'s input`), `Tool ${name}'s input`),
-    checkInput: (args) => validateStandard(inputCheck, args),
-  };
-  if (output !== undefined) {
-    const outputCheck = standard(output, `Tool ${name}'s output`);
-    // The input side, as for arguments: what a handler may return. (zod's output side would add
-    // `additionalProperties: false` to every plain object, which the value sent never needs.)
-    schemas.outputSchema = objectSchema(jsonSchemaOf(outputCheck, "input", convert, `Tool ${name}'s output`), `Tool ${name}'s output`);
-    schemas.checkOutput = (value) => validateStandard(outputCheck, value);
+  const input = side(tool.input, `Tool ${tool.name}'s input`, convert);
+  const schemas: ToolSchemas = { inputSchema: input.json, checkInput: input.check, limits: ownLimits(tool.limits, `Tool ${tool.name}`) };
+  if (tool.output !== undefined) {
+    const output = side(tool.output, `Tool ${tool.name}'s output`, convert);
+    schemas.outputSchema = output.json;
+    schemas.checkOutput = output.check;
   }
   return schemas;
 }
 
-function standard(schema: unknown, what: string): StandardSchemaV1 {
-  if (!isStandardSchema(schema)) throw new TypeError(`${what} must be a Standard Schema (zod, valibot, arktype…); for a plain JSON Schema use "inputSchema"/"outputSchema"`);
-  return schema;
-}
-
-function objectSchema(json: Record<string, unknown>, what: string): JsonSchemaObject {
-  if (json.type !== "object") {
-    throw new TypeError(`${what} must be an object schema (e.g. z.object or z.strictObject), got JSON Schema type ${JSON.stringify(json.type)}`);
+/**
+ * One schema's JSON Schema and check. Always the input side of the schema, for output too: what a
+ * handler may return. (zod's output side would add `additionalProperties: false` to every plain
+ * object, which the value sent never needs.)
+ */
+function side(schema: unknown, what: string, convert: JsonSchemaConverter | undefined): { json: JsonSchemaObject; check: (value: unknown) => Promise<Validated> } {
+  if (!isStandardSchema(schema)) {
+    throw new TypeError(`${what} must be a Standard Schema (zod, valibot, arktype…); for plain JSON Schema write jsonSchema({ type: "object", … }), with import { jsonSchema } from "durable-mcp"`);
   }
-  return json as JsonSchemaObject;
-}
-
-function rawSchemas(name: string, input: unknown, output: unknown): Omit<ToolSchemas, "limits"> {
-  const inputSchema = rawSchema(input, `Tool ${name}'s inputSchema`);
-  const schemas: Omit<ToolSchemas, "limits"> = { inputSchema, checkInput: rawCheck(inputSchema, `Tool ${name}'s inputSchema`) };
-  if (output !== undefined) {
-    schemas.outputSchema = rawSchema(output, `Tool ${name}'s outputSchema`);
-    schemas.checkOutput = rawCheck(schemas.outputSchema, `Tool ${name}'s outputSchema`);
-  }
-  return schemas;
-}
-
-function rawCheck(schema: JsonSchemaObject, what: string): (value: unknown) => Validated {
-  const check = jsonSchemaValidator(schema, what);
-  return (value) => {
-    const message = check(value);
-    return message === undefined ? { ok: true, value } : { ok: false, message };
-  };
+  return { json: objectSchema(jsonSchemaOf(schema, "input", convert, what), what), check: (value) => validateStandard(schema, value) };
 }
 
 /** The parts of a schema that the MCP schema itself constrains; everything else is the author's. */
-function rawSchema(schema: unknown, what: string): JsonSchemaObject {
-  if (!isObject(schema) || schema.type !== "object") {
-    throw new TypeError(`${what} must be a JSON Schema object with "type": "object" at the root, got ${JSON.stringify(schema)?.slice(0, 80)}`);
+function objectSchema(json: unknown, what: string): JsonSchemaObject {
+  if (!isObject(json) || json.type !== "object") {
+    throw new TypeError(`${what} must be an object schema, with "type": "object" at the root (e.g. z.object, or jsonSchema({ type: "object", … })); got ${JSON.stringify(json)?.slice(0, 80)}`);
   }
-  const { properties, required } = schema;
+  const { properties, required } = json;
   if (properties !== undefined && !(isObject(properties) && Object.values(properties).every(isObject))) {
     throw new TypeError(`${what}: "properties" must map each name to a schema object (MCP allows no boolean schemas there)`);
   }
   if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === "string"))) {
     throw new TypeError(`${what}: "required" must be an array of property names`);
   }
-  return schema as JsonSchemaObject;
+  return json as JsonSchemaObject;
 }

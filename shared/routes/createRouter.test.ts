@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../host/LocalSessions.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
+import { jsonSchema } from "../schema/jsonSchema.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { createRouter } from "./createRouter.ts";
 
@@ -59,7 +60,7 @@ describe("createRouter: a definition that cannot be served", () => {
 
 describe("createRouter: a variable that cannot be used", () => {
   const SENTENCE = 'The configuration is invalid: MAX_QUEUE_BYTES must be a positive integer, got "4MiB"';
-  const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", inputSchema: { type: "object" }, handler: async () => "" })] });
+  const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
 
   it("answers every route, /health included, with a JSON 500 naming the variable, and logs it once", async () => {
     const handle = routerFor(server);
@@ -82,7 +83,7 @@ describe("createRouter: a variable that cannot be used", () => {
 
 describe("createRouter: authorization given without oauth()", () => {
   it("answers every route with a JSON 500 that says to wrap the options in oauth(), and logs it once", async () => {
-    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", inputSchema: { type: "object" }, handler: async () => "" })] });
+    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
     // The options object as routers took it before oauth(): refused with the fix, not half-used.
     const handle = routerFor(server, { authorization: { verify: async () => ({ subject: "x", scopes: [] }) } as never });
     const env = {};

@@ -9,6 +9,7 @@ import { prompt } from "../server/prompt.ts";
 import { call, mcpError, stubContext } from "../testing/testKit.ts";
 import { argumentsPastLimits } from "./ArgumentLimits.ts";
 import { boundedReport, MAX_ENTRY_CHARS } from "./boundedReport.ts";
+import { jsonSchema } from "./jsonSchema.ts";
 import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
 
 type ToolResult = { isError?: boolean; content: { text: string }[] };
@@ -19,23 +20,23 @@ const BAD_ITEMS = 150_000;
 const BOUNDED_TEXT = 4_096;
 
 /** The same tool in each library: a list of strings, and an optional note. */
-const lists: Record<string, Pick<AnyToolDefinition, "input" | "inputSchema">> = {
+const lists: Record<string, Pick<AnyToolDefinition, "input">> = {
   "zod classic": { input: z.strictObject({ items: z.array(z.string()), note: z.string().optional() }) },
   "zod mini": { input: zm.strictObject({ items: zm.array(zm.string()), note: zm.optional(zm.string()) }) },
   valibot: { input: toStandardJsonSchema(v.strictObject({ items: v.array(v.string()), note: v.optional(v.string()) })) },
   arktype: { input: type({ items: "string[]", "note?": "string", "+": "reject" }) },
-  "raw JSON Schema": {
-    inputSchema: {
+  "jsonSchema()": {
+    input: jsonSchema({
       type: "object",
       properties: { items: { type: "array", items: { type: "string" } }, note: { type: "string" } },
       required: ["items"],
       additionalProperties: false,
-    },
+    }),
   },
 };
 
 /** A server with the list tool, whose handler counts its runs; `limits` as the tool declares them. */
-function listServer(schema: Pick<AnyToolDefinition, "input" | "inputSchema">, limits?: Record<string, number>) {
+function listServer(schema: Pick<AnyToolDefinition, "input">, limits?: Record<string, number>) {
   const runs = { count: 0 };
   const list = { name: "list", description: "", ...schema, ...(limits && { limits }), handler: async (args: { items: string[] }) => `${++runs.count}: ${args.items.length}` };
   const server = defineServer({ name: "limits", version: "1", toJsonSchema: zm.toJSONSchema, tools: [tool(list as never)] });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineServer, tool } from "../server/defineServer.ts";
+import { jsonSchema } from "./jsonSchema.ts";
 import { paramHeaders } from "./paramHeaders.ts";
 
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
@@ -122,7 +123,7 @@ describe("x-mcp-header in a server definition", () => {
         tool({
           name: "deploy",
           description: "Deploys",
-          inputSchema: object({ region: { type: "string", "x-mcp-header": "Region" } }) as { type: "object" },
+          input: jsonSchema(object({ region: { type: "string", "x-mcp-header": "Region" } }) as { type: "object" }),
           handler: async () => "ok",
         }),
         tool({ name: "plain", description: "No headers", input: z.object({ region: z.string() }), handler: async () => "ok" }),
@@ -137,7 +138,7 @@ describe("x-mcp-header in a server definition", () => {
     const broken = tool({
       name: "broken",
       description: "Broken",
-      inputSchema: object({ n: { type: "number", "x-mcp-header": "N" } }) as { type: "object" },
+      input: jsonSchema(object({ n: { type: "number", "x-mcp-header": "N" } }) as { type: "object" }),
       handler: async () => "ok",
     });
     expect(() => defineServer({ name: "s", version: "1", tools: [broken] }).assertValid()).toThrow(/Tool broken, argument n/);

@@ -1,26 +1,37 @@
 import { describe, it, expect, expectTypeOf } from "vitest";
 import { z } from "zod";
 import { defineServer, tool } from "./defineServer.ts";
+import { jsonSchema } from "../schema/jsonSchema.ts";
 import { prompt } from "./prompt.ts";
 import { resourceTemplate } from "./resource.ts";
 import { call } from "../testing/testKit.ts";
 import type { CompletionContext, RequestContext } from "../definition/RequestContext.ts";
+import type { CallToolResult } from "../definition/types.ts";
 
 // The helpers are identities; what they are for is inference, which `tsc -p .` checks here.
 describe("definition helpers", () => {
-  it("types a zod tool's arguments from its input and a raw-schema tool's as a record", () => {
+  it("types a zod tool's arguments from its input and a jsonSchema() tool's as a record, or as it is told", () => {
     const zodTool = tool({ name: "a", description: "", input: z.object({ n: z.number() }), handler: async ({ n }) => String(n) });
     const rawTool = tool({
       name: "b",
       description: "",
-      inputSchema: { type: "object", properties: { n: { type: "number" } } },
+      input: jsonSchema({ type: "object", properties: { n: { type: "number" } } }),
       handler: async (args) => {
         expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
         return "";
       },
     });
+    const toldTool = tool({
+      name: "c",
+      description: "",
+      input: jsonSchema<{ n: number }>({ type: "object", properties: { n: { type: "number" } }, required: ["n"] }),
+      output: jsonSchema<{ doubled: number }>({ type: "object", properties: { doubled: { type: "number" } } }),
+      handler: async ({ n }) => ({ doubled: 2 * n }),
+    });
     expectTypeOf(zodTool.handler).parameter(0).toEqualTypeOf<{ n: number }>();
     expectTypeOf(rawTool.handler).parameter(1).toEqualTypeOf<RequestContext>();
+    expectTypeOf(toldTool.handler).parameter(0).toEqualTypeOf<{ n: number }>();
+    expectTypeOf(toldTool.handler).returns.resolves.toEqualTypeOf<{ doubled: number } | CallToolResult>();
     expect(tool(zodTool)).toBe(zodTool);
   });
 

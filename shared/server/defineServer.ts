@@ -18,7 +18,7 @@ import { ServerDefinition } from "./ServerDefinition.ts";
 import type { StandardSchemaV1 } from "../schema/standardSchema.ts";
 import type { ServerOptions } from "../definition/ServerOptions.ts";
 import type { Home } from "../definition/Home.ts";
-import type { AnyToolDefinition, JsonSchemaToolDefinition, ToolDefinition } from "../definition/ToolDefinition.ts";
+import type { ToolDefinition } from "../definition/ToolDefinition.ts";
 
 /**
  * Never throws: a malformed tool, resource or prompt is kept as the definition's `problem`, a
@@ -30,13 +30,11 @@ export function defineServer(options: ServerOptions): ServerDefinition {
 }
 
 /**
- * Types a tool: with a Standard Schema `input` the handler gets its parsed type; with a raw JSON
- * Schema `inputSchema` it gets `Record<string, unknown>` (already validated against the schema).
+ * Types a tool: the handler gets its `input` schema's parsed type — with `jsonSchema({ … })`,
+ * `Record<string, unknown>` (already validated against the schema) or the type it is given.
  */
 export function tool<Input extends StandardSchemaV1, Output extends StandardSchemaV1 | undefined = undefined, const H extends Home = "session">(
   definition: ToolDefinition<Input, Output, H>,
-): ToolDefinition<Input, Output, H>;
-export function tool<const H extends Home = "session">(definition: JsonSchemaToolDefinition<H>): JsonSchemaToolDefinition<H>;
-export function tool(definition: AnyToolDefinition): AnyToolDefinition {
+): ToolDefinition<Input, Output, H> {
   return definition;
 }

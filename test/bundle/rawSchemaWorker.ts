@@ -1,8 +1,9 @@
 /**
- * The smallest useful Worker: one tool declared with a raw JSON Schema, no schema library. Its
- * bundle, as deployed (minified), is what the core itself costs; `bundle.test.ts` holds it to a budget.
+ * The smallest useful Worker: one tool declared in plain JSON Schema (`jsonSchema()`), no schema
+ * library. Its bundle, as deployed (minified), is what the core costs with the JSON Schema
+ * validator that `jsonSchema()` brings; `bundle.test.ts` holds it to a budget.
  */
-import { defineServer, tool } from "durable-mcp";
+import { defineServer, jsonSchema, tool } from "durable-mcp";
 import { createWorker } from "durable-mcp/cloudflare";
 
 const server = defineServer({
@@ -12,7 +13,7 @@ const server = defineServer({
     tool({
       name: "shout",
       description: "Upper-cases a text",
-      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+      input: jsonSchema({ type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false }),
       handler: async ({ text }) => String(text).toUpperCase(),
     }),
   ],

@@ -5,7 +5,7 @@
  * `npm run conformance` runs the referee against it.
  */
 import { z } from "zod";
-import { defineServer, prompt, resource, resourceTemplate, skills, tasks, tool, toolError } from "durable-mcp";
+import { defineServer, jsonSchema, prompt, resource, resourceTemplate, skills, tasks, tool, toolError } from "durable-mcp";
 import { weatherSkill } from "../../example/weatherSkill.ts";
 import { modernPrompts, modernTools } from "./modernFixture.ts";
 import { taskTools } from "./taskFixture.ts";
@@ -200,7 +200,7 @@ export default defineServer({
     tool({
       name: "json_schema_2020_12_tool",
       description: "Tool with JSON Schema 2020-12 features",
-      inputSchema: JSON_SCHEMA_2020_12 as unknown as { type: "object" },
+      input: jsonSchema(JSON_SCHEMA_2020_12 as unknown as { type: "object" }),
       handler: async (args) => `Received ${JSON.stringify(args)}`,
     }),
     tool({

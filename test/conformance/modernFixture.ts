@@ -5,7 +5,7 @@
  * referee's scenarios; each handler uses the same context calls it would on a 2025 session.
  */
 import { z } from "zod";
-import { prompt, tool } from "durable-mcp";
+import { jsonSchema, prompt, tool } from "durable-mcp";
 import type { ElicitParams, RequestContext } from "durable-mcp";
 
 const none = z.object({});
@@ -129,7 +129,7 @@ export const modernTools = [
   tool({
     name: "test_header_param",
     description: "Echoes its region, which clients mirror into the Mcp-Param-Region header",
-    inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+    input: jsonSchema({ type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] }),
     handler: async (args) => `Region: ${String(args.region)}`,
   }),
 ];

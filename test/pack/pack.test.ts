@@ -22,8 +22,8 @@ const node = (args: string[], cwd: string) => run(process.execPath, args, { cwd,
 let project: string;
 let tarball: string;
 
-/** The server every check serves: one raw-JSON-Schema tool, no schema library to install. */
-const SERVER = `import { defineServer, tool } from "durable-mcp";
+/** The server every check serves: one tool in plain JSON Schema (`jsonSchema()`), no schema library to install. */
+const SERVER = `import { defineServer, jsonSchema, tool } from "durable-mcp";
 
 export default defineServer({
   name: "packed",
@@ -32,7 +32,7 @@ export default defineServer({
     tool({
       name: "shout",
       description: "Upper-cases a text",
-      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      input: jsonSchema({ type: "object", properties: { text: { type: "string" } }, required: ["text"] }),
       handler: async ({ text }) => String(text).toUpperCase(),
     }),
   ],
@@ -106,8 +106,8 @@ describe("the packed package", () => {
   });
 
   it("imports the definition API from Node, and serves a call through it", async () => {
-    const script = `import { defineServer, tool, McpError, ErrorCode } from "durable-mcp";
-      const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "t", description: "", inputSchema: { type: "object" }, handler: async () => "ok" })] });
+    const script = `import { defineServer, jsonSchema, tool, McpError, ErrorCode } from "durable-mcp";
+      const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "t", description: "", input: jsonSchema({ type: "object" }), handler: async () => "ok" })] });
       const result = await server.method("tools/call")({ name: "t", arguments: {} }, {});
       console.log(JSON.stringify({ info: server.info, problem: server.problem ?? null, result, code: new McpError(400, ErrorCode.InvalidParams, "x").code }));`;
     const { stdout } = await node(["--input-type=module", "-e", script], project);
@@ -124,12 +124,12 @@ describe("the packed package", () => {
   it("ships declarations a consumer's TypeScript checks, handler types and the README's definition included", async () => {
     await writeFile(
       join(project, "check.ts"),
-      `import { defineServer, tool, type RequestContext } from "durable-mcp";
+      `import { defineServer, jsonSchema, tool, type RequestContext } from "durable-mcp";
        import type { MessageStream } from "durable-mcp/transport";
-       const server = defineServer({ name: "c", version: "1", tools: [tool({ name: "t", description: "", inputSchema: { type: "object" }, handler: async (args, ctx: RequestContext) => String(ctx.storage ? args.x : "no session") })] });
+       const server = defineServer({ name: "c", version: "1", tools: [tool({ name: "t", description: "", input: jsonSchema({ type: "object" }), handler: async (args, ctx: RequestContext) => String(ctx.storage ? args.x : "no session") })] });
        const stream: MessageStream | undefined = undefined;
        // @ts-expect-error: a tool needs a description
-       tool({ name: "bad", inputSchema: { type: "object" }, handler: async () => "" });
+       tool({ name: "bad", input: jsonSchema({ type: "object" }), handler: async () => "" });
        export { server, stream };`,
     );
     await writeFile(join(project, "tsconfig.check.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["check.ts", "readmeServer.ts"] }));

@@ -5,7 +5,7 @@
  * of the topic object, and ended (not buffered) when the client stops reading.
  */
 import { createExecutionContext, env, evictDurableObject, listDurableObjectIds, SELF } from "cloudflare:test";
-import { defineServer, resourceTemplate, tool } from "durable-mcp";
+import { defineServer, jsonSchema, resourceTemplate, tool } from "durable-mcp";
 import { createWorker } from "durable-mcp/cloudflare";
 import { describe, expect, it } from "vitest";
 import { MAX_URI_CHARS } from "../../shared/methods/resourceMethods.ts";
@@ -132,7 +132,7 @@ describe("subscriptions/listen", () => {
         tool({
           name: "touch",
           description: "Reports a note as updated",
-          inputSchema: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
+          input: jsonSchema({ type: "object", properties: { uri: { type: "string" } }, required: ["uri"] }),
           handler: async ({ uri }, ctx) => {
             await ctx.resourceUpdated(String(uri));
             return "touched";

@@ -8,13 +8,13 @@
  * healthy) and logged once. The error lines those Workers log are captured here, not printed.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { defineServer, tasks, tool } from "durable-mcp";
+import { defineServer, jsonSchema, tasks, tool } from "durable-mcp";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, initialize } from "./helpers.ts";
 import { testServer } from "./testServer.ts";
 
-const echo = tool({ name: "echo", description: "Echoes its text", inputSchema: { type: "object", properties: { text: { type: "string" } } }, handler: async ({ text }) => String(text) });
+const echo = tool({ name: "echo", description: "Echoes its text", input: jsonSchema({ type: "object", properties: { text: { type: "string" } } }), handler: async ({ text }) => String(text) });
 const server = defineServer({ name: "options", version: "1.0.0", tools: [echo] });
 
 const STATELESS = {
@@ -229,8 +229,8 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
     name: "jobs",
     version: "1",
     tools: [
-      tool({ name: "maybe", description: "May run as a task", inputSchema: { type: "object" }, task: "optional", handler: async () => "ran as a plain call" }),
-      tool({ name: "must", description: "Runs only as a task", inputSchema: { type: "object" }, task: "required", handler: async () => "never runs" }),
+      tool({ name: "maybe", description: "May run as a task", input: jsonSchema({ type: "object" }), task: "optional", handler: async () => "ran as a plain call" }),
+      tool({ name: "must", description: "Runs only as a task", input: jsonSchema({ type: "object" }), task: "required", handler: async () => "never runs" }),
     ],
     extensions: [tasks()],
   });

@@ -5,7 +5,7 @@
  */
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
-import { defineServer, prompt, resource, resourceTemplate, tool } from "durable-mcp";
+import { defineServer, jsonSchema, prompt, resource, resourceTemplate, tool } from "durable-mcp";
 
 const server = defineServer({
   name: "types",
@@ -23,7 +23,7 @@ const server = defineServer({
         return ctx.handle ?? "";
       },
     }),
-    tool({ name: "raw", description: "", inputSchema: { type: "object" }, home: "user", handler: async (_args, ctx) => String(await ctx.storage.get("x")) }),
+    tool({ name: "raw", description: "", input: jsonSchema({ type: "object" }), home: "user", handler: async (_args, ctx) => String(await ctx.storage.get("x")) }),
     // @ts-expect-error a session tool's storage is absent on 2026-07-28: the handler must check it
     tool({ name: "session", description: "", input: z.object({}), handler: async (_args, ctx) => String(await ctx.storage.get("x")) }),
   ],
