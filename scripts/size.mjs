@@ -1,13 +1,14 @@
 /**
  * `npm run size`: what Workers built on durable-mcp upload, as `wrangler deploy --dry-run` reports
- * it (minified), for the README: the example, and one tool declared four ways — raw JSON Schema
- * (the core alone), zod/mini, classic zod. Prints figures; the budgets are `test/bundle`'s.
+ * it (minified), for the README: the example, and one tool declared three ways — `jsonSchema()`
+ * (the core and the JSON Schema validator it brings), zod/mini, classic zod. Prints figures; the
+ * budgets are `test/bundle`'s.
  */
 import { deploySize } from "./deploySize.mjs";
 
 const workers = [
   ["the example (zod/mini, 9 tools, an App, a skill)", undefined],
-  ["one tool, raw JSON Schema (the core)", "test/bundle/rawSchemaWorker.ts"],
+  ["one tool, jsonSchema() (core + validator)", "test/bundle/rawSchemaWorker.ts"],
   ["one tool, zod/mini + its JSON Schema converter", "test/bundle/miniZodWorker.ts"],
   ["one tool, classic zod", "test/bundle/classicZodWorker.ts"],
 ];
@@ -18,5 +19,5 @@ for (const [label, entry] of workers) {
   sizes.push(size);
   console.log(`${label.padEnd(50)} ${size.kib.toFixed(2).padStart(8)} KiB   gzip ${size.gzipKib.toFixed(2).padStart(6)} KiB`);
 }
-const core = sizes[1].gzipKib;
-console.log(`zod/mini adds ${(sizes[2].gzipKib - core).toFixed(2)} KiB gzip to the core; classic zod adds ${(sizes[3].gzipKib - core).toFixed(2)} KiB gzip`);
+const plain = sizes[1].gzipKib;
+console.log(`instead of jsonSchema() and its validator, zod/mini adds ${(sizes[2].gzipKib - plain).toFixed(2)} KiB gzip; classic zod adds ${(sizes[3].gzipKib - plain).toFixed(2)} KiB gzip`);

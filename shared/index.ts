@@ -15,7 +15,9 @@
  * });
  */
 
-// Plain JSON Schema as a Standard Schema
+// Plain JSON Schema as a Standard Schema: its validator ships only in a Worker that calls it.
+// First, because the bundler lays modules out in import order and such a Worker gzips 0.5 KiB
+// smaller with the validator ahead of the core (43.06 KiB, not 43.54: `npm run size`).
 export { jsonSchema, type JsonSchemaObject } from "./schema/jsonSchema.ts";
 
 // Defining a server

@@ -41,6 +41,13 @@
  * brings the resource server (token checks, RFC 9728 metadata, bearer challenges), so a Worker
  * without authorization ships none of it: the core 44.67 → 43.30 KiB gzip, the example (which
  * checks no tokens; the OAuth example does) 79.31 → 77.86.
+ *
+ * Issue 23, second step: the JSON Schema validator (`@cfworker/json-schema`, 22.7 KB minified)
+ * arrives with `jsonSchema()`, which replaces the tool options `inputSchema`/`outputSchema`, so a
+ * Worker whose schemas come from a library ships none of it: the example 77.84 → 71.02 KiB gzip
+ * (its budget 78 → 71.2), the one-tool zod/mini Worker 54.22 → 47.54. The one-tool Worker below
+ * calls `jsonSchema()`, so it still carries the validator: 43.30 → 43.06, with `jsonSchema`
+ * exported first in `shared/index.ts` (43.54 when its modules came after the core's).
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
@@ -51,20 +58,31 @@ const EXTENSION_MARKERS = ["io.modelcontextprotocol/ui", "openai/outputTemplate"
 /** Strings only the resource server's code holds: its metadata path, its metadata's fields, its challenge's error. */
 const AUTHORIZATION_MARKERS = ["oauth-protected-resource", "scopes_supported", "insufficient_scope"];
 
+/** Strings only `@cfworker/json-schema`'s code holds, minified or not: its messages and its base URI. */
+const VALIDATOR_MARKERS = ["Duplicate schema URI", "does not match additional properties schema", "A subschema had errors", "github.com/cfworker"];
+
 describe("bundle budgets", () => {
-  it("ships the example Worker, its App and skill included, in at most 78 KiB gzip", async () => {
+  it("ships the example Worker, its App and skill included, in at most 71.2 KiB gzip, with no JSON Schema validator (its schemas are zod/mini's)", async () => {
     const { gzipKib, code } = await deploySize();
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(78);
+    expect(gzipKib).toBeLessThanOrEqual(71.2);
     // The markers below are in the example's script: the check that they are absent elsewhere can fail.
     for (const marker of EXTENSION_MARKERS) expect(code).toContain(marker);
+    for (const marker of VALIDATOR_MARKERS) expect(code).not.toContain(marker);
   });
 
-  it("ships a Worker whose tools use raw JSON Schema only in at most 43.4 KiB gzip, with no extension's or token check's code", async () => {
+  it("ships a Worker whose tools use jsonSchema() only in at most 43.4 KiB gzip, its validator included, with no extension's or token check's code", async () => {
     const { gzipKib, code } = await deploySize("test/bundle/rawSchemaWorker.ts", "test/bundle/wrangler.toml");
     expect(gzipKib).toBeGreaterThan(10);
     expect(gzipKib).toBeLessThanOrEqual(43.4);
+    for (const marker of VALIDATOR_MARKERS) expect(code).toContain(marker);
     for (const marker of [...EXTENSION_MARKERS, ...AUTHORIZATION_MARKERS]) expect(code).not.toContain(marker);
+  });
+
+  it("ships none of the JSON Schema validator in a Worker whose tools use no jsonSchema() (the one-tool zod/mini Worker)", async () => {
+    const { code } = await deploySize("test/bundle/miniZodWorker.ts", "test/bundle/wrangler.toml");
+    expect(code).toContain("Invalid arguments for tool");
+    for (const marker of VALIDATOR_MARKERS) expect(code).not.toContain(marker);
   });
 
   it("ships the token checks in a Worker that asks for them with oauth() (the OAuth example)", async () => {
