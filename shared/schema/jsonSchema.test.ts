@@ -39,6 +39,11 @@ describe("jsonSchema()", () => {
     );
   });
 
+  it("refuses, as an issue, a value whose failing key is not well-formed UTF-16 (the validator cannot encode its location)", async () => {
+    const message = await report({ type: "object", additionalProperties: false }, JSON.parse('{"\\ud800": 1}'));
+    expect(message).toMatch(/^✖ The value cannot be checked against the schema: .* \(a key or string that is not well-formed UTF-16\)$/);
+  });
+
   it("writes array indices as numbers and decodes the pointer's escapes in names", async () => {
     const schema = { type: "object", properties: { "a/b~c": { type: "array", items: { type: "string" } }, "é #%": { type: "string" } } } satisfies JsonSchemaObject;
     const result = await jsonSchema(schema)["~standard"].validate({ "a/b~c": ["x", 1], "é #%": 2 });

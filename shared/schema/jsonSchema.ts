@@ -62,8 +62,15 @@ export function jsonSchema<T = Record<string, unknown>>(schema: JsonSchemaObject
       version: 1,
       vendor: JSON_SCHEMA_VENDOR,
       validate(value) {
-        const { valid, errors } = compiled().validate(value);
-        return valid ? { value: value as T } : { issues: issuesOf(errors, value) };
+        try {
+          const { valid, errors } = compiled().validate(value);
+          return valid ? { value: value as T } : { issues: issuesOf(errors, value) };
+        } catch (error) {
+          // Values the validator cannot describe (a key holding a lone surrogate: its location
+          // cannot be URI-encoded) are the client's doing: refused as invalid, not a server error.
+          if (!(error instanceof URIError)) throw error;
+          return { issues: [{ message: `The value cannot be checked against the schema: ${error.message} (a key or string that is not well-formed UTF-16)` }] };
+        }
       },
       jsonSchema: { input: advertised, output: advertised },
     },
