@@ -85,7 +85,8 @@ async function skillEntry(one: Skill): Promise<Result> {
 /** `sha256:` and 64 lowercase hex digits, over the file's raw bytes (UTF-8 for text). */
 async function digestOf(content: string | Uint8Array): Promise<string> {
   const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  // A fresh copy: its buffer is a plain ArrayBuffer, the BufferSource every runtime's types accept.
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
   return `sha256:${Array.from(hash, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
