@@ -16,9 +16,11 @@
  * most KEEPALIVE_INTERVAL_MS, which stays under the 30 s workerd gives a request's waits).
  */
 
+import { isPlain } from "../shared/http/Answer.ts";
+
 /** `response`, its body piped through a native stream when it is an event stream; anything else as it is. */
 export function nativeBody(response: Response, context: { waitUntil(promise: Promise<unknown>): void }): Response {
-  if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+  if (isPlain(response) || !response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
   const { readable, writable } = new IdentityTransformStream();
   // A failed pipe is the client leaving: the source has been cancelled by then.
   context.waitUntil(response.body.pipeTo(writable).catch(() => {}));

@@ -6,6 +6,7 @@
  * protocol, `Profiler.*`). Prints the functions with the most self time and the most total time.
  * Prints figures, asserts nothing; modes: 2026-07-28, "Streamable HTTP", "legacy HTTP+SSE";
  * `--sessions N` (default 8), `--floor` for the floor's profile.
+ * Environment: PROFILE_CALLS (default 4,000 measured calls), PROFILE_TOP (default 30 functions per list).
  */
 import { openInspector } from "./inspector.mjs";
 import { execFileSync } from "node:child_process";
@@ -17,6 +18,8 @@ const floor = process.argv.includes("--floor");
 const at = process.argv.indexOf("--sessions");
 const SESSIONS = at >= 0 ? Number(process.argv[at + 1]) : 8;
 const CALLS = Number(process.env.PROFILE_CALLS ?? 4_000);
+/** Functions each list shows (PROFILE_TOP). */
+const TOP = Number(process.env.PROFILE_TOP ?? 30);
 const INSPECTOR_PORT = 9_329;
 
 // The client on one CPU, workerd on the other: neither takes the other's time.
@@ -69,5 +72,5 @@ function report(profile, run) {
   console.log(`${floor ? "floor of " : ""}${mode}: ${CALLS} calls, ${run.perSecond.toFixed(0)} calls/s, ${run.cpuMsPerCall.toFixed(3)} ms CPU per call (whole process)`);
   console.log(`isolate samples: ${all.toFixed(0)} ms, of which idle/program/GC ${idle.toFixed(0)} ms; µs per call below\n`);
   const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `  ${((v * 1000) / CALLS).toFixed(1).padStart(7)}  ${k}`).join("\n");
-  console.log(`self time:\n${top(self, 30)}\n\ntotal time:\n${top(total, 30)}`);
+  console.log(`self time:\n${top(self, TOP)}\n\ntotal time:\n${top(total, TOP)}`);
 }

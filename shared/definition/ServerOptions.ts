@@ -131,5 +131,11 @@ export interface ExtensionParts {
   methods?: Record<string, Method>;
   /** Whether a session's `initialize` advertises it too; false for an extension of 2026-07-28 alone (tasks). Default true. */
   sessions?: boolean;
+  /**
+   * Code of its own that a layer above the definition runs (`tasks()`: its `TaskRouting`),
+   * reached with `ServerDefinition.runtimeOf(id)`: carried by the factory, so a server without
+   * the extension ships none of it. Opaque here.
+   */
+  runtime?: object;
 }
 

@@ -1,6 +1,6 @@
 /**
  * One request and everything needed to answer it: the shape every era hands the execution core
- * (`runExchange`). The core owns what is the same everywhere — the abort controller, the one
+ * (`runExchange`). The core owns what is the same everywhere — the request's cancellation, the one
  * deadline, exactly one reply, nothing after the reply, the mapping of errors — and each era
  * supplies the rest in two small parts:
  *
@@ -14,6 +14,7 @@
  * its outlet writing elsewhere, which is what the tasks extension will do.
  */
 import type { Principal } from "../auth/Principal.ts";
+import type { Cancellation } from "./Cancellation.ts";
 import type { McpError } from "../errors/McpError.ts";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -98,11 +99,11 @@ export interface Exchange {
   /** What log lines name the request by where its id is a secret (a task's run: its task id's `logId` tag); the request's id otherwise. */
   loggedId?: RequestId;
   /**
-   * The request's own controller, when the era holds one to cancel it by: aborting it (with any
+   * The request's own cancellation, when the era holds one to cancel it by: aborting it (with any
    * reason) means nobody waits for the answer any more (cancelled, or the client left). Its
    * signal is the handler's `ctx.signal`.
    */
-  controller?: AbortController;
+  cancellation?: Cancellation;
   /** Where the request's span goes, and where the request arrived; absent where tracing is off (nothing is built). */
   trace?: { telemetry: Telemetry; origin: RequestOrigin };
   /** The definition's `onError`, called once for a handler that threw. */

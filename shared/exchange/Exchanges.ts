@@ -10,6 +10,7 @@
 import { McpError } from "../errors/McpError.ts";
 import { errorReply, type RequestId } from "../jsonrpc/messages.ts";
 import type { Exchange } from "./Exchange.ts";
+import { Cancellation } from "./Cancellation.ts";
 import { runExchange } from "./runExchange.ts";
 import { Slots } from "./Slots.ts";
 
@@ -24,7 +25,7 @@ export function idInUse(id: RequestId): McpError {
 
 export class Exchanges {
   readonly #slots: Slots;
-  readonly #inFlight = new Map<string, AbortController>();
+  readonly #inFlight = new Map<string, Cancellation>();
 
   constructor(concurrency: number) {
     this.#slots = new Slots(concurrency);
@@ -59,7 +60,9 @@ export class Exchanges {
     }
     await this.#slots.acquire();
     try {
-      await runExchange({ ...exchange, controller: held.controller });
+      // Set on the exchange itself, not a copy: an exchange may keep its parts on its prototype.
+      exchange.cancellation = held.cancellation;
+      await runExchange(exchange);
     } finally {
       this.#slots.release();
       held.release();
@@ -71,29 +74,29 @@ export class Exchanges {
    * release to call when it is over. Undefined when the id is in use. (`start` holds its
    * request's id; a `subscriptions/listen`, which is not a handler and takes no slot, holds its own.)
    */
-  hold(id: RequestId): { controller: AbortController; release(): void } | undefined {
+  hold(id: RequestId): { cancellation: Cancellation; release(): void } | undefined {
     const key = keyOf(id);
     if (this.#inFlight.has(key)) return undefined;
-    const controller = new AbortController();
-    this.#inFlight.set(key, controller);
+    const cancellation = new Cancellation();
+    this.#inFlight.set(key, cancellation);
     return {
-      controller,
+      cancellation,
       release: () => {
-        if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
+        if (this.#inFlight.get(key) === cancellation) this.#inFlight.delete(key);
       },
     };
   }
 
   /** `notifications/cancelled`: aborts the request; an unknown or finished one is ignored (spec). */
   cancel(id: unknown, reason: unknown = CANCELLED): boolean {
-    const controller = typeof id === "string" || typeof id === "number" ? this.#inFlight.get(keyOf(id)) : undefined;
-    controller?.abort(reason);
-    return controller !== undefined;
+    const cancellation = typeof id === "string" || typeof id === "number" ? this.#inFlight.get(keyOf(id)) : undefined;
+    cancellation?.abort(reason);
+    return cancellation !== undefined;
   }
 
   /** Aborts every request, e.g. `DISCONNECTED` when the client went away. */
   abortAll(reason: unknown): void {
-    for (const controller of this.#inFlight.values()) controller.abort(reason);
+    for (const cancellation of this.#inFlight.values()) cancellation.abort(reason);
   }
 }
 

@@ -8,18 +8,22 @@ import type { Principal } from "../auth/Principal.ts";
 import { notification, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { atLeast } from "../protocol/logLevels.ts";
 import { FEATURE_OF, LIST_CHANGED_METHOD } from "../definition/ListKind.ts";
-import type { CreateMessageResult, ElicitResult, ListRootsResult, RequestContext } from "../definition/RequestContext.ts";
+import type { CreateMessageResult, ElicitResult, ListRootsResult, RequestContext, SessionContext } from "../definition/RequestContext.ts";
+import type { HandlerStorage } from "../storage/KeyValueStore.ts";
+import type { Cancellation } from "./Cancellation.ts";
 import type { Outlet, Scope } from "./Exchange.ts";
 
 /**
  * @param notify sends one message about this request (refused once it is answered or aborted)
  */
-export function requestContext(request: JsonRpcRequest, scope: Scope, signal: AbortSignal, notify: (message: JsonRpcMessage) => Promise<void>, outlet: Outlet, auth?: Principal): RequestContext {
+export function requestContext(request: JsonRpcRequest, scope: Scope, cancellation: Cancellation, notify: (message: JsonRpcMessage) => Promise<void>, outlet: Outlet, auth?: Principal): RequestContext {
   const progressToken = (request.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-  const ask = (method: string, params: object, key: string | undefined) => scope.ask(method, params as Record<string, unknown>, key, signal, notify);
+  const ask = (method: string, params: object, key: string | undefined) => scope.ask(method, params as Record<string, unknown>, key, cancellation.signal, notify);
   const session = scope.session;
   const base = {
-    signal,
+    // A plain property, not a getter: handlers spread and destructure their context, and an
+    // object literal with an accessor is built by a slow runtime call (measured: 4 µs a request).
+    signal: cancellation.signal,
     requestId: request.id,
     client: scope.client,
     env: scope.env,
@@ -42,7 +46,7 @@ export function requestContext(request: JsonRpcRequest, scope: Scope, signal: Ab
     closeStream: () => outlet.disconnect?.(),
     taskId: scope.taskId,
     startTask: () => (scope.startTask ? scope.startTask() : Promise.resolve()),
-    resourceUpdated: (uri: string) => scope.resourceUpdated(uri, signal),
+    resourceUpdated: (uri: string) => scope.resourceUpdated(uri, cancellation.signal),
     listChanged: async (feature: Parameters<RequestContext["listChanged"]>[0]) => {
       await scope.listChanged(feature);
       // On a session, its own stream hears it too: the change is this request's doing.
@@ -50,16 +54,15 @@ export function requestContext(request: JsonRpcRequest, scope: Scope, signal: Ab
     },
   };
   if (!session) return base;
-  return {
-    ...base,
-    storage: session.storage,
-    session: {
+  const context: typeof base & { storage?: HandlerStorage; session?: SessionContext } = base;
+  context.storage = session.storage;
+  context.session = {
       id: session.id,
       isEnabled: (kind, id) => session.isEnabled(kind, id),
       // On the request's own stream: a client that never opened the standalone stream still learns of it.
       setEnabled: async (kind, id, enabled) => {
         if (await session.setEnabled(kind, id, enabled)) await notify(notification(LIST_CHANGED_METHOD[FEATURE_OF[kind]]));
       },
-    },
   };
+  return context as RequestContext;
 }

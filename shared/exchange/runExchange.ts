@@ -2,9 +2,10 @@
  * The execution core: runs one request's handler and answers it, the same way in every era
  * (2025 sessions, 2026-07-28 over HTTP, message streams; later, tasks).
  *
- * - One abort controller per request (the era's, when it holds one to cancel by). Aborted by
+ * - One `Cancellation` per request (the era's, when it holds one to cancel by). Aborted by
  *   the era, the client cancelled or left, and nothing more is sent for the request, not even an
- *   error (cancellation spec); aborted by the deadline, the request gets the deadline error.
+ *   error (cancellation spec); aborted by the deadline, the request gets the deadline error. Its
+ *   `AbortSignal` is made only if the handler (or a write) asks for it.
  * - One deadline, HANDLER_TIMEOUT_MS, answered with one error in every era: -32603 with a
  *   sentence naming the method and the limit, and `data.timeoutMs`. JSON-RPC 2.0's "Internal
  *   error" is the code every revision allows for a failure of the server's own making; the
@@ -29,9 +30,10 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
 import { errorReply, type JsonRpcMessage, type JsonRpcResponse, resultReply } from "../jsonrpc/messages.ts";
+import type { Result } from "../definition/Method.ts";
 import type { Exchange } from "./Exchange.ts";
 import { requestContext } from "./requestContext.ts";
-import { untilAborted } from "./untilAborted.ts";
+import { Cancellation } from "./Cancellation.ts";
 import { describeFailure, type FailureReport, type HandlerFailure, isControlFlow, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 import { logId } from "../log/logId.ts";
 import { redact } from "../log/redact.ts";
@@ -46,44 +48,53 @@ export function deadlineError(method: string, timeoutMs: number): McpError {
   return new McpError(500, ErrorCode.InternalError, `Request ${method} did not finish within ${timeoutMs} ms (HANDLER_TIMEOUT_MS) and was aborted`, { timeoutMs });
 }
 
+/** The deadline timer's callback: a module function with the cancellation as its argument, so no closure is made per request. */
+function pastDeadline(cancellation: Cancellation): void {
+  cancellation.abort(DEADLINE);
+}
+
 export async function runExchange(exchange: Exchange): Promise<void> {
   const { request, scope, outlet, log } = exchange;
   const { id, method } = request;
   const logged = exchange.loggedId ?? id;
-  const controller = exchange.controller ?? new AbortController();
-  const { signal } = controller;
-  if (signal.aborted) {
+  const cancellation = exchange.cancellation ?? new Cancellation();
+  if (cancellation.aborted) {
     outlet.drop();
     return;
   }
   // A platform timer per request: on Workers a timer belongs to the request (or object) that set
   // it, so one timer shared by many requests would die with the first of them.
-  const timer = setTimeout(() => controller.abort(DEADLINE), exchange.timeoutMs);
+  const timer = setTimeout(pastDeadline, exchange.timeoutMs, cancellation);
   const started = Date.now();
   const span = exchange.trace?.telemetry.request(request, exchange.trace.origin);
   let answered = false;
   let failure: HandlerFailure | undefined;
   const notify = async (message: JsonRpcMessage) => {
-    signal.throwIfAborted();
+    if (cancellation.aborted) throw cancellation.reason;
     if (answered) {
       log.warn("rpc.late-notification", { id: logged, method: (message as { method?: string }).method });
       return;
     }
-    await outlet.notify(message, JSON.stringify(message), signal);
+    await outlet.notify(message, JSON.stringify(message), cancellation.signal);
   };
 
   let reply: JsonRpcResponse | undefined;
   try {
-    const ctx = requestContext(request, scope, signal, notify, outlet, exchange.auth);
+    const ctx = requestContext(request, scope, cancellation, notify, outlet, exchange.auth);
     (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE] = (reported) => void (failure ??= reported);
     if (span) (ctx as { [CURRENT_SPAN]?: string })[CURRENT_SPAN] = span.traceparent;
-    const result = await untilAborted(exchange.run(ctx), signal);
+    // The handler's result raced against the abort: a cancelled or timed-out request is answered
+    // (or dropped) at once, not when a handler that ignores its signal finally returns.
+    const result = await new Promise<Result>((resolve, reject) => {
+      cancellation.onAbort = reject;
+      exchange.run(ctx).then(resolve, reject);
+    });
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {
-    const reason = signal.aborted ? signal.reason : thrown;
+    const reason = cancellation.aborted ? cancellation.reason : thrown;
     if (reason === DEADLINE) {
       reply = errorReply(id, deadlineError(method, exchange.timeoutMs));
-    } else if (signal.aborted) {
+    } else if (cancellation.aborted) {
       // Cancelled, or the client left: nobody waits for an answer.
       log.info("rpc.out", { id: logged, method, ms: Date.now() - started, aborted: describe(reason) });
     } else {
@@ -93,6 +104,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     }
   } finally {
     answered = true;
+    cancellation.onAbort = undefined;
     clearTimeout(timer);
   }
   if (failure) reportFailure(exchange, failure, span, String(logged));

@@ -14,6 +14,17 @@ export interface TextAnswer {
 
 export type Answer = Response | TextAnswer;
 
+/** The responses `toResponse` made from plain data: whole bodies, never an event stream. */
+const PLAIN = new WeakSet<Response>();
+
 export function toResponse(answer: Answer): Response {
-  return answer instanceof Response ? answer : new Response(answer.body ?? null, answer);
+  if (answer instanceof Response) return answer;
+  const response = new Response(answer.body ?? null, answer);
+  PLAIN.add(response);
+  return response;
+}
+
+/** Whether `response` was made from plain data here: a runtime edge then need not read its headers or body to know it is no stream (each read a platform call). */
+export function isPlain(response: Response): boolean {
+  return PLAIN.has(response);
 }

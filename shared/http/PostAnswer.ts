@@ -40,7 +40,7 @@ export class PostAnswer {
     const headers = this.#jsonHeaders;
     if (!this.#pending || !headers) return false;
     this.#pending = false;
-    this.#resolve({ status, headers: { ...headers, ...extra }, body: json });
+    this.#resolve({ status, headers: extra ? { ...headers, ...extra } : headers, body: json });
     return true;
   }
 

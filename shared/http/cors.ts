@@ -15,11 +15,13 @@ const ALLOW_METHODS = "GET, POST, DELETE, OPTIONS";
 const ALLOW_HEADERS = ["content-type", "accept", "authorization", "mcp-session-id", "mcp-protocol-version", "last-event-id", "mcp-method", "mcp-name"];
 const EXPOSE_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate, retry-after";
 
-/** The answer to an `OPTIONS` preflight, or undefined for any other request. */
-export function preflight(request: Request, policy: OriginPolicy): Response | undefined {
-  if (request.method !== "OPTIONS") return undefined;
+/**
+ * The answer to an `OPTIONS` preflight, or undefined for any other request. `method` and `origin`:
+ * the request's, where the caller has read them already (each read is a platform call).
+ */
+export function preflight(request: Request, policy: OriginPolicy, method = request.method, origin = request.headers.get("origin")): Response | undefined {
+  if (method !== "OPTIONS") return undefined;
   const headers = new Headers({ vary: "Origin" });
-  const origin = request.headers.get("origin");
   if (origin !== null && isAllowedOrigin(origin, new URL(request.url), policy)) {
     // Echo what was asked for, beyond the MCP set: custom `x-mcp-header` parameters travel as headers.
     const requested = (request.headers.get("access-control-request-headers") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
@@ -31,12 +33,10 @@ export function preflight(request: Request, policy: OriginPolicy): Response | un
   return new Response(null, { status: 204, headers });
 }
 
-/** `response` with CORS headers for the request's origin, when that origin is allowed. */
-export function withCors(response: Response, request: Request, policy: OriginPolicy): Response {
+/** `response` with CORS headers for the request's origin (`origin`, where the caller has read it), when that origin is allowed. */
+export function withCors(response: Response, request: Request, policy: OriginPolicy, origin = request.headers.get("origin")): Response {
   // An upgraded request is the socket's now (Deno refuses to read it again), and needs no CORS.
-  if (response.status === 101) return response;
-  const origin = request.headers.get("origin");
-  if (origin === null || !isAllowedOrigin(origin, new URL(request.url), policy)) return response;
+  if (origin === null || response.status === 101 || !isAllowedOrigin(origin, new URL(request.url), policy)) return response;
   // Responses from a Durable Object have immutable headers; a shallow copy keeps the body streaming.
   const copy = new Response(response.body, response);
   copy.headers.set("access-control-allow-origin", origin);

@@ -36,8 +36,7 @@ export function isAllowedOrigin(origin: string, requestUrl: URL, policy: OriginP
 }
 
 /** Refused with 403 (a JSON-RPC error, no id) for a present, disallowed Origin. */
-export function checkOrigin(request: Request, policy: OriginPolicy): Checked {
-  const origin = request.headers.get("origin");
+export function checkOrigin(request: Request, policy: OriginPolicy, origin = request.headers.get("origin")): Checked {
   if (origin === null || isAllowedOrigin(origin, new URL(request.url), policy)) return PASSED;
   return refused(new McpError(403, ErrorCode.InvalidRequest, `Origin ${JSON.stringify(origin)} is not allowed; add it to ALLOWED_ORIGINS to let browser pages on it connect`));
 }

@@ -41,7 +41,7 @@ import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
-import { NO_TASK_HOST } from "../tasks/taskMethods.ts";
+import { taskRoutingOf } from "../tasks/TaskRouting.ts";
 import type { Homes } from "../home/Homes.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 import { homeProblem } from "../home/deploymentProblems.ts";
@@ -170,9 +170,10 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const authorization = authorizationFor(env, platform, options);
     const gate = gatekeeper(env, platform, options, authorization);
     // Only a server with task tools gets a task host: the rest never route a task method.
-    const tasks = definition.hasTasks ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
+    const routing = taskRoutingOf(definition);
+    const tasks = routing ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
     // Served without them: the extension is not advertised, optional tasks run as plain calls, required ones answer -32603 with this.
-    const unhosted = definition.hasTasks && !tasks ? `Some tools run as tasks, and ${NO_TASK_HOST}` : undefined;
+    const unhosted = routing && !tasks ? `Some tools run as tasks, and ${routing.unhosted}` : undefined;
     if (unhosted) logger.error("config.tasks", { message: serverText(unhosted) });
     const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
     const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
@@ -199,16 +200,18 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
   }
   table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem, services.warnings, services.stateless.tasks !== undefined)]]));
 
-  const dispatch = async (request: Request, env: E, context: unknown, services: Services): Promise<Response> => {
+  /** `origin`: the request's Origin header, read once (each header read is a platform call). */
+  const dispatch = async (request: Request, env: E, context: unknown, services: Services, origin: string | null): Promise<Response> => {
     const policy = { allowed: services.config.allowedOrigins };
+    const { method } = request;
     // Security first: a foreign Host refused, the preflight answered and a foreign Origin
     // refused, before anything else runs; then the caller's own checks, in order.
     const host = checkHost(request, services.config.allowedHosts);
     if (!host.ok) return errorResponse(host.error);
-    const preflighted = preflight(request, policy);
+    const preflighted = preflight(request, policy, method, origin);
     if (preflighted) return preflighted;
-    const origin = checkOrigin(request, policy);
-    if (!origin.ok) return errorResponse(origin.error);
+    const allowed = checkOrigin(request, policy, origin);
+    if (!allowed.ok) return errorResponse(allowed.error);
     const { gate } = services;
     const path = pathOf(request.url);
     // Only a well-known path can be a metadata document: the MCP requests skip the lookup.
@@ -219,10 +222,10 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
       if (answer) return answer;
     }
     // The route is found before the token is checked: an unknown path is 404 for everyone.
-    const route = userRoutes.find((r) => r.path === path && (r.method === "ALL" || r.method === request.method));
+    const route = userRoutes.find((r) => r.path === path && (r.method === "ALL" || r.method === method));
     const methods = route ? undefined : table.get(path);
-    if (!route && !methods) return errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${request.method} ${path}`));
-    const handle = methods?.get(request.method);
+    if (!route && !methods) return errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${method} ${path}`));
+    const handle = methods?.get(method);
     if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
     const address = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context));
@@ -235,20 +238,23 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
   };
 
   return async (request, env, context) => {
-    const started = Date.now();
     const services = servicesOrProblem(env);
     if (services instanceof Error) return errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
+    const debug = services.logger.enabled("debug");
+    const started = debug ? Date.now() : 0;
+    const origin = request.headers.get("origin");
     let response: Response;
     try {
-      response = await dispatch(request, env, context, services);
+      response = await dispatch(request, env, context, services, origin);
     } catch (error) {
       response = errorResponse(error, null, services.logger);
     }
+    // Nothing to add or log: the common answer leaves here without another platform call.
+    if (origin === null && !debug) return response;
     // An upgraded request belongs to its socket now (Deno refuses to read it again): nothing to add or log.
     if (response.status === 101) return response;
-    const { logger } = services;
-    if (logger.enabled("debug")) logger.debug("http", { method: request.method, path: pathOf(request.url), status: response.status, ms: Date.now() - started });
-    return withCors(response, request, { allowed: services.config.allowedOrigins });
+    if (debug) services.logger.debug("http", { method: request.method, path: pathOf(request.url), status: response.status, ms: Date.now() - started });
+    return withCors(response, request, { allowed: services.config.allowedOrigins }, origin);
   };
 }
 

@@ -15,6 +15,7 @@ import type { Caller } from "../auth/Caller.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
+import { Cancellation } from "../exchange/Cancellation.ts";
 import { runExchange } from "../exchange/runExchange.ts";
 import { toResponse } from "../http/Answer.ts";
 import { errorResponse } from "../http/errorResponse.ts";
@@ -24,7 +25,7 @@ import { SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts
 import type { CloseReason } from "../outbound/FrameStream.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
 import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
-import { QueueBudget } from "../outbound/QueueBudget.ts";
+import { QueueBudget, type Reservation } from "../outbound/QueueBudget.ts";
 import { admitStateless } from "../stateless/admitStateless.ts";
 import { listen, type ListenPlan } from "../stateless/listen.ts";
 import type { RequestMeta } from "../stateless/readRequestMeta.ts";
@@ -67,32 +68,42 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   }
 }
 
-/** The request's exchange, answered with JSON, or with its SSE stream once anything else goes first. */
+/**
+ * The request's exchange, answered with JSON, or with its SSE stream once anything else goes
+ * first. The stream, its budget and the reply's place in it are made only then: the common call
+ * is answered with JSON and needs none of them.
+ */
 async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: string | undefined, link: string | undefined): Promise<Response> {
-  const budget = QueueBudget.fromConfig(deps.config);
-  const controller = new AbortController();
-  let stream: LiveStream<Uint8Array> | undefined;
   // Closing the response stream is this revision's cancellation.
-  const streamOf = () => (stream ??= sseStream(budget, deps, (reason) => reason === "client-disconnected" && controller.abort(CLIENT_CLOSED)));
-  const answered = new PostAnswer(() => new Response(streamOf().connect(), { headers: SSE_HEADERS }), JSON_HEADERS);
-  const reservation = budget.reserve();
+  const cancellation = new Cancellation();
+  let sse: { stream: LiveStream<Uint8Array>; reservation: Reservation } | undefined;
+  const open = () => {
+    if (sse) return sse;
+    const budget = QueueBudget.fromConfig(deps.config);
+    // Reserved first, so the reply always fits.
+    const reservation = budget.reserve();
+    const stream = sseStream(budget, deps, (reason) => reason === "client-disconnected" && cancellation.abort(CLIENT_CLOSED));
+    return (sse = { stream, reservation });
+  };
+  const answered = new PostAnswer(() => new Response(open().stream.connect(), { headers: SSE_HEADERS }), JSON_HEADERS);
   const outlet: Outlet = {
     reply(reply, json) {
-      if (answered.json(json, statusOf(reply), headersOf(reply))) reservation.commit();
-      else streamOf().reply(json, reservation);
-      stream?.finish();
+      if (answered.json(json, statusOf(reply), headersOf(reply))) return;
+      const { stream, reservation } = open();
+      stream.reply(json, reservation);
+      stream.finish();
     },
     notify(_message, json, signal) {
       answered.stream();
-      return streamOf().notify(json, signal);
+      return open().stream.notify(json, signal);
     },
     drop() {
-      reservation.release();
       answered.stream();
-      stream?.finish();
+      sse?.reservation.release();
+      sse?.stream.finish();
     },
   };
-  void runExchange(statelessExchange(message, meta, deps, outlet, controller, caller, address, link));
+  void runExchange(statelessExchange(message, meta, deps, outlet, cancellation, caller, address, link));
   return toResponse(await answered.response);
 }
 

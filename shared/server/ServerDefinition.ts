@@ -63,6 +63,8 @@ export class ServerDefinition {
   #extensionMethods: ReadonlySet<string> = new Set();
   /** The extensions only `server/discover` advertises (`sessions: false`), with their settings. */
   #modernExtensions: Result = {};
+  /** What the extensions carry for layers above this one (`ExtensionParts.runtime`), by id. */
+  readonly #runtimes = new Map<string, object>();
 
   constructor(options: ServerOptions) {
     this.#options = options;
@@ -137,6 +139,11 @@ export class ServerDefinition {
   /** The task options of a tool (`task` in its definition); undefined for a plain or unknown tool. */
   taskOptions(toolName: string): TaskOptions | undefined {
     return this.#tools?.taskOptions(toolName);
+  }
+
+  /** What extension `id` carries for a layer above the definition (`ExtensionParts.runtime`), if listed. */
+  runtimeOf(id: string): object | undefined {
+    return this.#runtimes.get(id);
   }
 
   /** Whether the server offers the tasks extension: some tool may run as a task. */
@@ -220,6 +227,7 @@ export class ServerDefinition {
       options = parts.options;
       (parts.sessions === false ? this.#modernExtensions : advertised)[extension.id] = parts.settings;
       Object.assign(extensionMethods, parts.methods);
+      if (parts.runtime) this.#runtimes.set(extension.id, parts.runtime);
     }
     const viewed = options.tools?.find((tool) => tool.ui);
     if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "extensions" has no apps({ views })`);

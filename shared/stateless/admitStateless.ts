@@ -13,7 +13,7 @@ import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 import { type ListenPlan, planListen } from "./listen.ts";
 import { readRequestMeta, type RequestMeta } from "./readRequestMeta.ts";
 import { STATELESS_METHODS } from "./statelessExchange.ts";
-import { TASK_METHODS } from "../methods/tasksExtension.ts";
+import { taskRoutingOf } from "../tasks/TaskRouting.ts";
 
 export interface Admitted {
   meta: RequestMeta;
@@ -28,7 +28,7 @@ export function admitStateless(request: JsonRpcRequest, headers: Headers | undef
   const params = request.params ?? {};
   const meta = readRequestMeta(headers, params);
   if (!meta.ok) return refused(meta.error, id);
-  if (!STATELESS_METHODS.has(method) && !server.isExtensionMethod(method) && !(TASK_METHODS.has(method) && server.hasTasks)) return refused(McpError.methodNotFound(method), id);
+  if (!STATELESS_METHODS.has(method) && !server.isExtensionMethod(method) && !taskRoutingOf(server)?.methods.has(method)) return refused(McpError.methodNotFound(method), id);
   if (headers) {
     const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
     const mirrored = checkRequestHeaders(headers, method, params, tool === undefined ? [] : server.paramHeaders(tool));

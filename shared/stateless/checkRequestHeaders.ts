@@ -68,7 +68,7 @@ function headerValue(headers: Headers, name: string): Checked<string | undefined
   // Values that are not printable ASCII must come base64-wrapped; runtimes decode raw bytes
   // differently (workerd as Latin-1), so comparing them as they arrive would not be one rule.
   if (!/^[\x20-\x7E]*$/.test(value)) return mismatch(`${name} holds characters outside printable ASCII; send such values as =?base64?…?=`);
-  const encoded = /^=\?base64\?(.*)\?=$/.exec(value);
+  const encoded = value.startsWith("=?") ? /^=\?base64\?(.*)\?=$/.exec(value) : null;
   if (!encoded) return passed(value);
   const text = encoded[1]!;
   if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return mismatch(`${name} holds malformed base64 ${JSON.stringify(value)}`);

@@ -12,6 +12,7 @@ import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { McpError } from "../errors/McpError.ts";
 import { CONTROL_FLOW } from "../errors/HandlerFailure.ts";
+import type { Cancellation } from "../exchange/Cancellation.ts";
 import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
 import { type JsonRpcRequest, notification } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -25,8 +26,7 @@ import { InputRounds } from "../exchange/InputRounds.ts";
 import type { OpenListens } from "./listen.ts";
 import type { RequestMeta } from "./readRequestMeta.ts";
 import { paramsDigest, type RequestState } from "./RequestState.ts";
-import { TASK_METHODS } from "../methods/tasksExtension.ts";
-import { planTask, startTask, taskMethod } from "../tasks/taskMethods.ts";
+import { taskRoutingOf } from "../tasks/TaskRouting.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
 import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
@@ -77,12 +77,12 @@ export const STATELESS_METHODS: ReadonlySet<string> = new Set([
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /**
- * A request of this revision other than `subscriptions/listen`, answered on `outlet`; `controller`
+ * A request of this revision other than `subscriptions/listen`, answered on `outlet`; `cancellation`
  * cancels it. `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose
  * a `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
  * `link`: the transport's trace context (an HTTP `traceparent` header), linked from the request's span.
  */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, controller?: AbortController, caller?: Caller, address?: string, link?: string): Exchange {
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancellation?: Cancellation, caller?: Caller, address?: string, link?: string): Exchange {
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
@@ -127,7 +127,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     auth: caller?.auth,
     scope,
     outlet,
-    controller,
+    cancellation,
     onError: server.onError,
     trace: telemetry && { telemetry, origin: { ...(deps.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address, link } },
     log: deps.logger,
@@ -138,18 +138,19 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
       if (method === "server/discover") return server.discover(deps.tasks !== undefined);
       // Without a task host the extension is not advertised, so its methods are unknown here (-32601).
-      if (TASK_METHODS.has(method) && server.hasTasks && deps.tasks) return taskMethod(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
+      const tasks = taskRoutingOf(server);
+      if (tasks?.methods.has(method) && deps.tasks) return tasks.answer(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
       const handler = STATELESS_METHODS.has(method) || server.isExtensionMethod(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);
-      const task = method === "tools/call" ? planTask(server, params, meta.clientCapabilities, deps.tasks) : undefined;
+      const task = method === "tools/call" ? tasks?.plan(server, params, meta.clientCapabilities, deps.tasks) : undefined;
       const route = { homes: deps.homes, owner: caller?.owner };
-      if (!task) return runInHome(server, method, params, ctx, handler, route);
+      if (!task || !tasks) return runInHome(server, method, params, ctx, handler, route);
       // The task's runs continue this request's trace under its span (its stored `_meta.traceparent`).
-      if (!task.startsItself) return startTask(deps.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address));
+      if (!task.startsItself) return tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address));
       // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
       startable = true;
       const result = await runInHome(server, method, params, ctx, handler, route);
-      return started && !rounds.needsInput ? startTask(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address)) : result;
+      return started && !rounds.needsInput ? tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address)) : result;
     },
   };
 }

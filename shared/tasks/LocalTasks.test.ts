@@ -11,7 +11,7 @@ import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
-import { tasks } from "../server/tasks.ts";
+import { tasks } from "../stateless/tasks.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { mcpError } from "../testing/testKit.ts";
 import { LocalTasks } from "./LocalTasks.ts";

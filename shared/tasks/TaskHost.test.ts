@@ -14,7 +14,7 @@ import { logId } from "../log/logId.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import { utf8Length } from "../bytes/utf8Length.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
-import { tasks } from "../server/tasks.ts";
+import { tasks } from "../stateless/tasks.ts";
 import type { Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { mcpError } from "../testing/testKit.ts";

@@ -18,6 +18,7 @@ import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { McpError, type JsonRpcErrorObject } from "../errors/McpError.ts";
 import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
+import { Cancellation } from "../exchange/Cancellation.ts";
 import { runExchange } from "../exchange/runExchange.ts";
 import { type JsonRpcResponse, notification } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -90,7 +91,7 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     auth: start.auth,
     scope,
     outlet,
-    controller,
+    cancellation: Cancellation.following(controller.signal),
     // The request's id is the task id, a bearer secret: log lines carry its tag instead.
     log: deps.logger.child({ task: tag }),
     loggedId: tag,

@@ -9,12 +9,13 @@ import type { Caller } from "../auth/Caller.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
-import { declaresTasks, tasksRequired } from "../methods/tasksExtension.ts";
+import { declaresTasks, TASK_METHODS, tasksRequired } from "../methods/tasksExtension.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ClientView } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { isTaskId, newTaskId, type Tasks } from "./Tasks.ts";
+import type { TaskRouting } from "./TaskRouting.ts";
 
 /**
  * What a deployment with task tools and no task host lacks, in the words of its log line, `GET /`
@@ -77,3 +78,6 @@ export async function taskMethod(method: string, params: Record<string, unknown>
       return {};
   }
 }
+
+/** What `tasks()` carries. */
+export const TASK_ROUTING: TaskRouting = { methods: TASK_METHODS, plan: planTask, start: startTask, answer: taskMethod, unhosted: NO_TASK_HOST };

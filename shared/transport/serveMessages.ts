@@ -171,7 +171,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       outlet.drop();
       return idInUse(message.id);
     }
-    void listen(message, plan, broadcast, outlet, held.controller.signal, log, held.release, { tasks: stateless.tasks, owner: undefined }).catch((error) =>
+    void listen(message, plan, broadcast, outlet, held.cancellation.signal, log, held.release, { tasks: stateless.tasks, owner: undefined }).catch((error) =>
       // The subscription failed before its acknowledgement (listen dropped the outlet): answer it.
       write(JSON.stringify(errorReply(message.id, forThisEra(toMcpError(error, log))))),
     );

@@ -6,13 +6,15 @@
  * and `GET /` only, and there only where some tool may run as a task and the deployment hosts
  * tasks (`MCP_TASK` on Workers). Every method, error and state: docs/tasks.md.
  *
- * Not yet here: the task machinery itself (the task object, its host, the task methods), which
- * every Worker still carries; issue 23 moves it behind this factory.
+ * The factory brings the extension's request side (`TASK_ROUTING`: the task methods, and how a
+ * `tools/call` becomes a task), so a Worker without it ships none of that. The task's own side,
+ * where it runs, comes with the runtime's task host (`taskObject(server)` on Workers).
  */
 import type { Extension } from "../definition/ServerOptions.ts";
 import { TASKS_EXTENSION } from "../methods/tasksExtension.ts";
+import { TASK_ROUTING } from "../tasks/taskMethods.ts";
 
 /** @example defineServer({ …, tools: [tool({ …, task: "optional" })], extensions: [tasks()] }) */
 export function tasks(): Extension {
-  return { id: TASKS_EXTENSION, extend: (options) => ({ settings: {}, options, sessions: false }) };
+  return { id: TASKS_EXTENSION, extend: (options) => ({ settings: {}, options, sessions: false, runtime: TASK_ROUTING }) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TASKS_EXTENSION } from "../methods/tasksExtension.ts";
-import { defineServer, tool } from "./defineServer.ts";
+import { defineServer, tool } from "../server/defineServer.ts";
 import { tasks } from "./tasks.ts";
 
 const job = tool({ name: "job", description: "Runs long", input: z.object({}), task: "optional", handler: async () => "done" });
