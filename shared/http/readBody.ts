@@ -18,9 +18,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 export async function readBody(request: Request, maxBytes: number): Promise<Checked<string>> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) return tooLarge(maxBytes);
-  if (!request.body) return passed("");
-  // The common case, a declared length within the limit: one native read, no chunk loop.
-  const bytes = declared !== null ? new Uint8Array(await request.arrayBuffer()) : await readChunks(request.body, maxBytes);
+  // The common case, a declared length within the limit: one native read, no chunk loop (and no
+  // look at `request.body`, a platform call of its own).
+  let bytes: Uint8Array | undefined;
+  if (declared !== null) bytes = new Uint8Array(await request.arrayBuffer());
+  else if (!request.body) return passed("");
+  else bytes = await readChunks(request.body, maxBytes);
   if (!bytes || bytes.byteLength > maxBytes) return tooLarge(maxBytes);
   try {
     return passed(utf8.decode(bytes));

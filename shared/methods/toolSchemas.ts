@@ -55,7 +55,7 @@ export function toolSchemas(tool: AnyToolDefinition, convert?: JsonSchemaConvert
  * handler may return. (zod's output side would add `additionalProperties: false` to every plain
  * object, which the value sent never needs.)
  */
-function side(schema: unknown, what: string, convert: JsonSchemaConverter | undefined): { json: JsonSchemaObject; check: (value: unknown) => Promise<Validated> } {
+function side(schema: unknown, what: string, convert: JsonSchemaConverter | undefined): { json: JsonSchemaObject; check: (value: unknown) => Validated | Promise<Validated> } {
   if (!isStandardSchema(schema)) {
     throw new TypeError(`${what} must be a Standard Schema (zod, valibot, arktype…); for plain JSON Schema write jsonSchema({ type: "object", … }), with import { jsonSchema } from "durable-mcp"`);
   }

@@ -29,8 +29,15 @@ export interface Services {
   warnings?: readonly string[];
 }
 
-/** `caller`: who sent the request, where the server checks tokens; `address`: its network address, where the runtime knows it (fair shares of clients without a token). */
-export type Handler = (request: Request, services: Services, caller: Caller | undefined, address: string | undefined) => Response | Promise<Response>;
+/**
+ * `caller`: who sent the request, where the server checks tokens; `address`: its network address,
+ * where the runtime knows it (fair shares of clients without a token), read when first asked for:
+ * most requests never need it, and reading it is a header read, a platform call.
+ */
+export type Handler = (request: Request, services: Services, caller: Caller | undefined, address: ClientAddress) => Response | Promise<Response>;
+
+/** The request's network address, read once when first called; undefined where the runtime does not know it. */
+export type ClientAddress = () => string | undefined;
 
 /** The 403 answer for messages that name a definition whose scopes the caller's token lacks (`Gatekeeper.refuseScopes`); undefined when they may go on. */
 export function refuseScopes(request: Request, messages: readonly JsonRpcMessage[], services: Services, caller: Caller | undefined): Response | undefined {

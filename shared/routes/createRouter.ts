@@ -228,9 +228,15 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const handle = methods?.get(method);
     if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
-    const address = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context));
+    let read = false;
+    let known: string | undefined;
+    const address = () => {
+      if (!read) known = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context));
+      read = true;
+      return known;
+    };
     if (gate && !(route ? route.public : PUBLIC_PATHS.has(path))) {
-      const admitted = await gate.admit(request, env, address);
+      const admitted = await gate.admit(request, env, address());
       if (!admitted.ok) return errorResponse(admitted.error);
       caller = admitted.value;
     }

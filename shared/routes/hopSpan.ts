@@ -12,7 +12,7 @@
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
 import { type HopTrace, OVER_HTTP } from "../telemetry/Telemetry.ts";
-import type { Services } from "./Services.ts";
+import type { ClientAddress, Services } from "./Services.ts";
 import { logId } from "../log/logId.ts";
 
 export interface Hop {
@@ -21,13 +21,13 @@ export interface Hop {
   end(answered: Promise<Response>): Promise<Response>;
 }
 
-export function startHop(services: Services, request: Request, messages: readonly JsonRpcMessage[], protocolVersion: string, sessionId: string, address: string | undefined): Hop | undefined {
+export function startHop(services: Services, request: Request, messages: readonly JsonRpcMessage[], protocolVersion: string, sessionId: string, address: ClientAddress): Hop | undefined {
   const { telemetry } = services;
   if (!telemetry || !services.sessions.remote) return undefined;
   const link = request.headers.get("traceparent") ?? undefined;
   const requests = messages.filter(isRequest);
   if (requests.length !== 1) return { trace: { link }, end: (answered) => answered };
-  const span = telemetry.request(requests[0]!, { ...OVER_HTTP, protocolVersion, sessionTag: logId(sessionId), clientAddress: address, link });
+  const span = telemetry.request(requests[0]!, { ...OVER_HTTP, protocolVersion, sessionTag: logId(sessionId), clientAddress: address(), link });
   return {
     trace: { parent: span.traceparent, link },
     end: async (answered) => {

@@ -50,7 +50,7 @@ export const postMcp: Handler = async (request, services, caller, address) => {
     if (request.headers.has("mcp-session-id")) {
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
-    const shareKey = await clientKey(caller, address);
+    const shareKey = await clientKey(caller, address());
     const sessionId = newSessionId();
     const hop = startHop(services, request, messages, version.value, sessionId, address);
     const answered = sessions.apply({ kind: "post", sessionId, messages, size, create: true, owner: caller?.owner, auth: caller?.auth, shareKey, trace: hop?.trace });

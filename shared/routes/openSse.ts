@@ -23,6 +23,6 @@ export const openSse: Handler = async (request, { sessions }, caller, address) =
   } else {
     sessionId = newSessionId();
   }
-  const shareKey = reopen ? undefined : await clientKey(caller, address);
+  const shareKey = reopen ? undefined : await clientKey(caller, address());
   return sessions.apply({ kind: "open", sessionId, create: !reopen, endpoint: `${MESSAGE_PATH}?sessionId=${sessionId}`, owner: caller?.owner, shareKey });
 };

@@ -12,6 +12,7 @@
  * Not here: the same revision on stdio and other message streams (`serveMessages`).
  */
 import type { Caller } from "../auth/Caller.ts";
+import type { ClientAddress } from "./Services.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
@@ -41,7 +42,7 @@ const CLIENT_CLOSED = Symbol("the client closed the response stream");
  * sealed to it); `address`: its network address, where the runtime knows it — with the caller,
  * whose fair share a listen or a task counts against (`clientKey`).
  */
-export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps, caller?: Caller, address?: string): Promise<Response> {
+export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps, caller?: Caller, address?: ClientAddress): Promise<Response> {
   const message = messages[0];
   if (batch || !message) return errorResponse(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message per POST"));
   if (!("method" in message)) {
@@ -55,7 +56,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   if (!plan) return answer(message, meta, deps, caller, address, deps.telemetry && (request.headers.get("traceparent") ?? undefined));
   // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
   const { listens } = deps;
-  const slot = listens.acquire(await clientKey(caller, address));
+  const slot = listens.acquire(await clientKey(caller, address?.()));
   if (!slot.ok) {
     deps.logger.warn("listen.limit", { open: listens.count, max: listens.max });
     return errorResponse(slot.error, message.id);
@@ -73,7 +74,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
  * first. The stream, its budget and the reply's place in it are made only then: the common call
  * is answered with JSON and needs none of them.
  */
-async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: string | undefined, link: string | undefined): Promise<Response> {
+async function answer(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: ClientAddress | undefined, link: string | undefined): Promise<Response> {
   // Closing the response stream is this revision's cancellation.
   const cancellation = new Cancellation();
   let sse: { stream: LiveStream<Uint8Array>; reservation: Reservation } | undefined;

@@ -77,9 +77,13 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
  * Validates with the schema's own library; issues become one `✖` line each, with the path, at
  * most `MAX_REPORTED_ISSUES` of them, then "… and N more issues".
  */
-export async function validateStandard(schema: StandardSchemaV1, value: unknown): Promise<Validated> {
-  let result = schema["~standard"].validate(value);
-  if (result instanceof Promise) result = await result;
+export function validateStandard(schema: StandardSchemaV1, value: unknown): Validated | Promise<Validated> {
+  const result = schema["~standard"].validate(value);
+  // Most libraries validate synchronously: no promise is made for them, on every tool call.
+  return result instanceof Promise ? result.then(validated) : validated(result);
+}
+
+function validated(result: StandardResult<unknown>): Validated {
   return result.issues === undefined ? { ok: true, value: result.value } : { ok: false, message: describeIssues(result.issues) };
 }
 

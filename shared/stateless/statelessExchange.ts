@@ -82,7 +82,7 @@ const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
  * a `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
  * `link`: the transport's trace context (an HTTP `traceparent` header), linked from the request's span.
  */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancellation?: Cancellation, caller?: Caller, address?: string, link?: string): Exchange {
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancellation?: Cancellation, caller?: Caller, address?: () => string | undefined, link?: string): Exchange {
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
@@ -129,7 +129,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     outlet,
     cancellation,
     onError: server.onError,
-    trace: telemetry && { telemetry, origin: { ...(deps.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address, link } },
+    trace: telemetry && { telemetry, origin: { ...(deps.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address?.(), link } },
     log: deps.logger,
     timeoutMs: config.handlerTimeoutMs,
     maxReplyBytes: config.maxQueueBytes,
@@ -146,11 +146,11 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       const route = { homes: deps.homes, owner: caller?.owner };
       if (!task || !tasks) return runInHome(server, method, params, ctx, handler, route);
       // The task's runs continue this request's trace under its span (its stored `_meta.traceparent`).
-      if (!task.startsItself) return tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address));
+      if (!task.startsItself) return tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address?.()));
       // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
       startable = true;
       const result = await runInHome(server, method, params, ctx, handler, route);
-      return started && !rounds.needsInput ? tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address)) : result;
+      return started && !rounds.needsInput ? tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address?.())) : result;
     },
   };
 }
