@@ -89,6 +89,7 @@ export { type Authorization, oauth } from "./auth/oauth.ts";
 export type { Principal, TokenVerifier } from "./auth/Principal.ts";
 export { jwtVerifier, type JwtVerifierOptions } from "./auth/jwtVerifier.ts";
 export { DEFAULT_RATE_LIMITS, type RateLimits } from "./auth/Gatekeeper.ts";
+export { type RateLimitPolicy, rateLimits } from "./auth/rateLimits.ts";
 export type { RateLimit } from "./auth/RateLimiter.ts";
 
 // Errors

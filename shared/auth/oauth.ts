@@ -9,6 +9,8 @@
  * variables arrive with the first request); they are checked when the first request builds the
  * router's services, and a problem with them is answered 500 with its sentence on every route.
  */
+import type { Gatekeeper } from "./Gatekeeper.ts";
+import { gatekeeper, type PlatformLimiter } from "./rateLimits.ts";
 import type { AuthorizationOptions } from "./ResourceServer.ts";
 import { ResourceServer } from "./ResourceServer.ts";
 
@@ -22,6 +24,8 @@ export interface AuthorizationRuntime {
 export interface Authorization<E = Readonly<Record<string, unknown>>> {
   /** The resource server for one environment. @throws TypeError for options it cannot use. */
   resourceServer(env: E, runtime: AuthorizationRuntime): ResourceServer;
+  /** The token checks with the default rate limits (`DEFAULT_RATE_LIMITS`), where the router has no `rateLimits` of its own. */
+  gate(server: ResourceServer, platform: PlatformLimiter): Gatekeeper;
 }
 
 /**
@@ -29,5 +33,8 @@ export interface Authorization<E = Readonly<Record<string, unknown>>> {
  * createWorker(server, { authorization: oauth((env) => ({ verify: jwtVerifier({ issuer: env.ISSUER, keys: env.JWKS }), requiredScopes: ["mcp"] })) })
  */
 export function oauth<E = Readonly<Record<string, unknown>>>(options: AuthorizationOptions | ((env: E) => AuthorizationOptions)): Authorization<E> {
-  return { resourceServer: (env, runtime) => new ResourceServer(typeof options === "function" ? options(env) : options, runtime) };
+  return {
+    resourceServer: (env, runtime) => new ResourceServer(typeof options === "function" ? options(env) : options, runtime),
+    gate: (server, platform) => gatekeeper(undefined, server, platform)!,
+  };
 }

@@ -9,6 +9,7 @@ import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../host/LocalSessions.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { jsonSchema } from "../schema/jsonSchema.ts";
+import { rateLimits } from "../auth/rateLimits.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { createRouter } from "./createRouter.ts";
 
@@ -78,6 +79,32 @@ describe("createRouter: a variable that cannot be used", () => {
     const handle = routerFor(server);
     expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4MiB" })).status).toBe(500);
     expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4194304" })).status).toBe(200);
+  });
+});
+
+describe("createRouter: rateLimits given without rateLimits()", () => {
+  it("answers every route with a JSON 500 that says to wrap the limits in rateLimits(), and logs it once", async () => {
+    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
+    // The limits as routers took them before rateLimits(): refused with the fix, not ignored.
+    const handle = routerFor(server, { rateLimits: { perAddress: { limit: 1, periodSeconds: 60 } } as never });
+    const env = {};
+    for (const request of requests()) {
+      const response = await handle(request, env);
+      expect(response.status, `${request.method} ${request.url}`).toBe(500);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/"rateLimits" takes rateLimits\(limits\) \(from durable-mcp\), which brings the limiter; wrap the limits you gave/);
+    }
+    expect(logged().filter((line) => line.level === "error")).toHaveLength(1);
+  });
+
+  it("limits per address with rateLimits() alone, without authorization: 429 with Retry-After past the limit", async () => {
+    const server = defineServer({ name: "s", version: "1" });
+    const handle = routerFor(server, { rateLimits: rateLimits({ perAddress: { limit: 2, periodSeconds: 60 } }) });
+    // The address comes from a proxy's header here: this router's platform knows none of its own.
+    const env = { TRUST_PROXY: "x-real-ip" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await handle(new Request(`${BASE}/`, { headers: { "x-real-ip": "203.0.113.9" } }), env)).status);
+    expect(statuses.slice(0, 2)).toEqual([200, 200]);
+    expect(statuses[2]).toBe(429);
   });
 });
 

@@ -20,8 +20,9 @@
  * Deno), protocol logic (`session/`, `stateless/`, `exchange/`).
  */
 import type { Caller } from "../auth/Caller.ts";
-import { DEFAULT_RATE_LIMITS, Gatekeeper, type RateLimits } from "../auth/Gatekeeper.ts";
-import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "../auth/RateLimiter.ts";
+import type { Gatekeeper, RateLimits } from "../auth/Gatekeeper.ts";
+import type { PlatformLimiter, RateLimitPolicy } from "../auth/rateLimits.ts";
+import type { RateLimit, RateLimiter } from "../auth/RateLimiter.ts";
 import type { Authorization } from "../auth/oauth.ts";
 import type { ResourceServer } from "../auth/ResourceServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
@@ -109,11 +110,14 @@ export interface RouterOptions<E extends Env> {
    */
   authorization?: Authorization<E>;
   /**
-   * Rate limits (see `Gatekeeper`). Default: `DEFAULT_RATE_LIMITS` with authorization, none without.
-   * On Workers, a `[[ratelimits]]` binding named `MCP_RATE_LIMIT_ADDRESS` or
-   * `MCP_RATE_LIMIT_PRINCIPAL` counts for its limit across the location's isolates.
+   * Rate limits (see `Gatekeeper`), made by `rateLimits(limits)`, which brings the limiter.
+   * Default: `DEFAULT_RATE_LIMITS` with authorization, none without. On Workers, a
+   * `[[ratelimits]]` binding named `MCP_RATE_LIMIT_ADDRESS` or `MCP_RATE_LIMIT_PRINCIPAL` counts
+   * for its limit across the location's isolates.
+   *
+   * @example rateLimits: rateLimits({ perAddress: { limit: 60, periodSeconds: 60 } })
    */
-  rateLimits?: RateLimits | ((env: E) => RateLimits);
+  rateLimits?: RateLimitPolicy<E>;
 }
 
 
@@ -168,7 +172,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const broadcast = platform.broadcaster(env, config);
     const requestState = new RequestState(secret, config.requestStateTtlMs);
     const authorization = authorizationFor(env, platform, options);
-    const gate = gatekeeper(env, platform, options, authorization);
+    const gate = gateFor(env, platform, options, authorization);
     // Only a server with task tools gets a task host: the rest never route a task method.
     const routing = taskRoutingOf(definition);
     const tasks = routing ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
@@ -275,18 +279,16 @@ function authorizationFor<E extends Env>(env: E, platform: Platform<E>, options:
 }
 
 /** The token and rate checks the options configure, for one environment; undefined for none. */
-function gatekeeper<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>, authorization: ResourceServer | undefined): Gatekeeper | undefined {
-  const limits = (typeof options.rateLimits === "function" ? options.rateLimits(env) : options.rateLimits) ?? (authorization ? DEFAULT_RATE_LIMITS : {});
-  const limiter = (name: keyof RateLimits): RateLimiter | undefined => {
-    const rate = limits[name];
-    if (!rate) return undefined;
-    checkRate(`rateLimits.${name}`, rate);
-    return platform.rateLimiter?.(env, name, rate) ?? new WindowLimiter(rate);
-  };
-  const perAddress = limiter("perAddress");
-  const perPrincipal = authorization ? limiter("perPrincipal") : undefined;
-  if (!authorization && !perAddress) return undefined;
-  return new Gatekeeper(authorization, { perAddress, perPrincipal });
+function gateFor<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>, server: ResourceServer | undefined): Gatekeeper | undefined {
+  const limiter: PlatformLimiter = (name, rate) => platform.rateLimiter?.(env, name, rate);
+  const { rateLimits } = options;
+  if (rateLimits !== undefined) {
+    if (typeof rateLimits?.gate !== "function") {
+      throw new TypeError('"rateLimits" takes rateLimits(limits) (from durable-mcp), which brings the limiter; wrap the limits you gave: rateLimits: rateLimits({ perAddress, perPrincipal })');
+    }
+    return rateLimits.gate(env, server, limiter);
+  }
+  return server ? options.authorization!.gate(server, limiter) : undefined;
 }
 
 /** The path of an absolute URL, cut from its text (runtimes hand handlers normalized URLs). */

@@ -1,0 +1,46 @@
+/**
+ * `rateLimits(limits)`: what a router's `rateLimits` option takes — requests counted per client
+ * address (those that do not authenticate, where tokens are checked) and per user, each refused
+ * with 429 and `Retry-After` past its limit (see `Gatekeeper`). The factory brings the limiter
+ * and the gate that applies it, as `oauth()` does with its default limits, so a router with
+ * neither ships none of them.
+ *
+ * Limits are given as they are, or as a function of the environment; they are checked when the
+ * first request builds the router's services, and a problem with them is answered 500 with its
+ * sentence on every route.
+ */
+import { DEFAULT_RATE_LIMITS, Gatekeeper, type RateLimits } from "./Gatekeeper.ts";
+import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "./RateLimiter.ts";
+import type { ResourceServer } from "./ResourceServer.ts";
+
+/** The platform's own limiter for a limit (a Workers `[[ratelimits]]` binding), or undefined for one in this process. */
+export type PlatformLimiter = (name: keyof RateLimits, rate: RateLimit) => RateLimiter | undefined;
+
+/** Rate limits for a router, made by `rateLimits()`. */
+export interface RateLimitPolicy<E = Readonly<Record<string, unknown>>> {
+  /** The checks for one environment, tokens (`server`) included where they are checked; undefined for none. @throws RangeError for a limit it cannot use */
+  gate(env: E, server: ResourceServer | undefined, platform: PlatformLimiter): Gatekeeper | undefined;
+}
+
+/**
+ * @example
+ * createWorker(server, { rateLimits: rateLimits({ perAddress: { limit: 60, periodSeconds: 60 } }) })
+ */
+export function rateLimits<E = Readonly<Record<string, unknown>>>(limits: RateLimits | ((env: E) => RateLimits)): RateLimitPolicy<E> {
+  return { gate: (env, server, platform) => gatekeeper(typeof limits === "function" ? limits(env) : limits, server, platform) };
+}
+
+/** The token and rate checks for `limits` (`DEFAULT_RATE_LIMITS` where tokens are checked and none are given); undefined for none. */
+export function gatekeeper(limits: RateLimits | undefined, server: ResourceServer | undefined, platform: PlatformLimiter): Gatekeeper | undefined {
+  const chosen = limits ?? (server ? DEFAULT_RATE_LIMITS : {});
+  const limiter = (name: keyof RateLimits): RateLimiter | undefined => {
+    const rate = chosen[name];
+    if (!rate) return undefined;
+    checkRate(`rateLimits.${name}`, rate);
+    return platform(name, rate) ?? new WindowLimiter(rate);
+  };
+  const perAddress = limiter("perAddress");
+  const perPrincipal = server ? limiter("perPrincipal") : undefined;
+  if (!server && !perAddress) return undefined;
+  return new Gatekeeper(server, { perAddress, perPrincipal });
+}
