@@ -35,6 +35,7 @@ import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
 import { durableTasks, type TaskObject } from "../durable/durableTasks.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
 import { remoteHomes } from "../durable/homeRegistry.ts";
+import { requestHeaders } from "../shared/http/requestHeaders.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
 export type WorkerEnv = SessionObjectEnv & {
@@ -72,7 +73,7 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
       keepAlive: waitUntil,
       // Set by Cloudflare's edge, which a client cannot forge; absent under a local runtime.
-      clientAddress: (request) => request.headers.get("cf-connecting-ip") ?? undefined,
+      clientAddress: (request) => requestHeaders(request).get("cf-connecting-ip") ?? undefined,
       rateLimiter: (env, name, rate) => {
         const binding = env[RATE_LIMIT_BINDINGS[name]] as RateLimitBinding | undefined;
         return binding ? new BindingLimiter(binding, rate) : undefined;

@@ -237,6 +237,9 @@ export function runMode(base, mode, { sessions, calls, floor = false }) {
   return measure(floor ? spec.openFloor : spec.open, base, sessions, calls);
 }
 
+/** The modes, in the order the bench prints them. */
+export const MODE_NAMES = Object.keys(MODES);
+
 /** Closes the client's keep-alive connections, so the server can shut down at once. */
 export function closeConnections() {
   agent.destroy();

@@ -13,6 +13,7 @@
  * proxy would count a client by what it claims).
  */
 import type { TrustProxy } from "../config/readConfig.ts";
+import { requestHeaders } from "./requestHeaders.ts";
 
 /** An IPv4 or IPv6 literal, loosely (hex digits, dots, colons, brackets), and no longer than one can be. */
 const IP_LITERAL = /^\[?[0-9A-Fa-f:.]{2,45}\]?$/;
@@ -20,7 +21,7 @@ const IP_LITERAL = /^\[?[0-9A-Fa-f:.]{2,45}\]?$/;
 /** @example clientAddress(request, "x-forwarded-for", "10.0.0.2") // "203.0.113.7" for X-Forwarded-For: 198.51.100.1, 203.0.113.7 */
 export function clientAddress(request: Request, trustProxy: TrustProxy | undefined, runtimeAddress: string | undefined): string | undefined {
   if (trustProxy === undefined) return runtimeAddress;
-  const header = request.headers.get(trustProxy);
+  const header = requestHeaders(request).get(trustProxy);
   if (header === null) return runtimeAddress;
   const value = (trustProxy === "x-forwarded-for" ? header.slice(header.lastIndexOf(",") + 1) : header).trim();
   return IP_LITERAL.test(value) ? value : runtimeAddress;

@@ -7,6 +7,7 @@
  * Origin validation itself is `checkOrigin()`; this module only decorates what it allowed.
  */
 import { isAllowedOrigin, type OriginPolicy } from "./originPolicy.ts";
+import { requestHeaders } from "./requestHeaders.ts";
 
 /** How long a browser may cache a preflight answer. */
 export const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
@@ -19,12 +20,12 @@ const EXPOSE_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate, 
  * The answer to an `OPTIONS` preflight, or undefined for any other request. `method` and `origin`:
  * the request's, where the caller has read them already (each read is a platform call).
  */
-export function preflight(request: Request, policy: OriginPolicy, method = request.method, origin = request.headers.get("origin")): Response | undefined {
+export function preflight(request: Request, policy: OriginPolicy, method = request.method, origin = requestHeaders(request).get("origin")): Response | undefined {
   if (method !== "OPTIONS") return undefined;
   const headers = new Headers({ vary: "Origin" });
   if (origin !== null && isAllowedOrigin(origin, new URL(request.url), policy)) {
     // Echo what was asked for, beyond the MCP set: custom `x-mcp-header` parameters travel as headers.
-    const requested = (request.headers.get("access-control-request-headers") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+    const requested = (requestHeaders(request).get("access-control-request-headers") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
     headers.set("access-control-allow-origin", origin);
     headers.set("access-control-allow-methods", ALLOW_METHODS);
     headers.set("access-control-allow-headers", [...new Set([...ALLOW_HEADERS, ...requested])].join(", "));
@@ -34,7 +35,7 @@ export function preflight(request: Request, policy: OriginPolicy, method = reque
 }
 
 /** `response` with CORS headers for the request's origin (`origin`, where the caller has read it), when that origin is allowed. */
-export function withCors(response: Response, request: Request, policy: OriginPolicy, origin = request.headers.get("origin")): Response {
+export function withCors(response: Response, request: Request, policy: OriginPolicy, origin = requestHeaders(request).get("origin")): Response {
   // An upgraded request is the socket's now (Deno refuses to read it again), and needs no CORS.
   if (origin === null || response.status === 101 || !isAllowedOrigin(origin, new URL(request.url), policy)) return response;
   // Responses from a Durable Object have immutable headers; a shallow copy keeps the body streaming.

@@ -6,13 +6,14 @@ import { type Checked, PASSED, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { isSupportedVersion, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
+import { requestHeaders } from "./requestHeaders.ts";
 
 /** Session ids this server mints: 128 random bits as 32 lowercase hex digits (`newSessionId()`). */
 export const SESSION_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 /** `application/json`, optionally with `charset=utf-8`; anything else is 415. */
 export function requireJsonContentType(request: Request): Checked {
-  const header = request.headers.get("content-type");
+  const header = requestHeaders(request).get("content-type");
   // What every client sends, checked without splitting anything.
   if (header === "application/json" || header === "application/json; charset=utf-8") return PASSED;
   const [type = "", ...params] = (header ?? "").split(";").map((part) => part.trim().toLowerCase());
@@ -40,7 +41,7 @@ export function requireSessionId(url: URL): Checked<string> {
 
 /** The `Mcp-Session-Id` header of a Streamable HTTP request: 400 when absent, 404 when it cannot be ours. */
 export function requireMcpSessionId(request: Request): Checked<string> {
-  const sessionId = request.headers.get("mcp-session-id");
+  const sessionId = requestHeaders(request).get("mcp-session-id");
   if (sessionId === null || sessionId === "") {
     return refused(new McpError(400, ErrorCode.InvalidRequest, "Missing Mcp-Session-Id header; initialize a session first"));
   }
@@ -56,7 +57,7 @@ export function requireMcpSessionId(request: Request): Checked<string> {
  * otherwise. Streamable HTTP clients MUST accept both JSON and SSE on POST, SSE on GET.
  */
 export function requireAccept(request: Request, needed: readonly string[]): Checked {
-  const header = request.headers.get("accept") ?? "";
+  const header = requestHeaders(request).get("accept") ?? "";
   if (needed.every((type) => listsExactly(header, type))) return PASSED;
   const offered = header.split(",").map((part) => part.split(";")[0]!.trim().toLowerCase());
   const accepts = (type: string) => offered.includes(type) || offered.includes("*/*") || offered.includes(`${type.split("/")[0]}/*`);
@@ -82,7 +83,7 @@ function listsExactly(header: string, type: string): boolean {
  * Header"): absent means 2025-03-26 for backwards compatibility; present but unsupported is a 400.
  */
 export function requireProtocolVersion(request: Request): Checked<ProtocolVersion> {
-  const header = request.headers.get("mcp-protocol-version");
+  const header = requestHeaders(request).get("mcp-protocol-version");
   if (header === null) return passed("2025-03-26");
   if (isSupportedVersion(header)) return passed(header);
   return refused(new McpError(400, ErrorCode.InvalidRequest, `Unsupported MCP-Protocol-Version ${JSON.stringify(header)}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}`));

@@ -11,6 +11,7 @@
 import { type Checked, PASSED, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import { requestHeaders } from "./requestHeaders.ts";
 
 export interface OriginPolicy {
   /** Exact origins (`scheme://host[:port]`), or "*" for any. */
@@ -36,7 +37,7 @@ export function isAllowedOrigin(origin: string, requestUrl: URL, policy: OriginP
 }
 
 /** Refused with 403 (a JSON-RPC error, no id) for a present, disallowed Origin. */
-export function checkOrigin(request: Request, policy: OriginPolicy, origin = request.headers.get("origin")): Checked {
+export function checkOrigin(request: Request, policy: OriginPolicy, origin = requestHeaders(request).get("origin")): Checked {
   if (origin === null || isAllowedOrigin(origin, new URL(request.url), policy)) return PASSED;
   return refused(new McpError(403, ErrorCode.InvalidRequest, `Origin ${JSON.stringify(origin)} is not allowed; add it to ALLOWED_ORIGINS to let browser pages on it connect`));
 }

@@ -12,11 +12,12 @@ import { concatBytes } from "../bytes/concatBytes.ts";
 import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import { requestHeaders } from "./requestHeaders.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export async function readBody(request: Request, maxBytes: number): Promise<Checked<string>> {
-  const declared = request.headers.get("content-length");
+  const declared = requestHeaders(request).get("content-length");
   if (declared !== null && Number(declared) > maxBytes) return tooLarge(maxBytes);
   // The common case, a declared length within the limit: one native read, no chunk loop (and no
   // look at `request.body`, a platform call of its own).

@@ -51,6 +51,7 @@ import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
 import type { Handler, Services } from "./Services.ts";
 import { openSse } from "./openSse.ts";
 import { postMessage } from "./postMessage.ts";
+import { requestHeaders } from "../http/requestHeaders.ts";
 
 type Env = ServerEnv;
 
@@ -252,7 +253,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     if (services instanceof Error) return errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
     const debug = services.logger.enabled("debug");
     const started = debug ? Date.now() : 0;
-    const origin = request.headers.get("origin");
+    const origin = requestHeaders(request).get("origin");
     let response: Response;
     try {
       response = await dispatch(request, env, context, services, origin);

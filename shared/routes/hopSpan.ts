@@ -14,6 +14,7 @@ import { isRequest } from "../jsonrpc/messages.ts";
 import { type HopTrace, OVER_HTTP } from "../telemetry/Telemetry.ts";
 import type { ClientAddress, Services } from "./Services.ts";
 import { logId } from "../log/logId.ts";
+import { requestHeaders } from "../http/requestHeaders.ts";
 
 export interface Hop {
   trace: HopTrace;
@@ -24,7 +25,7 @@ export interface Hop {
 export function startHop(services: Services, request: Request, messages: readonly JsonRpcMessage[], protocolVersion: string, sessionId: string, address: ClientAddress): Hop | undefined {
   const { telemetry } = services;
   if (!telemetry || !services.sessions.remote) return undefined;
-  const link = request.headers.get("traceparent") ?? undefined;
+  const link = requestHeaders(request).get("traceparent") ?? undefined;
   const requests = messages.filter(isRequest);
   if (requests.length !== 1) return { trace: { link }, end: (answered) => answered };
   const span = telemetry.request(requests[0]!, { ...OVER_HTTP, protocolVersion, sessionTag: logId(sessionId), clientAddress: address(), link });

@@ -24,6 +24,7 @@ import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
 import { type Handler, refuseScopes } from "./Services.ts";
 import { statelessPost } from "./statelessPost.ts";
 import { startHop } from "./hopSpan.ts";
+import { requestHeaders } from "../http/requestHeaders.ts";
 
 const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
@@ -37,7 +38,7 @@ export const postMcp: Handler = async (request, services, caller, address) => {
   const { messages, batch, size } = parsed.value;
   const denied = refuseScopes(request, messages, services, caller);
   if (denied) return denied;
-  if (classifyEra(request.headers, messages, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller, address);
+  if (classifyEra(requestHeaders(request), messages, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller, address);
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
 
@@ -47,7 +48,7 @@ export const postMcp: Handler = async (request, services, caller, address) => {
   const initialize = messages.find((m) => isRequest(m) && m.method === "initialize");
   if (initialize) {
     if (messages.length > 1) return errorResponse(McpError.invalidRequest("initialize must be sent alone, not in a batch"));
-    if (request.headers.has("mcp-session-id")) {
+    if (requestHeaders(request).has("mcp-session-id")) {
       return errorResponse(McpError.invalidRequest("initialize starts a new session: send it without Mcp-Session-Id"));
     }
     const shareKey = await clientKey(caller, address());
@@ -64,18 +65,18 @@ export const postMcp: Handler = async (request, services, caller, address) => {
 };
 
 export const getMcp: Handler = async (request, { sessions }, caller) => {
-  if (classifyBodiless(request.headers) === "stateless") return noStreamsHere("GET");
+  if (classifyBodiless(requestHeaders(request)) === "stateless") return noStreamsHere("GET");
   const accept = requireAccept(request, GET_ACCEPTS);
   if (!accept.ok) return errorResponse(accept.error);
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
-  return sessions.apply({ kind: "stream", sessionId: session.value, lastEventId: request.headers.get("last-event-id"), owner: caller?.owner });
+  return sessions.apply({ kind: "stream", sessionId: session.value, lastEventId: requestHeaders(request).get("last-event-id"), owner: caller?.owner });
 };
 
 export const deleteMcp: Handler = async (request, { sessions }, caller) => {
-  if (classifyBodiless(request.headers) === "stateless") return noStreamsHere("DELETE");
+  if (classifyBodiless(requestHeaders(request)) === "stateless") return noStreamsHere("DELETE");
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);
   const session = requireMcpSessionId(request);

@@ -33,6 +33,7 @@ import type { RequestMeta } from "../stateless/readRequestMeta.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
 import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
 import { clientKey } from "../shares/clientKey.ts";
+import { requestHeaders } from "../http/requestHeaders.ts";
 
 /** Why a request's handler was aborted when the client closed its response stream. */
 const CLIENT_CLOSED = Symbol("the client closed the response stream");
@@ -50,10 +51,10 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   }
   // The revision defines no client notifications over HTTP (closing a stream cancels): accepted, ignored.
   if (!isRequest(message)) return new Response(null, { status: 202 });
-  const admitted = admitStateless(message, request.headers, deps.server, caller?.auth);
+  const admitted = admitStateless(message, requestHeaders(request), deps.server, caller?.auth);
   if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
   const { meta, plan } = admitted.value;
-  if (!plan) return answer(message, meta, deps, caller, address, deps.telemetry && (request.headers.get("traceparent") ?? undefined));
+  if (!plan) return answer(message, meta, deps, caller, address, deps.telemetry && (requestHeaders(request).get("traceparent") ?? undefined));
   // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
   const { listens } = deps;
   const slot = listens.acquire(await clientKey(caller, address?.()));

@@ -59,6 +59,10 @@
  * gate that applies it (`WindowLimiter`, `Gatekeeper`, `KnownTokens`: 3.5 KB), as `oauth()` does
  * with its default limits: a Worker with neither ships none. The one-tool Worker 43.00 → 41.78
  * KiB gzip (budget 43.1 → 41.8), the example 71.48 → 70.39 (budget 71.6 → 70.4).
+ *
+ * Then each request's headers fetched from the platform once (`requestHeaders`): the same
+ * minified size (−0.01 KiB) gzips 0.05 KiB larger, 70.44 and 41.82, as module layout moves it;
+ * the budgets, set with no margin the step before, get 0.1 KiB for that: 70.5 and 41.9.
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
@@ -79,19 +83,19 @@ const AUTHORIZATION_MARKERS = ["oauth-protected-resource", "scopes_supported", "
 const VALIDATOR_MARKERS = ["Duplicate schema URI", "does not match additional properties schema", "A subschema had errors", "github.com/cfworker"];
 
 describe("bundle budgets", () => {
-  it("ships the example Worker, its App and skill included, in at most 70.4 KiB gzip, with no JSON Schema validator (its schemas are zod/mini's)", async () => {
+  it("ships the example Worker, its App and skill included, in at most 70.5 KiB gzip, with no JSON Schema validator (its schemas are zod/mini's)", async () => {
     const { gzipKib, code } = await deploySize();
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(70.4);
+    expect(gzipKib).toBeLessThanOrEqual(70.5);
     // The markers below are in the example's script: the check that they are absent elsewhere can fail.
     for (const marker of [...EXTENSION_MARKERS, ...TASK_MARKERS]) expect(code).toContain(marker);
     for (const marker of [...VALIDATOR_MARKERS, ...AUTHORIZATION_MARKERS, ...RATE_LIMIT_MARKERS]) expect(code).not.toContain(marker);
   });
 
-  it("ships a Worker whose tools use jsonSchema() only in at most 41.8 KiB gzip, its validator included, with no extension's, task's, token check's or rate limit's code", async () => {
+  it("ships a Worker whose tools use jsonSchema() only in at most 41.9 KiB gzip, its validator included, with no extension's, task's, token check's or rate limit's code", async () => {
     const { gzipKib, code } = await deploySize("test/bundle/rawSchemaWorker.ts", "test/bundle/wrangler.toml");
     expect(gzipKib).toBeGreaterThan(10);
-    expect(gzipKib).toBeLessThanOrEqual(41.8);
+    expect(gzipKib).toBeLessThanOrEqual(41.9);
     for (const marker of VALIDATOR_MARKERS) expect(code).toContain(marker);
     for (const marker of [...EXTENSION_MARKERS, ...TASK_MARKERS, ...AUTHORIZATION_MARKERS, ...RATE_LIMIT_MARKERS]) expect(code).not.toContain(marker);
   });
