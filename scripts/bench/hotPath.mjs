@@ -198,7 +198,10 @@ async function compare(spec, base, n, calls, rounds, withFloor) {
       if (floor) floorRuns.push(await drive(floor.calls, batch));
       serverRuns.push(await drive(server.calls, batch));
     }
-    return { server: figures(serverRuns), floor: floor && figures(floorRuns) };
+    // Each round's CPU ratio, floor and server measured back to back: their median and range say
+    // how far the machine's drift moves the ratio of totals printed beside them.
+    const roundRatios = floor ? serverRuns.map((run, i) => run.cpuMs / run.calls / (floorRuns[i].cpuMs / floorRuns[i].calls)).sort((a, b) => a - b) : [];
+    return { server: figures(serverRuns), floor: floor && figures(floorRuns), roundRatios };
   } finally {
     server.close();
     floor?.close();
@@ -216,12 +219,13 @@ export async function hotPath(base, { sessions, calls, modes = Object.keys(MODES
   for (const mode of modes) {
     const spec = MODES[mode];
     for (const n of sessions) {
-      const { server, floor } = await compare(spec, base, n, calls, rounds, floors);
+      const { server, floor, roundRatios } = await compare(spec, base, n, calls, rounds, floors);
       if (!floor) {
         rows.push({ mode, sessions: n, server });
         continue;
       }
-      rows.push({ mode, sessions: n, floorName: spec.floor, server, floor, rate: server.perSecond / floor.perSecond, cpu: server.cpuMsPerCall / floor.cpuMsPerCall });
+      const median = roundRatios[Math.floor((roundRatios.length - 1) / 2)] / 2 + roundRatios[Math.ceil((roundRatios.length - 1) / 2)] / 2;
+      rows.push({ mode, sessions: n, floorName: spec.floor, server, floor, rate: server.perSecond / floor.perSecond, cpu: server.cpuMsPerCall / floor.cpuMsPerCall, rounds: { median, min: roundRatios[0], max: roundRatios.at(-1) } });
     }
   }
   return rows;
@@ -248,9 +252,10 @@ export function closeConnections() {
 export function printHotPath(rows) {
   const pad = (s, n) => String(s).padEnd(n);
   const num = (x, d) => x.toFixed(d).padStart(8);
-  console.log(`   ${pad("mode", 18)}${pad("sessions", 10)}${"calls/s".padStart(8)} ${"floor".padStart(8)} ${"ratio".padStart(8)}   ${"CPU ms".padStart(8)} ${"floor".padStart(8)} ${"ratio".padStart(8)}`);
+  console.log(`   ${pad("mode", 18)}${pad("sessions", 10)}${"calls/s".padStart(8)} ${"floor".padStart(8)} ${"ratio".padStart(8)}   ${"CPU ms".padStart(8)} ${"floor".padStart(8)} ${"ratio".padStart(8)}   rounds: median [min–max]`);
   for (const r of rows) {
-    console.log(`   ${pad(r.mode, 18)}${pad(r.sessions, 10)}${num(r.server.perSecond, 0)} ${num(r.floor.perSecond, 0)} ${num(r.rate, 2)}x   ${num(r.server.cpuMsPerCall, 3)} ${num(r.floor.cpuMsPerCall, 3)} ${num(r.cpu, 2)}x`);
+    const spread = `${r.rounds.median.toFixed(2)}x [${r.rounds.min.toFixed(2)}–${r.rounds.max.toFixed(2)}]`;
+    console.log(`   ${pad(r.mode, 18)}${pad(r.sessions, 10)}${num(r.server.perSecond, 0)} ${num(r.floor.perSecond, 0)} ${num(r.rate, 2)}x   ${num(r.server.cpuMsPerCall, 3)} ${num(r.floor.cpuMsPerCall, 3)} ${num(r.cpu, 2)}x   ${spread}`);
   }
   console.log("   floors: " + [...new Set(rows.map((r) => `${r.mode}: ${r.floorName}`))].join("; "));
   console.log("   goal: calls/s ≥ 0.8x the floor's and CPU per call ≤ 1.3x, in every mode");

@@ -1,0 +1,7 @@
+/**
+ * The size budgets, in KiB gzip as `wrangler deploy` reports it: `test/bundle/bundle.test.ts`
+ * holds each Worker to its budget, and `npm run size` prints it beside the figure. A budget moves
+ * down, not up, saying why in that test's header. The goals are issue 23's targets.
+ */
+export const BUDGETS = { example: 70.5, jsonSchema: 41.9 };
+export const GOALS = { example: 50, jsonSchema: 32 };
