@@ -19,14 +19,6 @@ export class Cancellation {
   /** Called once, on abort, if set by then: the one party that waits for it (the execution core). */
   onAbort: ((reason: unknown) => void) | undefined;
 
-  /** A cancellation that follows `signal` (an era that aborts a controller of its own). */
-  static following(signal: AbortSignal): Cancellation {
-    const cancellation = new Cancellation();
-    if (signal.aborted) cancellation.abort(signal.reason);
-    else signal.addEventListener("abort", () => cancellation.abort(signal.reason), { once: true });
-    return cancellation;
-  }
-
   /** The request's `AbortSignal`, made on first use; aborted with the reason if the request already is. */
   get signal(): AbortSignal {
     if (!this.#controller) {

@@ -36,6 +36,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { logId } from "../log/logId.ts";
 import type { Result } from "../definition/Method.ts";
+import { Cancellation } from "../exchange/Cancellation.ts";
 import { answerProblem } from "../exchange/InputRounds.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
 import type { AtomicStore } from "../storage/AtomicStore.ts";
@@ -84,7 +85,7 @@ export class TaskHost {
   #state: TaskState | null | undefined;
   #result: Result | undefined;
   /** The run under way here, claimed (synchronously) before its first await: a wakeup that overlaps it starts none. */
-  #run: AbortController | undefined;
+  #run: Cancellation | undefined;
   /** Set by `stop()`: no run starts after it, not even one whose wakeup had begun. */
   #stopped = false;
 
@@ -257,8 +258,8 @@ export class TaskHost {
     if (this.#stopped) return;
     // Claimed before any await, so that wakeups overlapping this one (a retried alarm, a timer
     // beside an update) find the run under way rather than start a second.
-    const controller = new AbortController();
-    this.#run = controller;
+    const run = new Cancellation();
+    this.#run = run;
     try {
       if (state.running) {
         const lostRuns = state.lostRuns + 1;
@@ -270,18 +271,18 @@ export class TaskHost {
         }
         await this.#change({ lostRuns }, false);
       }
-      await this.#execute(controller);
+      await this.#execute(run);
     } finally {
-      if (this.#run === controller) this.#run = undefined;
+      if (this.#run === run) this.#run = undefined;
     }
   }
 
-  async #execute(controller: AbortController): Promise<void> {
+  async #execute(run: Cancellation): Promise<void> {
     const { store, schedule, logger } = this.#options;
     await this.#change({ running: true }, false);
     await schedule(this.#leaseEnd(this.#state!));
     // Stopped, cancelled or expired while the run was being recorded: the handler never starts.
-    if (controller.signal.aborted) return;
+    if (run.aborted) return;
     const heartbeat = setInterval(() => {
       if (this.#state) schedule(this.#leaseEnd(this.#state)).catch((error) => logger.warn("task.lease-failed", { message: String(error) }));
     }, this.#options.config.taskLeaseMs / 3);
@@ -289,8 +290,8 @@ export class TaskHost {
     try {
       const start = (await store.get<TaskStart>(KEY.start))!;
       const answers = (await store.get<Record<string, unknown>>(KEY.answers)) ?? start.answers;
-      outcome = await runTask(start, answers, this.#options, controller, (statusMessage) => {
-        if (this.#run === controller) void this.#change({ statusMessage }, true, this.#options.shared === true);
+      outcome = await runTask(start, answers, this.#options, run, (statusMessage) => {
+        if (this.#run === run) void this.#change({ statusMessage }, true, this.#options.shared === true);
       });
     } finally {
       clearInterval(heartbeat);

@@ -18,7 +18,7 @@ import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { McpError, type JsonRpcErrorObject } from "../errors/McpError.ts";
 import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
-import { Cancellation } from "../exchange/Cancellation.ts";
+import type { Cancellation } from "../exchange/Cancellation.ts";
 import { runExchange } from "../exchange/runExchange.ts";
 import { type JsonRpcResponse, notification } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
@@ -54,7 +54,7 @@ export type RunOutcome =
   | { status: "aborted" };
 
 /** @param onProgress the handler's latest `ctx.progress`, as a status message */
-export async function runTask(start: TaskStart, answers: Record<string, unknown>, deps: TaskRunDeps, controller: AbortController, onProgress: (message: string) => void): Promise<RunOutcome> {
+export async function runTask(start: TaskStart, answers: Record<string, unknown>, deps: TaskRunDeps, cancellation: Cancellation, onProgress: (message: string) => void): Promise<RunOutcome> {
   const { server, config } = deps;
   const tag = logId(start.taskId);
   const rounds = new InputRounds(answers, undefined, start.client.capabilities);
@@ -91,7 +91,7 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     auth: start.auth,
     scope,
     outlet,
-    cancellation: Cancellation.following(controller.signal),
+    cancellation,
     // The request's id is the task id, a bearer secret: log lines carry its tag instead.
     log: deps.logger.child({ task: tag }),
     loggedId: tag,
