@@ -9,7 +9,7 @@
  * variables arrive with the first request); they are checked when the first request builds the
  * router's services, and a problem with them is answered 500 with its sentence on every route.
  */
-import type { Gatekeeper } from "./Gatekeeper.ts";
+import { DEFAULT_RATE_LIMITS, type Gatekeeper } from "./Gatekeeper.ts";
 import { gatekeeper, type PlatformLimiter } from "./rateLimits.ts";
 import type { AuthorizationOptions } from "./ResourceServer.ts";
 import { ResourceServer } from "./ResourceServer.ts";
@@ -35,6 +35,7 @@ export interface Authorization<E = Readonly<Record<string, unknown>>> {
 export function oauth<E = Readonly<Record<string, unknown>>>(options: AuthorizationOptions | ((env: E) => AuthorizationOptions)): Authorization<E> {
   return {
     resourceServer: (env, runtime) => new ResourceServer(typeof options === "function" ? options(env) : options, runtime),
-    gate: (server, platform) => gatekeeper(undefined, server, platform)!,
+    // With a server, the gate is always made: it checks the tokens.
+    gate: (server, platform) => gatekeeper(DEFAULT_RATE_LIMITS, server, platform)!,
   };
 }

@@ -9,7 +9,7 @@
  * first request builds the router's services, and a problem with them is answered 500 with its
  * sentence on every route.
  */
-import { DEFAULT_RATE_LIMITS, Gatekeeper, type RateLimits } from "./Gatekeeper.ts";
+import { Gatekeeper, type RateLimits } from "./Gatekeeper.ts";
 import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "./RateLimiter.ts";
 import type { ResourceServer } from "./ResourceServer.ts";
 
@@ -30,11 +30,10 @@ export function rateLimits<E = Readonly<Record<string, unknown>>>(limits: RateLi
   return { gate: (env, server, platform) => gatekeeper(typeof limits === "function" ? limits(env) : limits, server, platform) };
 }
 
-/** The token and rate checks for `limits` (`DEFAULT_RATE_LIMITS` where tokens are checked and none are given); undefined for none. */
-export function gatekeeper(limits: RateLimits | undefined, server: ResourceServer | undefined, platform: PlatformLimiter): Gatekeeper | undefined {
-  const chosen = limits ?? (server ? DEFAULT_RATE_LIMITS : {});
+/** The token and rate checks for `limits`; undefined for none (no tokens checked, no address limit). */
+export function gatekeeper(limits: RateLimits, server: ResourceServer | undefined, platform: PlatformLimiter): Gatekeeper | undefined {
   const limiter = (name: keyof RateLimits): RateLimiter | undefined => {
-    const rate = chosen[name];
+    const rate = limits[name];
     if (!rate) return undefined;
     checkRate(`rateLimits.${name}`, rate);
     return platform(name, rate) ?? new WindowLimiter(rate);
