@@ -6,7 +6,8 @@
  *   the era, the client cancelled or left, and nothing more is sent for the request, not even an
  *   error (cancellation spec); aborted by the deadline, the request gets the deadline error. Its
  *   `AbortSignal` is made only if the handler (or a write) asks for it.
- * - One deadline, HANDLER_TIMEOUT_MS, answered with one error in every era: -32603 with a
+ * - One deadline, HANDLER_TIMEOUT_MS (`Deadline`: its timer armed only for a handler that is not
+ *   quick), answered with one error in every era: -32603 with a
  *   sentence naming the method and the limit, and `data.timeoutMs`. JSON-RPC 2.0's "Internal
  *   error" is the code every revision allows for a failure of the server's own making; the
  *   -32000…-32019 range (whose -32001 the SDKs use for their *own* client-side timeouts) is
@@ -34,6 +35,7 @@ import type { Result } from "../definition/Method.ts";
 import type { Exchange } from "./Exchange.ts";
 import { requestContext } from "./requestContext.ts";
 import { Cancellation } from "./Cancellation.ts";
+import { Deadline } from "./Deadline.ts";
 import { describeFailure, type FailureReport, type HandlerFailure, isControlFlow, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 import { logId } from "../log/logId.ts";
 import { redact } from "../log/redact.ts";
@@ -48,11 +50,6 @@ export function deadlineError(method: string, timeoutMs: number): McpError {
   return new McpError(500, ErrorCode.InternalError, `Request ${method} did not finish within ${timeoutMs} ms (HANDLER_TIMEOUT_MS) and was aborted`, { timeoutMs });
 }
 
-/** The deadline timer's callback: a module function with the cancellation as its argument, so no closure is made per request. */
-function pastDeadline(cancellation: Cancellation): void {
-  cancellation.abort(DEADLINE);
-}
-
 export async function runExchange(exchange: Exchange): Promise<void> {
   const { request, scope, outlet, log } = exchange;
   const { id, method } = request;
@@ -62,9 +59,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     outlet.drop();
     return;
   }
-  // A platform timer per request: on Workers a timer belongs to the request (or object) that set
-  // it, so one timer shared by many requests would die with the first of them.
-  const timer = setTimeout(pastDeadline, exchange.timeoutMs, cancellation);
+  const deadline = new Deadline(cancellation, exchange.timeoutMs, DEADLINE);
   const started = Date.now();
   const span = exchange.trace?.telemetry.request(request, exchange.trace.origin);
   let answered = false;
@@ -88,6 +83,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     const result = await new Promise<Result>((resolve, reject) => {
       cancellation.onAbort = reject;
       exchange.run(ctx).then(resolve, reject);
+      void deadline.armUnlessQuick();
     });
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {
@@ -105,7 +101,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
   } finally {
     answered = true;
     cancellation.onAbort = undefined;
-    clearTimeout(timer);
+    deadline.settle();
   }
   if (failure) reportFailure(exchange, failure, span, String(logged));
   if (!reply) {
