@@ -3,7 +3,9 @@
  * CPU goes on the hot path. Runs the bench's Worker (`floorWorker.ts`, unminified so functions
  * keep their names) on bare workerd with its inspector open, drives one mode of `hotPath.mjs`,
  * and records a V8 CPU profile of the isolate over the measured run (Chrome DevTools
- * protocol, `Profiler.*`). Prints the functions with the most self time and the most total time.
+ * protocol, `Profiler.*`). Prints the functions with the most self time, the source modules with
+ * the most (where no one function stands out, the module says which layer costs), and the
+ * functions with the most total time.
  * Prints figures, asserts nothing; modes: 2026-07-28, "Streamable HTTP", "legacy HTTP+SSE";
  * `--sessions N` (default 8), `--floor` for the floor's profile.
  * Environment: PROFILE_CALLS (default 4,000 measured calls), PROFILE_TOP (default 30 functions per list).
@@ -12,6 +14,10 @@ import { openInspector } from "./inspector.mjs";
 import { execFileSync } from "node:child_process";
 import { closeConnections, runMode } from "./hotPath.mjs";
 import { startWorkerd } from "../startWorkerd.mjs";
+import { bundleWorker } from "../bundleWorker.mjs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const mode = process.argv[2] ?? "2026-07-28";
 const floor = process.argv.includes("--floor");
@@ -25,7 +31,9 @@ const INSPECTOR_PORT = 9_329;
 // The client on one CPU, workerd on the other: neither takes the other's time.
 execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
 
-const server = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, minify: false, inspectorPort: INSPECTOR_PORT, cpu: 1 });
+const ENTRY = "scripts/bench/floorWorker.ts";
+const modules = await moduleLines(ENTRY);
+const server = await startWorkerd({ entry: ENTRY, vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, minify: false, inspectorPort: INSPECTOR_PORT, cpu: 1 });
 try {
   const inspector = await openInspector(INSPECTOR_PORT);
   const { send } = inspector;
@@ -53,12 +61,14 @@ function report(profile, run) {
   const parentOf = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const name = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber + 1}`;
-  const moduleOf = (n) => /\/\/ ([\w./-]+\.ts)$/.exec(n.callFrame.url)?.[1] ?? n.callFrame.url.split("/").pop() ?? "";
+  const moduleOf = (n) => (n.callFrame.url ? modules(n.callFrame.lineNumber + 1) : name(n));
+  const byModule = new Map();
   let all = 0;
   for (const [id, ms] of sampleMs) {
     all += ms;
     const node = byId.get(id);
     self.set(name(node), (self.get(name(node)) ?? 0) + ms);
+    byModule.set(moduleOf(node), (byModule.get(moduleOf(node)) ?? 0) + ms);
     // Total time: once per distinct function on the stack.
     const seen = new Set();
     for (let at = id; at !== undefined; at = parentOf.get(at)) {
@@ -72,5 +82,29 @@ function report(profile, run) {
   console.log(`${floor ? "floor of " : ""}${mode}: ${CALLS} calls, ${run.perSecond.toFixed(0)} calls/s, ${run.cpuMsPerCall.toFixed(3)} ms CPU per call (whole process)`);
   console.log(`isolate samples: ${all.toFixed(0)} ms, of which idle/program/GC ${idle.toFixed(0)} ms; µs per call below\n`);
   const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `  ${((v * 1000) / CALLS).toFixed(1).padStart(7)}  ${k}`).join("\n");
-  console.log(`self time:\n${top(self, TOP)}\n\ntotal time:\n${top(total, TOP)}`);
+  console.log(`self time:\n${top(self, TOP)}\n\nself time by source module:\n${top(byModule, TOP)}\n\ntotal time:\n${top(total, TOP)}`);
+}
+
+/**
+ * The source module of each line of the bundle workerd runs (the same unminified build, made
+ * again here): esbuild starts each module's code with a `// path` comment. Platform functions
+ * (no URL) keep their own names.
+ */
+async function moduleLines(entry) {
+  const dir = mkdtempSync(join(tmpdir(), "durable-mcp-profile-"));
+  try {
+    await bundleWorker(join(process.cwd(), entry), join(dir, "worker.mjs"), { minify: false });
+    const starts = [];
+    readFileSync(join(dir, "worker.mjs"), "utf8").split("\n").forEach((line, i) => {
+      const path = /^\/\/ ((?:\.\.\/)*[\w@./-]+\.[cm]?[jt]s)$/.exec(line)?.[1];
+      if (path) starts.push([i + 1, path.replace(/^(\.\.\/)+/, "")]);
+    });
+    return (line) => {
+      let found = "(bundle)";
+      for (const [start, path] of starts) if (start <= line) found = path; else break;
+      return found;
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
