@@ -30,7 +30,6 @@ import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
 import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
-import { BindingLimiter, RATE_LIMIT_BINDINGS, type RateLimitBinding } from "./bindingLimiter.ts";
 import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
 import { durableTasks, type TaskObject } from "../durable/durableTasks.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
@@ -74,10 +73,6 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       keepAlive: waitUntil,
       // Set by Cloudflare's edge, which a client cannot forge; absent under a local runtime.
       clientAddress: (request) => requestHeaders(request).get("cf-connecting-ip") ?? undefined,
-      rateLimiter: (env, name, rate) => {
-        const binding = env[RATE_LIMIT_BINDINGS[name]] as RateLimitBinding | undefined;
-        return binding ? new BindingLimiter(binding, rate) : undefined;
-      },
     },
     options,
   );

@@ -6,7 +6,7 @@
  * Two implementations behind one interface:
  * - `WindowLimiter`, in process (Deno, Node, or a Worker without a binding): fixed windows per
  *   key, exact within one process;
- * - on Workers, the platform's rate-limiting binding (`worker/bindingLimiter.ts`), shared by the
+ * - on Workers, the platform's rate-limiting binding (`shared/auth/BindingLimiter.ts`), shared by the
  *   isolates of a location, and so the one that holds against a client spread over many of them.
  *
  * Every key a client can make the limiter hold is bounded (`MAX_TRACKED_KEYS`), and a full table

@@ -10,7 +10,7 @@
  * router's services, and a problem with them is answered 500 with its sentence on every route.
  */
 import { DEFAULT_RATE_LIMITS, type Gatekeeper } from "./Gatekeeper.ts";
-import { gatekeeper, type PlatformLimiter } from "./rateLimits.ts";
+import { gatekeeper } from "./rateLimits.ts";
 import type { AuthorizationOptions } from "./ResourceServer.ts";
 import { ResourceServer } from "./ResourceServer.ts";
 
@@ -25,7 +25,7 @@ export interface Authorization<E = Readonly<Record<string, unknown>>> {
   /** The resource server for one environment. @throws TypeError for options it cannot use. */
   resourceServer(env: E, runtime: AuthorizationRuntime): ResourceServer;
   /** The token checks with the default rate limits (`DEFAULT_RATE_LIMITS`), where the router has no `rateLimits` of its own. */
-  gate(server: ResourceServer, platform: PlatformLimiter): Gatekeeper;
+  gate(server: ResourceServer, env: E): Gatekeeper;
 }
 
 /**
@@ -36,6 +36,6 @@ export function oauth<E = Readonly<Record<string, unknown>>>(options: Authorizat
   return {
     resourceServer: (env, runtime) => new ResourceServer(typeof options === "function" ? options(env) : options, runtime),
     // With a server, the gate is always made: it checks the tokens.
-    gate: (server, platform) => gatekeeper(DEFAULT_RATE_LIMITS, server, platform)!,
+    gate: (server, env) => gatekeeper(DEFAULT_RATE_LIMITS, server, env)!,
   };
 }

@@ -10,16 +10,14 @@
  * sentence on every route.
  */
 import { Gatekeeper, type RateLimits } from "./Gatekeeper.ts";
-import { checkRate, type RateLimit, type RateLimiter, WindowLimiter } from "./RateLimiter.ts";
+import { checkRate, type RateLimiter, WindowLimiter } from "./RateLimiter.ts";
 import type { ResourceServer } from "./ResourceServer.ts";
-
-/** The platform's own limiter for a limit (a Workers `[[ratelimits]]` binding), or undefined for one in this process. */
-export type PlatformLimiter = (name: keyof RateLimits, rate: RateLimit) => RateLimiter | undefined;
+import { boundLimiter } from "./BindingLimiter.ts";
 
 /** Rate limits for a router, made by `rateLimits()`. */
 export interface RateLimitPolicy<E = Readonly<Record<string, unknown>>> {
   /** The checks for one environment, tokens (`server`) included where they are checked; undefined for none. @throws RangeError for a limit it cannot use */
-  gate(env: E, server: ResourceServer | undefined, platform: PlatformLimiter): Gatekeeper | undefined;
+  gate(env: E, server: ResourceServer | undefined): Gatekeeper | undefined;
 }
 
 /**
@@ -27,16 +25,19 @@ export interface RateLimitPolicy<E = Readonly<Record<string, unknown>>> {
  * createWorker(server, { rateLimits: rateLimits({ perAddress: { limit: 60, periodSeconds: 60 } }) })
  */
 export function rateLimits<E = Readonly<Record<string, unknown>>>(limits: RateLimits | ((env: E) => RateLimits)): RateLimitPolicy<E> {
-  return { gate: (env, server, platform) => gatekeeper(typeof limits === "function" ? limits(env) : limits, server, platform) };
+  return { gate: (env, server) => gatekeeper(typeof limits === "function" ? limits(env) : limits, server, env) };
 }
 
-/** The token and rate checks for `limits`; undefined for none (no tokens checked, no address limit). */
-export function gatekeeper(limits: RateLimits, server: ResourceServer | undefined, platform: PlatformLimiter): Gatekeeper | undefined {
+/**
+ * The token and rate checks for `limits`; undefined for none (no tokens checked, no address
+ * limit). Each limit is counted by `env`'s rate-limiting binding where one is bound (Workers), else in this process.
+ */
+export function gatekeeper(limits: RateLimits, server: ResourceServer | undefined, env: unknown): Gatekeeper | undefined {
   const limiter = (name: keyof RateLimits): RateLimiter | undefined => {
     const rate = limits[name];
     if (!rate) return undefined;
     checkRate(`rateLimits.${name}`, rate);
-    return platform(name, rate) ?? new WindowLimiter(rate);
+    return boundLimiter(env, name, rate) ?? new WindowLimiter(rate);
   };
   const perAddress = limiter("perAddress");
   const perPrincipal = server ? limiter("perPrincipal") : undefined;

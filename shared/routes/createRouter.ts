@@ -20,9 +20,8 @@
  * Deno), protocol logic (`session/`, `stateless/`, `exchange/`).
  */
 import type { Caller } from "../auth/Caller.ts";
-import type { Gatekeeper, RateLimits } from "../auth/Gatekeeper.ts";
-import type { PlatformLimiter, RateLimitPolicy } from "../auth/rateLimits.ts";
-import type { RateLimit, RateLimiter } from "../auth/RateLimiter.ts";
+import type { Gatekeeper } from "../auth/Gatekeeper.ts";
+import type { RateLimitPolicy } from "../auth/rateLimits.ts";
 import type { Authorization } from "../auth/oauth.ts";
 import type { ResourceServer } from "../auth/ResourceServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
@@ -77,8 +76,6 @@ export interface Platform<E extends Env> {
   port?(): number | undefined;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;
-  /** The platform's own limiter for a rate limit (a Workers binding), or undefined for one in this process. */
-  rateLimiter?(env: E, name: keyof RateLimits, rate: RateLimit): RateLimiter | undefined;
 }
 
 /** A check of yours: a `Response` answers the request (e.g. a 401), nothing lets it go on. */
@@ -173,7 +170,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const broadcast = platform.broadcaster(env, config);
     const requestState = new RequestState(secret, config.requestStateTtlMs);
     const authorization = authorizationFor(env, platform, options);
-    const gate = gateFor(env, platform, options, authorization);
+    const gate = gateFor(env, options, authorization);
     // Only a server with task tools gets a task host: the rest never route a task method.
     const routing = taskRoutingOf(definition);
     const tasks = routing ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
@@ -280,16 +277,15 @@ function authorizationFor<E extends Env>(env: E, platform: Platform<E>, options:
 }
 
 /** The token and rate checks the options configure, for one environment; undefined for none. */
-function gateFor<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>, server: ResourceServer | undefined): Gatekeeper | undefined {
-  const limiter: PlatformLimiter = (name, rate) => platform.rateLimiter?.(env, name, rate);
+function gateFor<E extends Env>(env: E, options: RouterOptions<E>, server: ResourceServer | undefined): Gatekeeper | undefined {
   const { rateLimits } = options;
   if (rateLimits !== undefined) {
     if (typeof rateLimits?.gate !== "function") {
       throw new TypeError('"rateLimits" takes rateLimits(limits) (from durable-mcp), which brings the limiter; wrap the limits you gave: rateLimits: rateLimits({ perAddress, perPrincipal })');
     }
-    return rateLimits.gate(env, server, limiter);
+    return rateLimits.gate(env, server);
   }
-  return server ? options.authorization!.gate(server, limiter) : undefined;
+  return server ? options.authorization!.gate(server, env) : undefined;
 }
 
 /** The path of an absolute URL, cut from its text (runtimes hand handlers normalized URLs). */

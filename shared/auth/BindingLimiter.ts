@@ -1,7 +1,10 @@
 /**
  * A rate limit counted by the Workers rate-limiting binding (`[[ratelimits]]` in wrangler.toml):
  * one count per key for all the isolates of a Cloudflare location, where an in-process window
- * would count per isolate. The binding only says whether a request is over; it keeps its own
+ * would count per isolate. Found in the environment by name (`RATE_LIMIT_BINDINGS`) when
+ * `rateLimits()` or `oauth()` builds its gate, so it comes with those factories, and a Worker
+ * without rate limits ships none of it; elsewhere (Deno's variables are strings) no binding is
+ * found and the limit is counted in the process (`WindowLimiter`). The binding only says whether a request is over; it keeps its own
  * limit and period (wrangler.toml's `simple = { limit, period }`), so the figures given here
  * must match them — they are what the 429 tells the client.
  *
@@ -12,15 +15,22 @@
  * its next request, after its token has been checked). Prefixes are the binding's business: its
  * counts live with Cloudflare, not in this isolate.
  */
-import { dropEnded, MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "../shared/auth/RateLimiter.ts";
+import { dropEnded, MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "./RateLimiter.ts";
+import type { RateLimits } from "./Gatekeeper.ts";
 
 /** The binding's interface (workers-types `RateLimit`). */
 export interface RateLimitBinding {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
-/** The binding names `createWorker` looks for, per limit. */
+/** The binding names looked for, per limit. */
 export const RATE_LIMIT_BINDINGS = { perAddress: "MCP_RATE_LIMIT_ADDRESS", perPrincipal: "MCP_RATE_LIMIT_PRINCIPAL" } as const;
+
+/** The limiter of `env`'s binding for the limit `name`, or undefined where none is bound. */
+export function boundLimiter(env: unknown, name: keyof RateLimits, rate: RateLimit): RateLimiter | undefined {
+  const binding = (env as Record<string, RateLimitBinding | undefined> | undefined)?.[RATE_LIMIT_BINDINGS[name]];
+  return typeof binding?.limit === "function" ? new BindingLimiter(binding, rate) : undefined;
+}
 
 export class BindingLimiter implements RateLimiter {
   readonly rate: RateLimit;
