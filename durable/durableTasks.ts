@@ -1,8 +1,8 @@
 /**
  * The Worker's side of the task objects: the `Tasks` the routes use when `MCP_TASK` is bound.
  * Each task id reaches its own object (`idFromName`), from any isolate; operations are RPC calls,
- * and a listener is a WebSocket the object accepts (`TaskObject`). Kept apart from the object
- * itself, so that a Worker imports the task host only where it exports the task class.
+ * and a listener is a WebSocket the object accepts (`TaskObject`). Brought by `taskObject(server)`
+ * (`taskRegistry`), apart from the object itself: the Worker calls this, the object runs the tasks.
  */
 import type { Tasks } from "../shared/tasks/Tasks.ts";
 import type { TaskObject } from "./TaskObject.ts";

@@ -1,21 +1,21 @@
 /**
  * The Workers runtime: the shared routes with sessions in Durable Objects (one per session id,
- * `MCP_SESSION`), change fan-out through one Durable Object per watched topic (`MCP_WATCH`;
- * without that binding, within the isolate only), and one Durable Object per task (`MCP_TASK`,
- * for tools declared with `task`). One call wires a server definition into the `fetch` handler
- * and the session and watch classes wrangler.toml binds; a server with task tools also exports
- * a class extending `taskObject(server)` as `McpTask` (a separate call, so that Workers without
- * tasks do not ship the task host). The entry exports classes, not consts: the `Env` that
- * `wrangler types` generates names each bound class's type (`import("./worker").McpSession`).
+ * `MCP_SESSION`). One call wires a server definition into the `fetch` handler and the session
+ * class wrangler.toml binds. What only some servers need comes with a call of its own, so that a
+ * Worker without it ships none of its code: `watchObject()` for change fan-out through one Durable
+ * Object per watched topic (`MCP_WATCH`; without it, within the isolate only), `taskObject(server)`
+ * for tools declared with `task` (`MCP_TASK`), `homeObject(server)` for definitions with homes of
+ * their own (`MCP_HOME`). The entry exports classes, not consts: the `Env` that `wrangler types`
+ * generates names each bound class's type (`import("./worker").McpSession`).
  *
  * @example
  * // worker.ts, wrangler.toml's `main`
- * import { createWorker, taskObject } from "durable-mcp/cloudflare";
+ * import { createWorker, taskObject, watchObject } from "durable-mcp/cloudflare";
  * import server from "./server.ts";
  *
  * const worker = createWorker(server);
  * export class McpSession extends worker.McpSession {}
- * export class McpWatch extends worker.McpWatch {}
+ * export class McpWatch extends watchObject() {} // only where lists or resources can change
  * export class McpTask extends taskObject(server) {} // only with tools declared with `task`
  * export default { fetch: worker.fetch };
  */
@@ -30,8 +30,9 @@ import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
 import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
-import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
-import { durableTasks, type TaskObject } from "../durable/durableTasks.ts";
+import { remoteBroadcaster } from "../durable/watchRegistry.ts";
+import { remoteTasks } from "../durable/taskRegistry.ts";
+import type { TaskObject } from "../durable/TaskObject.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
 import { remoteHomes } from "../durable/homeRegistry.ts";
 import { requestHeaders } from "../shared/http/requestHeaders.ts";
@@ -51,8 +52,6 @@ export interface McpWorker<E extends WorkerEnv> {
   fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response>;
   /** Export a class of this name extending it (`export class McpSession extends worker.McpSession {}`): wrangler.toml binds it as `MCP_SESSION`. */
   McpSession: new (ctx: DurableObjectState, env: SessionObjectEnv) => SessionObject;
-  /** Export a class of this name extending it: wrangler.toml binds it as `MCP_WATCH`. */
-  McpWatch: typeof WatchObject;
 }
 
 /**
@@ -66,8 +65,9 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
     definition,
     {
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
-      broadcaster: (env, config) => (env.MCP_WATCH ? durableBroadcaster(env.MCP_WATCH, config.maxQueueBytes) : (local ??= new MemoryBroadcaster(config.maxQueueBytes))),
-      tasks: (env, { config }) => (env.MCP_TASK ? durableTasks(env.MCP_TASK, config.maxQueueBytes) : undefined),
+      // Without `watchObject()` in the entry (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
+      broadcaster: (env, config) => remoteBroadcaster(env.MCP_WATCH, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
+      tasks: (env, { config }) => remoteTasks(env.MCP_TASK, config.maxQueueBytes),
       homes: (env) => remoteHomes(definition, env.MCP_HOME),
       // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
       keepAlive: waitUntil,
@@ -81,7 +81,7 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       super(ctx, env, definition);
     }
   }
-  return { fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx), ctx), McpSession, McpWatch: WatchObject };
+  return { fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx), ctx), McpSession };
 }
 
 /**

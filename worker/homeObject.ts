@@ -7,7 +7,6 @@
  * @example
  * const worker = createWorker(server);
  * export class McpSession extends worker.McpSession {}
- * export class McpWatch extends worker.McpWatch {}
  * export class McpHome extends homeObject(server) {}
  * export default { fetch: worker.fetch };
  */

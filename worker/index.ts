@@ -8,17 +8,19 @@
  *
  * const worker = createWorker(server);
  * export class McpSession extends worker.McpSession {}
- * export class McpWatch extends worker.McpWatch {}
  * export default { fetch: worker.fetch };
  *
- * Classes, not consts: the `Env` that `wrangler types` generates names their types. A server with
- * tools that run as tasks also exports the task class: `export class McpTask extends taskObject(server) {}`.
+ * Classes, not consts: the `Env` that `wrangler types` generates names their types. A server whose
+ * lists or resources can change also exports the watch class (`export class McpWatch extends
+ * watchObject() {}`), and one with tools that run as tasks the task class (`export class McpTask
+ * extends taskObject(server) {}`).
  */
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
 export { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
 export { WatchObject } from "../durable/WatchObject.ts";
 export { taskObject } from "./taskObject.ts";
+export { watchObject } from "./watchObject.ts";
 export { homeObject } from "./homeObject.ts";
 export { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
 export { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";

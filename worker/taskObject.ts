@@ -1,19 +1,22 @@
 /**
  * The task Durable Object class for a server whose tools run as tasks (`task` in a tool's
- * definition): export a class extending it as `McpTask`, which wrangler.toml binds as `MCP_TASK`. A call of its
- * own, apart from `createWorker`, so that a Worker without task tools does not ship the task host.
+ * definition): export a class extending it as `McpTask`, which wrangler.toml binds as `MCP_TASK`. A
+ * call of its own, apart from `createWorker`, so that a Worker without task tools ships neither the
+ * task host nor the client that reaches it; calling it also tells the Worker to keep tasks there.
  *
  * @example
  * const worker = createWorker(server);
  * export class McpSession extends worker.McpSession {}
- * export class McpWatch extends worker.McpWatch {}
  * export class McpTask extends taskObject(server) {}
  * export default { fetch: worker.fetch };
  */
 import { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
+import { durableTasks } from "../durable/durableTasks.ts";
+import { hostTasks } from "../durable/taskRegistry.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 
 export function taskObject(definition: ServerDefinition): new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject {
+  hostTasks(durableTasks);
   return class McpTask extends TaskObject {
     constructor(ctx: DurableObjectState, env: TaskObjectEnv) {
       super(ctx, env, definition);

@@ -20,7 +20,7 @@
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { oauth } from "durable-mcp";
-import { createWorker, homeObject, providerVerifier, taskObject, type WorkerEnv } from "durable-mcp/cloudflare";
+import { createWorker, homeObject, providerVerifier, taskObject, watchObject, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type ConsentEnv, consent } from "./consent.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 
@@ -73,7 +73,7 @@ const mcp = createWorker<Env>(server, {
 });
 
 export class McpSession extends mcp.McpSession {}
-export class McpWatch extends mcp.McpWatch {}
+export class McpWatch extends watchObject() {}
 export class McpHome extends homeObject(server) {}
 export class McpTask extends taskObject(server) {}
 

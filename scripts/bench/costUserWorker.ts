@@ -7,6 +7,7 @@
 import { jwtVerifier } from "../../shared/auth/jwtVerifier.ts";
 import { oauth } from "../../shared/auth/oauth.ts";
 import { createWorker } from "../../worker/createWorker.ts";
+import { watchObject } from "../../worker/watchObject.ts";
 import server from "../../example/oauth/server.ts";
 import { meteredObjects, meterRoutes } from "./meter.ts";
 
@@ -19,5 +20,5 @@ const worker = createWorker(server, {
 });
 
 export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);
-export const McpWatch = worker.McpWatch;
+export const McpWatch = watchObject();
 export default { fetch: worker.fetch };

@@ -12,6 +12,6 @@ const server = defineServer({
   tools: [tool({ name: "shout", description: "Upper-cases a text", input: z.strictObject({ text: z.string() }), handler: async ({ text }) => text.toUpperCase() })],
 });
 
-const { fetch, McpSession, McpWatch } = createWorker(server);
-export { McpSession, McpWatch };
+const { fetch, McpSession } = createWorker(server);
+export { McpSession };
 export default { fetch };

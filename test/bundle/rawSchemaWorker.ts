@@ -19,6 +19,6 @@ const server = defineServer({
   ],
 });
 
-const { fetch, McpSession, McpWatch } = createWorker(server);
-export { McpSession, McpWatch };
+const { fetch, McpSession } = createWorker(server);
+export { McpSession };
 export default { fetch };
