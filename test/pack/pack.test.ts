@@ -114,6 +114,22 @@ describe("the packed package", () => {
     expect(JSON.parse(stdout)).toEqual({ info: { name: "n", version: "1" }, problem: null, result: { content: [{ type: "text", text: "ok" }], isError: false }, code: -32602 });
   });
 
+  it("tests a tool from Node with durable-mcp/testing, in both kinds of revision, elicitation answered by the test", async () => {
+    const script = `import { defineServer, jsonSchema, tool } from "durable-mcp";
+      import { testClient } from "durable-mcp/testing";
+      const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "ask", description: "asks", input: jsonSchema({ type: "object" }),
+        handler: async (_args, ctx) => (await ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } })).content?.name ?? "nobody" })] });
+      const texts = [];
+      for (const protocolVersion of ["2026-07-28", "2025-11-25"]) {
+        const client = await testClient(server, { protocolVersion, elicit: () => ({ action: "accept", content: { name: "Ada" } }) });
+        texts.push((await client.callTool("ask")).content[0].text);
+        await client.close();
+      }
+      console.log(JSON.stringify(texts));`;
+    const { stdout } = await node(["--input-type=module", "-e", script], project);
+    expect(JSON.parse(stdout)).toEqual(["Ada", "Ada"]);
+  });
+
   it("imports the same from Deno", async () => {
     const deno = join(require.resolve("deno/package.json"), "../bin.cjs");
     const script = `import { defineServer } from "durable-mcp"; import { serveStdio } from "durable-mcp/stdio"; console.log(defineServer({ name: "d", version: "1" }).info.name, typeof serveStdio);`;

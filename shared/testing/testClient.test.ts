@@ -1,0 +1,230 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineServer, tool } from "../server/defineServer.ts";
+import { prompt } from "../server/prompt.ts";
+import { resource, resourceTemplate } from "../server/resource.ts";
+import { MAX_INPUT_ROUNDS, testClient, TestClientError } from "./testClient.ts";
+
+const server = defineServer({
+  name: "tested",
+  version: "2.0.0",
+  tools: [
+    tool({
+      name: "countWords",
+      description: "Counts the words in a text",
+      input: z.object({ text: z.string() }),
+      output: z.object({ words: z.number() }),
+      handler: async ({ text }) => ({ words: text.split(/\s+/).filter(Boolean).length }),
+    }),
+    tool({
+      name: "confirmDelete",
+      description: "Deletes after the user confirms",
+      input: z.object({ item: z.string() }),
+      handler: async ({ item }, ctx) => {
+        const answer = await ctx.elicit({ message: `Delete ${item}?`, requestedSchema: { type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] } });
+        return answer.action === "accept" && answer.content?.sure === true ? `deleted ${item}` : `kept ${item}`;
+      },
+    }),
+    tool({
+      name: "summarize",
+      description: "Asks the client's model",
+      input: z.object({ text: z.string() }),
+      handler: async ({ text }, ctx) => {
+        const reply = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: `Summarize: ${text}` } }], maxTokens: 50 });
+        const roots = await ctx.listRoots();
+        const content = Array.isArray(reply.content) ? reply.content[0] : reply.content;
+        return `${content?.type === "text" ? content.text : "?"} (${reply.model}; roots: ${roots.roots.map((r) => r.uri).join(",")})`;
+      },
+    }),
+    tool({
+      name: "count",
+      description: "Counts its calls in the session's storage",
+      input: z.object({}),
+      handler: async (_args, ctx) => {
+        const seen = ((await ctx.storage?.get<number>("calls")) ?? 0) + 1;
+        await ctx.storage?.put("calls", seen);
+        return String(seen);
+      },
+    }),
+    tool({
+      name: "steps",
+      description: "Reports progress",
+      input: z.object({}),
+      handler: async (_args, ctx) => {
+        await ctx.progress(1, 2, "half");
+        await ctx.progress(2, 2, "done");
+        return "ok";
+      },
+    }),
+    tool({
+      name: "askForever",
+      description: "Asks again on every round",
+      input: z.object({}),
+      handler: async (_args, ctx) => {
+        const rounds = Number(((await ctx.elicit({ message: "again?", requestedSchema: { type: "object", properties: {} } }, { key: `ask-${Math.random()}` })) as { action: string }).action);
+        return String(rounds);
+      },
+    }),
+  ],
+  prompts: [prompt({ name: "review", arguments: z.object({ code: z.string() }), get: async ({ code }) => [{ role: "user", content: { type: "text", text: `Review: ${code}` } }] })],
+  resources: [resource({ uri: "docs://readme", name: "readme", read: async () => "read me" })],
+  resourceTemplates: [resourceTemplate({ uriTemplate: "notes://{id}", name: "note", read: async ({ id }) => `note ${id}` })],
+});
+
+const SESSION_REVISION = "2025-11-25";
+
+describe("testClient", () => {
+  it("speaks 2026-07-28 by default: discovers the server, lists and calls its tools", async () => {
+    const client = await testClient(server);
+    try {
+      expect(client.protocolVersion).toBe("2026-07-28");
+      expect(client.serverInfo).toMatchObject({ name: "tested", version: "2.0.0" });
+      expect(client.capabilities).toHaveProperty("tools");
+      expect((await client.listTools()).map((t) => t.name)).toEqual(["countWords", "confirmDelete", "summarize", "count", "steps", "askForever"]);
+      const result = await client.callTool("countWords", { text: "one two  three" });
+      expect(result.structuredContent).toEqual({ words: 3 });
+      expect(result.resultType).toBe("complete");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("speaks a session revision when asked: initialize first, and the session's storage kept across calls", async () => {
+    const client = await testClient(server, { protocolVersion: SESSION_REVISION });
+    try {
+      expect(client.protocolVersion).toBe(SESSION_REVISION);
+      expect(client.serverInfo).toMatchObject({ name: "tested" });
+      expect(client.capabilities).toHaveProperty("prompts");
+      expect((await client.callTool("count")).content).toEqual([{ type: "text", text: "1" }]);
+      expect((await client.callTool("count")).content).toEqual([{ type: "text", text: "2" }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const protocolVersion of ["2026-07-28", SESSION_REVISION]) {
+    it(`answers elicitation with the test's own answerer (${protocolVersion})`, async () => {
+      const asked: string[] = [];
+      const client = await testClient(server, {
+        protocolVersion,
+        elicit: (params) => {
+          asked.push(params.message);
+          return { action: "accept", content: { sure: true } };
+        },
+      });
+      try {
+        expect((await client.callTool("confirmDelete", { item: "draft" })).content).toEqual([{ type: "text", text: "deleted draft" }]);
+        expect(asked).toEqual(["Delete draft?"]);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it(`answers sampling and roots, both asked by one call (${protocolVersion})`, async () => {
+      const client = await testClient(server, {
+        protocolVersion,
+        sample: (params) => ({ role: "assistant", content: { type: "text", text: `short of ${(params.messages[0]!.content as { text: string }).text.length}` }, model: "test-model" }),
+        roots: [{ uri: "file:///work" }],
+      });
+      try {
+        expect((await client.callTool("summarize", { text: "abc" })).content).toEqual([{ type: "text", text: "short of 14 (test-model; roots: file:///work)" }]);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("declares no elicitation without an answerer, so the server's ask fails as it would with such a client", async () => {
+    const client = await testClient(server);
+    try {
+      const result = await client.callTool("confirmDelete", { item: "draft" }).catch((error: unknown) => error);
+      expect(result).toBeInstanceOf(TestClientError);
+      expect((result as TestClientError).message).toMatch(/elicitation/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("stops a request whose handler asks for input on every round, naming the bound", async () => {
+    const client = await testClient(server, { elicit: () => ({ action: "decline" }) });
+    try {
+      await expect(client.callTool("askForever")).rejects.toThrow(`tools/call still asked for input after ${MAX_INPUT_ROUNDS} rounds of answers`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("hands each call's progress to its own listener", async () => {
+    const client = await testClient(server, { protocolVersion: SESSION_REVISION });
+    try {
+      const seen: unknown[] = [];
+      await client.callTool("steps", {}, { onProgress: (p) => seen.push([p.progress, p.total, p.message]) });
+      expect(seen).toEqual([
+        [1, 2, "half"],
+        [2, 2, "done"],
+      ]);
+      expect(client.notifications.filter((n) => n.method === "notifications/progress")).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("rejects with the server's JSON-RPC error: code, message and data", async () => {
+    const client = await testClient(server);
+    try {
+      const error = await client.callTool("noSuchTool").catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(TestClientError);
+      expect((error as TestClientError).code).toBe(-32602);
+      expect((error as TestClientError).message).toMatch(/noSuchTool/);
+      const invalid = await client.callTool("countWords", { text: 42 });
+      expect(invalid.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("gets prompts, lists and reads resources and templates", async () => {
+    const client = await testClient(server);
+    try {
+      expect((await client.listPrompts()).map((p) => p.name)).toEqual(["review"]);
+      expect((await client.getPrompt("review", { code: "x = 1" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Review: x = 1" } }]);
+      expect((await client.listResources()).map((r) => r.uri)).toEqual(["docs://readme"]);
+      expect((await client.listResourceTemplates()).map((t) => t.uriTemplate)).toEqual(["notes://{id}"]);
+      expect((await client.readResource("notes://7")).contents).toEqual([{ uri: "notes://7", text: "note 7" }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("follows every page of a listing", async () => {
+    const many = defineServer({
+      name: "many",
+      version: "1.0.0",
+      tools: Array.from({ length: 250 }, (_, i) => tool({ name: `t${i}`, description: "one of many", input: z.object({}), handler: async () => "" })),
+    });
+    const client = await testClient(many);
+    try {
+      const tools = await client.listTools();
+      expect(tools).toHaveLength(250);
+      expect(tools.at(-1)?.name).toBe("t249");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a definition that cannot be served, with the sentence that says why", async () => {
+    const broken = defineServer({
+      name: "broken",
+      version: "1.0.0",
+      tools: [1, 2].map(() => tool({ name: "twice", description: "defined twice", input: z.object({}), handler: async () => "" })),
+    });
+    await expect(testClient(broken)).rejects.toThrow(/twice/);
+  });
+
+  it("refuses requests once closed, and an unknown revision before connecting", async () => {
+    const client = await testClient(server);
+    await client.close();
+    await expect(client.callTool("countWords", { text: "a" })).rejects.toThrow(/ended/);
+    await expect(testClient(server, { protocolVersion: "1999-01-01" })).rejects.toThrow(/1999-01-01/);
+  });
+});
