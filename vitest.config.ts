@@ -79,6 +79,32 @@ export default defineConfig({
       },
       {
         resolve,
+        // The contract suite again, against the Node server (`durable-mcp/node`, bundled by startNodeServer).
+        test: {
+          name: "contract-node",
+          include: ["test/e2e/**/*.test.ts"],
+          // As for Deno, and: restart and userState restart the server, whose sessions and homes Node
+          // keeps in memory only (nothing outlives the process yet); webSocket: its entry is Workers' and Deno's.
+          exclude: [
+            "test/e2e/stdio.test.ts",
+            "test/e2e/nodeStdio.test.ts",
+            "test/e2e/brokenDefinition.test.ts",
+            "test/e2e/oauthExample.test.ts",
+            "test/e2e/rateLimitBinding.test.ts",
+            "test/e2e/restart.test.ts",
+            "test/e2e/userState.test.ts",
+            "test/e2e/webSocket.test.ts",
+          ],
+          environment: "node",
+          env: { RUNTIME: "node" },
+          // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.
+          execArgv: ["--experimental-websocket"],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        resolve,
         // Hosts as people see them: headless Chromium (Debian's chromium) driven by playwright-core.
         test: { name: "browser", include: ["test/browser/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000 },
       },

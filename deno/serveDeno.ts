@@ -22,19 +22,13 @@
  * await serveDeno(server);
  */
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
-import { readConfig } from "../shared/config/readConfig.ts";
-import { configurationProblem } from "../shared/config/configurationProblem.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
-import { ownerOf } from "../shared/auth/Caller.ts";
-import { isLoopbackHost } from "../shared/auth/protectedResource.ts";
-import { resourceRequiredSentence } from "../shared/auth/ResourceServer.ts";
-import { homeProblem } from "../shared/home/deploymentProblems.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "./denoTelemetry.ts";
-import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
+import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { KvStorage } from "./KvStorage.ts";
@@ -43,59 +37,27 @@ import { KvTasks } from "./KvTasks.ts";
 import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { refuseToStart } from "./refuseToStart.ts";
+import { type ListeningServer, listeningServer, type ListenOptions, listenSettings } from "../shared/routes/listenSettings.ts";
 
-export interface ServeDenoOptions extends RouterOptions<Record<string, string>> {
-  /** 0 picks a free port. Default: `--port`, `PORT`, else 8787. */
-  port?: number;
-  /** Default: `--hostname`, else 127.0.0.1 (loopback only: anything else exposes the server). */
-  hostname?: string;
+export interface ServeDenoOptions extends ListenOptions {
   /** A Deno KV database file for session storage. Default: `--kv`, `KV_PATH`, else in memory. */
   kvPath?: string;
-  /** Variables for limits, `LOG_LEVEL` and handlers' `ctx.env`. Default: the process environment. */
-  env?: Record<string, string>;
 }
 
-export interface DenoServer {
-  url: string;
-  shutdown(): Promise<void>;
-  /**
-   * Deletes everything a user has here (a data-protection request): their home (`home: "user"`
-   * definitions' storage), and their live sessions and tasks. Resolves with how many of each.
-   */
-  deleteUserData(who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
-}
+export type DenoServer = ListeningServer;
 
-const DEFAULT_PORT = 8787;
 /** Tries at opening a KV file that another process holds locked (about 5 s in all). */
 const KV_OPEN_ATTEMPTS = 10;
-/** How long a shutdown waits for open connections to finish before it goes on without them. */
-const SHUTDOWN_GRACE_MS = 5_000;
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /**
  * Exits the process with 1 and one line on stderr (`refuseToStart`) when the definition cannot be
  * served ("The server definition is invalid: …"), nor its homes here, nor a variable as set.
  */
 export async function serveDeno(definition: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
-  if (definition.problem) refuseToStart("definition.invalid", definition.problem);
-  // A deployment that cannot serve the homes its definitions declare does not start either.
-  const problem = homeProblem(definition, options.authorization !== undefined, true);
-  if (problem) refuseToStart("config.homes", problem);
   const env = options.env ?? Deno.env.toObject();
-  const hostname = options.hostname ?? flag("hostname") ?? "127.0.0.1";
-  // Served on loopback: refuse other host names (DNS rebinding), as `npm start` does, unless configured.
-  if (LOOPBACK.has(hostname)) env.ALLOWED_HOSTS ??= "localhost,127.0.0.1,[::1]";
-  let port: number;
-  let config: ReturnType<typeof readConfig>;
-  try {
-    port = options.port ?? portFrom(flag("port") ?? env.PORT);
-    config = readConfig(env);
-  } catch (error) {
-    refuseToStart("config.invalid", configurationProblem(error));
-  }
-  // Tokens' audience is never taken from a Host header a client writes (issue 21): off loopback, say so now.
-  const unnamed = resourceProblem(options, env, hostname, config.allowedHosts);
-  if (unnamed) refuseToStart("config.invalid", unnamed);
+  const settings = listenSettings(definition, options, env, flag);
+  if ("event" in settings) refuseToStart(settings.event, settings.problem);
+  const { hostname, port, config } = settings;
   const logger = new Logger(config.logLevel);
   logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
@@ -128,41 +90,10 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
     listening(`http://${address.hostname}:${address.port}`);
   };
   const http = Deno.serve({ hostname, port, onListen }, (request, info) => handle(request, env, info));
-  const server: DenoServer = {
-    url: await url,
-    async deleteUserData(who) {
-      const owner = await ownerOf(who);
-      await homes?.erase(owner);
-      return { sessions: await sessions.endOwnedBy(owner), tasks: await tasks.eraseOwnedBy(owner) };
-    },
-    async shutdown() {
-      sessions.close();
-      tasks.close();
-      homes?.close();
-      // Graceful, but not for ever: a client holding a stream open (HTTP+SSE, a listen) would hold
-      // the shutdown until it leaves. Past the grace, the process exits with its streams cut.
-      let grace: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([http.shutdown(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
-      clearTimeout(grace);
-      kv?.close();
-    },
-  };
+  const server = listeningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
   console.log(`listening on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;
-}
-
-/**
- * Why this server may not check tokens as configured: it has `authorization` without `resource`
- * and answers a name that is not loopback (it listens on another host, or `ALLOWED_HOSTS` lets
- * other names in, or lets any in) — else undefined.
- */
-function resourceProblem(options: ServeDenoOptions, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
-  const authorization = options.authorization?.resourceServer(env, {});
-  if (!authorization || authorization.fixedResource !== undefined) return undefined;
-  if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
-  const foreign = allowedHosts.length === 0 ? "any host name" : allowedHosts.find((name) => !isLoopbackHost(name));
-  return foreign === undefined ? undefined : new TypeError(resourceRequiredSentence(`ALLOWED_HOSTS lets it answer ${foreign === "any host name" ? foreign : JSON.stringify(foreign)}`));
 }
 
 /** Opens a KV file another process may be opening at the same moment (SQLite then answers "database is locked" for a while). */
@@ -186,11 +117,4 @@ function peerAddress(info: unknown): string | undefined {
 function flag(name: string): string | undefined {
   const at = Deno.args.indexOf(`--${name}`);
   return at >= 0 ? Deno.args[at + 1] : undefined;
-}
-
-function portFrom(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PORT;
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65_535) throw new RangeError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
-  return port;
 }

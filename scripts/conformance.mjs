@@ -2,8 +2,9 @@
  * `npm run conformance [-- 2025-11-25 …]`: starts the conformance fixture on a free loopback port
  * and runs the official referee, `@modelcontextprotocol/conformance` (pinned in package.json),
  * with `server --requirements <revision>` for each revision given (default: 2025-11-25 and
- * 2026-07-28, both against the same `/mcp` URL) — on workerd (miniflare), then on Deno: the same
- * fixture definition served by each runtime's entry. `RUNTIME=workerd` or `RUNTIME=deno` runs one.
+ * 2026-07-28, both against the same `/mcp` URL) — on workerd (miniflare), then on Deno, then on
+ * Node: the same fixture definition served by each runtime's entry. `RUNTIME=workerd`, `deno` or
+ * `node` runs one.
  *
  * The referee runs under Deno (`referee.mjs`). It fails on ANY failing scenario — the scored ones,
  * and also those the requirement file marks as not scored (the referee itself would let those
@@ -36,7 +37,7 @@ const EXTENSION_ERAS = [
 /** A single scenario's last line, e.g. "Passed: 32/32, 0 failed, 0 warnings". */
 const SCENARIO_SUMMARY = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/;
 
-const RUNTIMES = ["workerd", "deno"];
+const RUNTIMES = ["workerd", "deno", "node"];
 const runtimes = process.env.RUNTIME ? [process.env.RUNTIME] : RUNTIMES;
 if (!runtimes.every((runtime) => RUNTIMES.includes(runtime))) {
   console.error(`RUNTIME must be one of ${RUNTIMES.join(", ")}, not ${process.env.RUNTIME}`);

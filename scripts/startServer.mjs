@@ -4,9 +4,9 @@
  * wrangler.toml declares (read with wrangler's own config reader, so there is one source of
  * truth). No `wrangler dev` proxy or inspector in the path, so figures measure the server.
  *
- * With `RUNTIME=deno` in the environment, the same call starts the entry's server definition on
- * Deno instead (`startDenoServer`): that is how the contract suite runs one set of end-to-end
- * tests against both runtimes.
+ * With `RUNTIME=deno` (or `node`) in the environment, the same call starts the entry's server
+ * definition on Deno (`startDenoServer`) or Node (`startNodeServer`) instead: that is how the
+ * contract suite runs one set of end-to-end tests against every runtime.
  *
  * By default the server's console goes to the test's, as miniflare prints workerd's output, less
  * workerd's report of a client that left (`clientLeftReport.mjs`). A test
@@ -28,6 +28,7 @@ import { Log, LogLevel, Miniflare } from "miniflare";
 import { bundleWorker } from "./bundleWorker.mjs";
 import { clientLeftFilter } from "./clientLeftReport.mjs";
 import { startDenoServer } from "./startDenoServer.mjs";
+import { startNodeServer } from "./startNodeServer.mjs";
 import { wranglerConfig } from "./wranglerConfig.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
@@ -44,6 +45,14 @@ const DENO_TWIN_OF = {
   "test/fixtures/auth/authWorker.ts": { main: "test/fixtures/auth/authDeno.ts" },
 };
 
+/** What Node runs for each Worker entry: the definition it serves (`serveNode`), or a Node entry of its own. */
+const NODE_TWIN_OF = {
+  "example/worker.ts": { main: "example/node.ts" },
+  "test/conformance/fixtureWorker.ts": { definition: "test/conformance/fixtureServer.ts" },
+  "test/runtime/testWorker.ts": { definition: "test/runtime/testServer.ts" },
+  "test/fixtures/auth/authWorker.ts": { main: "test/fixtures/auth/authNode.ts" },
+};
+
 /**
  * @param {object} [options]
  * @param {string} [options.entry]  Worker entry, relative to the repository (default: wrangler.toml `main`).
@@ -52,7 +61,7 @@ const DENO_TWIN_OF = {
  * @param {string} [options.persistDir]  Keep Durable Object storage here across restarts.
  * @param {string} [options.config]  The wrangler config whose bindings to give (default: `wrangler.toml`); its KV
  *   namespaces and rate limits are simulated by miniflare, in memory.
- * @param {string} [options.runtime]  "deno" for the Deno twin (default: the `RUNTIME` environment variable).
+ * @param {string} [options.runtime]  "deno" or "node" for that twin (default: the `RUNTIME` environment variable).
  * @param {boolean} [options.captureLogs]  Keep the server's output lines instead of printing them (`logs()`).
  * @returns {Promise<{ url: string, port: number, mf: Miniflare, logs(): string[], dispose(): Promise<void> }>}
  */
@@ -61,6 +70,13 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
     const twin = DENO_TWIN_OF[entry ?? "example/worker.ts"];
     if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
     return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv"), captureLogs });
+  }
+  if (runtime === "node") {
+    const twin = NODE_TWIN_OF[entry ?? "example/worker.ts"];
+    if (!twin) throw new Error(`No Node twin is known for ${entry}; add it to NODE_TWIN_OF`);
+    // Sessions and homes live in the process's memory on Node: `persistDir` keeps nothing there,
+    // and a restart starts empty (the restart tests are not run against Node: vitest.config.ts).
+    return startNodeServer({ ...twin, port, vars, captureLogs });
   }
   /** workerd's stdout and stderr lines (the Worker's console and workerd's own reports), when captured. */
   const lines = [];

@@ -22,6 +22,7 @@ import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import type { Homes } from "../home/Homes.ts";
 import { LocalShares } from "../shares/LocalShares.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
 import type { Shares } from "../shares/Shares.ts";
 import { TaskHost } from "./TaskHost.ts";
 import type { Tasks } from "./Tasks.ts";
@@ -37,6 +38,8 @@ export interface LocalTasksOptions {
   homes?: Homes;
   /** Where tasks are counted per client and in total; default: this object's own `LocalShares`. */
   shares?: Shares;
+  /** Where each task's run is traced, under the call that created it; none where tracing is off. */
+  telemetry?: Telemetry;
 }
 
 export class LocalTasks implements Tasks {

@@ -130,6 +130,21 @@ describe("the packed package", () => {
     expect(JSON.parse(stdout)).toEqual(["Ada", "Ada"]);
   });
 
+  it("serves over HTTP on Node with durable-mcp/node, from the tarball's JavaScript", async () => {
+    const script = `import { defineServer, jsonSchema, tool } from "durable-mcp";
+      import { serveNode } from "durable-mcp/node";
+      const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "shout", description: "shouts", input: jsonSchema({ type: "object", properties: { text: { type: "string" } }, required: ["text"] }), handler: async ({ text }) => String(text).toUpperCase() })] });
+      const http = await serveNode(server, { port: 0, env: { LOG_LEVEL: "error" } });
+      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "pack", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+      const response = await fetch(http.url + "/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "shout" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "shout", arguments: { text: "hi" }, _meta: meta } }) });
+      const body = await response.json();
+      await http.shutdown();
+      console.error(JSON.stringify({ status: response.status, text: body.result.content[0].text }));
+      process.exit(0);`;
+    const { stderr } = await node(["--input-type=module", "-e", script], project);
+    expect(JSON.parse(stderr.trim().split("\n").at(-1)!)).toEqual({ status: 200, text: "HI" });
+  });
+
   it("imports the same from Deno", async () => {
     const deno = join(require.resolve("deno/package.json"), "../bin.cjs");
     const script = `import { defineServer } from "durable-mcp"; import { serveStdio } from "durable-mcp/stdio"; console.log(defineServer({ name: "d", version: "1" }).info.name, typeof serveStdio);`;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { cycles, folderGraph, type Graph, importGraph, sourceFiles, specifiersOf } from "../support/importGraph.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const files = sourceFiles(ROOT, ["shared", "worker", "durable", "deno", "example"]);
+const files = sourceFiles(ROOT, ["shared", "worker", "durable", "deno", "node", "example"]);
 const graph = importGraph(ROOT, files);
 
 describe("the import graph", () => {
@@ -91,7 +91,7 @@ describe("the core, shared/", () => {
     expect(offending).toEqual([]);
   });
 
-  it("never imports a runtime edge (worker/, durable/, deno/) or the example", () => {
+  it("never imports a runtime edge (worker/, durable/, deno/, node/) or the example", () => {
     const offending = core.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("shared/")).map((t) => `${file} → ${t}`));
     expect(offending).toEqual([]);
   });

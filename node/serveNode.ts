@@ -1,0 +1,110 @@
+/**
+ * The Node runtime: the shared routes on `node:http` (`nodeListener`), sessions hosted in this
+ * process by `LocalSessions` (the same `Session` a Durable Object hosts on Workers), in memory, as
+ * Deno hosts them without a KV path. Tasks (tools declared with `task`) and homes (`home: "user"`
+ * or a handle) live in this process too and end with it; change notifications fan out in memory.
+ *
+ * Options not given come from the command line (`--port N`, `--hostname H`) and the environment
+ * (`PORT`; limits and `LOG_LEVEL` as on Workers). It prints `listening on <url>` once it accepts
+ * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
+ * that cannot be served stops the process before it listens: one line on stderr that says why,
+ * exit 1. A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead
+ * of ending the process.
+ *
+ * @example
+ * // node.ts, bundled or run by a TypeScript-aware Node: node server.mjs --port 8787
+ * import { serveNode } from "durable-mcp/node";
+ * import server from "./server.ts";
+ * await serveNode(server);
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
+import { LocalSessions } from "../shared/host/LocalSessions.ts";
+import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
+import { LocalHomes } from "../shared/home/LocalHomes.ts";
+import { LocalShares } from "../shared/shares/LocalShares.ts";
+import { Logger, serverText, stderrSink } from "../shared/log/Logger.ts";
+import { createRouter } from "../shared/routes/createRouter.ts";
+import type { ServerEnv } from "../shared/definition/RequestContext.ts";
+import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { type ListeningServer, listeningServer, type ListenOptions, listenSettings, type StartRefusal } from "../shared/routes/listenSettings.ts";
+import { nodeListener, refuseClientError } from "./nodeListener.ts";
+
+export type ServeNodeOptions = ListenOptions;
+export type NodeServer = ListeningServer;
+
+/**
+ * Exits the process with 1 and one line on stderr when the definition cannot be served ("The
+ * server definition is invalid: …"), nor its homes here, nor a variable as set.
+ */
+export async function serveNode(definition: ServerDefinition, options: ServeNodeOptions = {}): Promise<NodeServer> {
+  const env = options.env ?? processEnv();
+  const settings = listenSettings(definition, options, env, flag);
+  if ("event" in settings) refuseToStart(settings);
+  const { hostname, port, config } = settings;
+  const logger = new Logger(config.logLevel);
+  logUnhandledRejections(logger);
+  const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
+  const telemetry = definition.telemetryFor(env as ServerEnv, logger);
+  const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger }) : undefined;
+  const shares = new LocalShares(config);
+  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry });
+  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry });
+  let boundPort: number | undefined;
+  const handle = createRouter<Record<string, string>>(
+    definition,
+    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort },
+    options,
+  );
+  const http = createServer(nodeListener((request, address) => handle(request, env, address)));
+  // A held stream (HTTP+SSE, a listen) is no reason to cut a connection: no request timeout.
+  http.requestTimeout = 0;
+  http.on("clientError", refuseClientError);
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(port, hostname, () => resolve());
+  });
+  boundPort = (http.address() as AddressInfo).port;
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  const stopListening = () => {
+    const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+    http.closeIdleConnections();
+    return closed;
+  };
+  const onSignal = () => void server.shutdown().then(() => process.exit(0));
+  const server = listeningServer(`http://${host}:${boundPort}`, { sessions, tasks, homes }, stopListening, () => {
+    http.closeAllConnections();
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+  });
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  console.log(`listening on ${server.url}`);
+  return server;
+}
+
+/** One line on stderr that says why, and exit 1: nothing listens, nothing is half started. */
+function refuseToStart({ event, problem }: StartRefusal): never {
+  new Logger("error", {}, stderrSink).error(event, { message: serverText(problem instanceof Error ? problem.message : String(problem)) });
+  process.exit(1);
+}
+
+let loggingUnhandledRejections = false;
+
+/** A promise rejection nothing handled is logged, once per process, instead of ending it (as on Deno). */
+function logUnhandledRejections(logger: Logger): void {
+  if (loggingUnhandledRejections) return;
+  loggingUnhandledRejections = true;
+  process.on("unhandledRejection", (reason) => {
+    logger.error("internal.unhandled-rejection", { message: reason instanceof Error ? reason.message : String(reason), stack: reason instanceof Error ? reason.stack : undefined });
+  });
+}
+
+/** The process's variables that are set. */
+function processEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+function flag(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}

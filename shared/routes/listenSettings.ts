@@ -1,0 +1,138 @@
+/**
+ * What a process that listens for HTTP itself (Deno, Node) takes and checks before it listens
+ * (`listenSettings`): the definition and its homes, the port as given, the host names it answers
+ * on loopback, the variables, and whether it may check tokens as configured; and the handle it
+ * returns (`ListeningServer`). Not for Workers, whose names and ports are the platform's.
+ */
+import { isLoopbackHost } from "../auth/protectedResource.ts";
+import type { Authorization } from "../auth/oauth.ts";
+import { resourceRequiredSentence } from "../auth/ResourceServer.ts";
+import { configurationProblem } from "../config/configurationProblem.ts";
+import { type Config, readConfig } from "../config/readConfig.ts";
+import { homeProblem } from "../home/deploymentProblems.ts";
+import type { RouterOptions } from "./createRouter.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { ownerOf } from "../auth/Caller.ts";
+
+/** What `serveDeno` and `serveNode` take besides the router's options. */
+export interface ListenOptions extends RouterOptions<Record<string, string>> {
+  /** 0 picks a free port. Default: `--port`, `PORT`, else 8787. */
+  port?: number;
+  /** Default: `--hostname`, else 127.0.0.1 (loopback only: anything else exposes the server). */
+  hostname?: string;
+  /** Variables for limits, `LOG_LEVEL` and handlers' `ctx.env`. Default: the process environment. */
+  env?: Record<string, string>;
+}
+
+/** A server listening in this process. */
+export interface ListeningServer {
+  url: string;
+  shutdown(): Promise<void>;
+  /**
+   * Deletes everything a user has here (a data-protection request): their home (`home: "user"`
+   * definitions' storage), and their live sessions and tasks. Resolves with how many of each.
+   */
+  deleteUserData(who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
+}
+
+/** Where to listen, and the configuration read. */
+export interface ListenSettings {
+  hostname: string;
+  port: number;
+  config: Config;
+}
+
+/** Why a process does not start: the event its one line on stderr is logged under, and the problem. */
+export interface StartRefusal {
+  event: "definition.invalid" | "config.homes" | "config.invalid";
+  problem: unknown;
+}
+
+/**
+ * Where and how to listen, or why not to start: the definition cannot be served, nor its homes
+ * here, nor a variable as set, nor tokens checked on the names it would answer. On loopback the
+ * answered names default to `localhost,127.0.0.1,[::1]` (DNS rebinding), as `npm start` does.
+ * `env` is the process environment, changed in place for that default; `flag` reads the command line.
+ */
+export function listenSettings(definition: ServerDefinition, options: ListenOptions, env: Record<string, string>, flag: (name: string) => string | undefined): ListenSettings | StartRefusal {
+  if (definition.problem) return { event: "definition.invalid", problem: definition.problem };
+  // A deployment that cannot serve the homes its definitions declare does not start either.
+  const homes = homeProblem(definition, options.authorization !== undefined, true);
+  if (homes) return { event: "config.homes", problem: homes };
+  const hostname = options.hostname ?? flag("hostname") ?? "127.0.0.1";
+  if (LOOPBACK_ALLOWED_HOSTS.has(hostname)) env.ALLOWED_HOSTS ??= "localhost,127.0.0.1,[::1]";
+  let port: number;
+  let config: Config;
+  try {
+    port = options.port ?? portFrom(flag("port") ?? env.PORT);
+    config = readConfig(env);
+  } catch (error) {
+    return { event: "config.invalid", problem: configurationProblem(error) };
+  }
+  const unnamed = listenProblem(options, env, hostname, config.allowedHosts);
+  return unnamed ? { event: "config.invalid", problem: unnamed } : { hostname, port, config };
+}
+
+/** The port when none is given. */
+export const DEFAULT_PORT = 8787;
+
+/** Host names that are this machine: serving on one, a process answers only `localhost,127.0.0.1,[::1]` unless `ALLOWED_HOSTS` says otherwise. */
+export const LOOPBACK_ALLOWED_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** The port a flag or variable names; DEFAULT_PORT when neither does. @throws RangeError for anything but 0–65535 */
+export function portFrom(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PORT;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) throw new RangeError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
+  return port;
+}
+
+/**
+ * Why this server may not check tokens as configured: it has `authorization` without `resource`
+ * and answers a name that is not loopback (it listens on another host, or `ALLOWED_HOSTS` lets
+ * other names in, or lets any in) — else undefined. Tokens' audience is never taken from a Host
+ * header a client writes (issue 21).
+ */
+export function listenProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
+  const authorization = options.authorization?.resourceServer(env, {});
+  if (!authorization || authorization.fixedResource !== undefined) return undefined;
+  if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
+  const foreign = allowedHosts.length === 0 ? "any host name" : allowedHosts.find((name) => !isLoopbackHost(name));
+  return foreign === undefined ? undefined : new TypeError(resourceRequiredSentence(`ALLOWED_HOSTS lets it answer ${foreign === "any host name" ? foreign : JSON.stringify(foreign)}`));
+}
+
+/** How long a shutdown waits for open connections to finish before it goes on without them. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+/** What a process hosts for its requests, each of which a shutdown closes and a user's erasure reaches. */
+export interface ProcessHosts {
+  sessions: { endOwnedBy(owner: string): Promise<number>; close(): void };
+  tasks: { eraseOwnedBy(owner: string): Promise<number>; close(): void };
+  homes?: { erase(owner: string): Promise<unknown>; close(): void };
+}
+
+/**
+ * The handle of a server listening at `url`: its shutdown closes the hosts, then stops listening
+ * — gracefully, but not for ever: a client holding a stream open (HTTP+SSE, a listen) would hold
+ * it until it leaves, so past SHUTDOWN_GRACE_MS `afterwards` runs with the streams still open.
+ */
+export function listeningServer(url: string, hosts: ProcessHosts, stopListening: () => Promise<void>, afterwards: () => void = () => {}): ListeningServer {
+  const { sessions, tasks, homes } = hosts;
+  return {
+    url,
+    async deleteUserData(who) {
+      const owner = await ownerOf(who);
+      await homes?.erase(owner);
+      return { sessions: await sessions.endOwnedBy(owner), tasks: await tasks.eraseOwnedBy(owner) };
+    },
+    async shutdown() {
+      sessions.close();
+      tasks.close();
+      homes?.close();
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([stopListening(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
+      clearTimeout(grace);
+      afterwards();
+    },
+  };
+}
