@@ -122,3 +122,45 @@ describe("createRouter: authorization given without oauth()", () => {
     expect(logged().filter((line) => line.level === "error")).toHaveLength(1);
   });
 });
+
+describe("createRouter: GET /, for a browser and for everything else (issue 24)", () => {
+  const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "lookUp", description: "Looks things up", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
+  const get = (accept?: string, headers: Record<string, string> = {}) => routerFor(server)(new Request(`${BASE}/`, { headers: accept === undefined ? headers : { ...headers, accept } }), {});
+  /** What Chromium sends for a page it navigates to. */
+  const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8";
+
+  it("answers a browser's Accept with the page: HTML, no script allowed, varying by Accept", async () => {
+    for (const accept of [BROWSER, "text/html", "TEXT/HTML; charset=utf-8"]) {
+      const response = await get(accept);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("vary")).toBe("Accept");
+      const html = await response.text();
+      expect(html).toContain("<code>lookUp</code>");
+      expect(html).toContain(`<code>${BASE}/mcp</code>`);
+    }
+  });
+
+  it("answers curl's */*, application/json, no Accept and a refused text/html with the same JSON, varying by Accept", async () => {
+    const bodies = new Set<string>();
+    for (const accept of [undefined, "*/*", "application/json", "text/html;q=0, application/json"]) {
+      const response = await get(accept);
+      expect(response.headers.get("content-type")).toBe("application/json");
+      expect(response.headers.get("vary")).toBe("Accept");
+      expect(response.headers.get("content-security-policy")).toBeNull();
+      bodies.add(await response.text());
+    }
+    expect(bodies.size).toBe(1);
+    const body = JSON.parse([...bodies][0]!);
+    expect(body).toMatchObject({ server: { name: "s", version: "1" }, runtime: "durable-mcp" });
+    expect(Object.keys(body)).toEqual(["server", "runtime", "protocolVersions", "extensions", "endpoints", "limits"]);
+  });
+
+  it("keeps Vary: Accept beside CORS's Origin for a cross-origin request", async () => {
+    const origin = { origin: BASE };
+    expect((await get(BROWSER, origin)).headers.get("vary")).toBe("Accept, Origin");
+    expect((await get("*/*", origin)).headers.get("vary")).toBe("Accept, Origin");
+  });
+});

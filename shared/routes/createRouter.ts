@@ -29,6 +29,7 @@ import { configurationProblem } from "../config/configurationProblem.ts";
 import { type Config, readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
+import { acceptsHtml } from "../http/acceptsHtml.ts";
 import { checkHost } from "../http/checkHost.ts";
 import { clientAddress } from "../http/clientAddress.ts";
 import { preflight, withCors } from "../http/cors.ts";
@@ -46,6 +47,7 @@ import type { Homes } from "../home/Homes.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 import { homeProblem } from "../home/deploymentProblems.ts";
 import { describeServer } from "./describeServer.ts";
+import { serverPage } from "./serverPage.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
 import type { Handler, Services } from "./Services.ts";
 import { openSse } from "./openSse.ts";
@@ -200,7 +202,12 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
         : (request, services, caller, address) => (services.problem ? invalidDefinition(services.problem) : route.handle(request, services, caller, address));
     table.set(route.path, (table.get(route.path) ?? new Map()).set(route.method, handle));
   }
-  table.set("/", new Map([["GET", (_request: Request, services: Services) => describeServer(definition, services.config, described, services.problem, services.warnings, services.stateless.tasks !== undefined)]]));
+  // A browser gets the page for people; everything else, curl's `*/*` included, the JSON as before.
+  const describe: Handler = (request, services) =>
+    acceptsHtml(request)
+      ? serverPage(definition, new URL(request.url).origin, described, services.problem, services.warnings, services.stateless.env)
+      : describeServer(definition, services.config, described, services.problem, services.warnings, services.stateless.tasks !== undefined);
+  table.set("/", new Map([["GET", describe]]));
 
   /** `origin`: the request's Origin header, read once (each header read is a platform call). */
   const dispatch = async (request: Request, env: E, context: unknown, services: Services, origin: string | null): Promise<Response> => {

@@ -1,5 +1,5 @@
 /**
- * `GET /` — what this deployment is, for a person with a browser or curl: the server's name and
+ * `GET /` — what this deployment is, for a program or a person with curl (a browser gets `serverPage`): the server's name and
  * version, the protocol versions it speaks, its endpoints (the router's own table, so the list
  * cannot drift from what is served) and its limits. A definition that cannot be served says why
  * (`problem`); one served with less than it declares says what is missing (`warnings`).
@@ -34,5 +34,6 @@ export function describeServer(definition: ServerDefinition, config: Config, rou
       perClient: { sessions: config.maxSessionsPerClient, listens: config.maxListensPerClient, tasks: config.maxTasksPerClient, taskBytes: config.maxTaskBytesPerClient },
       ...(definition.hasHomes ? { homes: { maxBytes: config.maxHomeBytes, maxKeys: config.maxHomeKeys, retentionMs: config.homeRetentionMs } } : {}),
     },
-  });
+    // A browser gets a page at the same URL (`serverPage`): caches must keep the two apart.
+  }, { headers: { vary: "Accept" } });
 }
