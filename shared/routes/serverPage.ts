@@ -27,7 +27,7 @@ const HEADERS = {
 const STYLE =
   ":root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:auto;padding:1rem}" +
   "code,pre{font:.9em ui-monospace,monospace;background:#8882;overflow-wrap:anywhere}pre{padding:.5em;white-space:pre-wrap}" +
-  "li,dd{margin:0 0 .6em}.m{opacity:.75}.d{opacity:.75;white-space:pre-line}.x{border:2px solid #d33;padding:.5em 1em}";
+  "dt{font-weight:600}li,dd{margin:0 0 .6em}.m{opacity:.75}.d{opacity:.75;white-space:pre-line}.x{border:2px solid #d33;padding:.5em 1em}";
 
 /**
  * `origin`: the request's own, from the URL the router accepted (its Host checked); the MCP URL

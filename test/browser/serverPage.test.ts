@@ -1,0 +1,69 @@
+/**
+ * The page for people at `GET /` (issue 24), as a person sees it: headless Chromium (Debian's
+ * `chromium`, which .ci/run installs) opens the example on workerd at `/`. The example's tools are
+ * shown, the MCP URL is filled in from the address the browser used, the app-only tool is not
+ * listed (an anonymous client is not shown it), and the page loads with nothing refused by its CSP
+ * and nothing logged as an error. A full-page screenshot is kept in `test/artifacts/`.
+ */
+import { mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../../scripts/startServer.mjs";
+
+/** Debian's chromium; no browser is downloaded. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+
+let browser: Browser;
+let server: Awaited<ReturnType<typeof startServer>>;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH`);
+  server = await startServer({ vars: { LOG_LEVEL: "error" } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  await mkdir(ARTIFACTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+describe("the page at / in a browser", () => {
+  it("shows the example's tools and its MCP URL, with no console error or CSP violation", async () => {
+    // A phone's width: the page must read there too.
+    const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    // Runs through the DevTools protocol, outside the page's CSP: it hears every violation the page causes.
+    await page.addInitScript(() => {
+      (globalThis as never as { document: EventTarget }).document.addEventListener("securitypolicyviolation", (event) => {
+        const { violatedDirective, blockedURI } = event as Event & { violatedDirective: string; blockedURI: string };
+        console.error(`CSP violation: ${violatedDirective} ${blockedURI}`);
+      });
+    });
+    try {
+      const response = await page.goto(`${server.url}/`);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()["content-type"]).toBe("text/html; charset=utf-8");
+      expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+      const text = await page.locator("body").innerText();
+      for (const name of ["toUpperCase", "getAlerts", "getWeatherForecastByLocation", "alertBoard"]) {
+        await expect.poll(() => page.getByText(name, { exact: true }).first().isVisible()).toBe(true);
+      }
+      expect(text).not.toContain("pickAlertStates");
+      await expect.poll(() => page.getByText(`${server.url}/mcp`, { exact: true }).first().isVisible()).toBe(true);
+      expect(text).toContain(`claude mcp add --transport http my-weather-server ${server.url}/mcp`);
+      expect(await page.locator("script").count()).toBe(0);
+      await page.screenshot({ path: `${ARTIFACTS}server-page.png`, fullPage: true });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
