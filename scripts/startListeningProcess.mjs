@@ -19,6 +19,8 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
  * @param {boolean} [options.captureLogs]  keep the lines it writes after it listens, for `logs()`
  */
 export async function startListeningProcess({ command, env, runtime, captureLogs = false }) {
+  /** The runtime's name in a sentence: "Deno", "Node". */
+  const named = runtime[0].toUpperCase() + runtime.slice(1);
   const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env });
   // Decoded by the streams, so a character split across two chunks is not garbled.
   child.stdout.setEncoding("utf8");
@@ -40,7 +42,7 @@ export async function startListeningProcess({ command, env, runtime, captureLogs
   const lines = [];
   let pending = "";
   const url = await new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${runtime} did not start within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${named} did not start within 60 s:\n${output}`)), 60_000);
     const onData = (chunk) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -51,7 +53,7 @@ export async function startListeningProcess({ command, env, runtime, captureLogs
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("exit", (code) => reject(new Error(`${runtime} exited with ${code} before listening:\n${output}`)));
+    child.on("exit", (code) => reject(new Error(`${named} exited with ${code} before listening:\n${output}`)));
   }).catch((error) => {
     orphaned();
     process.removeListener("exit", orphaned);
@@ -79,7 +81,7 @@ export async function startListeningProcess({ command, env, runtime, captureLogs
     runtime,
     pid: child.pid,
     logs() {
-      if (!captureLogs) throw new Error(`${runtime} server: pass captureLogs: true to keep the server's lines`);
+      if (!captureLogs) throw new Error(`${named} server: pass captureLogs: true to keep the server's lines`);
       return pending ? [...lines, pending] : [...lines];
     },
     /** Kills the process outright (SIGKILL), as a crash or an evicted instance ends one: nothing of it runs after. */
