@@ -7,20 +7,15 @@
  * the app-only `pickAlertStates` back through the bridge. A screenshot of each is kept in
  * `test/artifacts/`. A client without the extension gets the board as text, and no app-only tool.
  */
-import { mkdir } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { startNwsFixtureServer } from "../support/nwsFixtureServer.mjs";
-
-/** Debian's chromium; no browser is downloaded. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+import { ARTIFACTS, launchChromium } from "../support/chromium.ts";
 
 let browser: Browser;
 let host: Server;
@@ -29,7 +24,6 @@ let server: Awaited<ReturnType<typeof startServer>>;
 let nws: Awaited<ReturnType<typeof startNwsFixtureServer>>;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH`);
   const bundled = await build({ entryPoints: [fileURLToPath(new URL("host.ts", import.meta.url))], bundle: true, format: "esm", platform: "browser", write: false, logLevel: "silent" });
   const script = bundled.outputFiles[0]!.contents;
   host = createServer((request, response) => {
@@ -40,8 +34,7 @@ beforeAll(async () => {
   hostUrl = `http://127.0.0.1:${(host.address() as { port: number }).port}/`;
   nws = await startNwsFixtureServer();
   server = await startServer({ vars: { LOG_LEVEL: "error", NWS_BASE_URL: nws.url } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

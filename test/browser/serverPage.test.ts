@@ -5,25 +5,17 @@
  * listed (an anonymous client is not shown it), and the page loads with nothing refused by its CSP
  * and nothing logged as an error. A full-page screenshot is kept in `test/artifacts/`.
  */
-import { mkdir } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
-
-/** Debian's chromium; no browser is downloaded. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+import { ARTIFACTS, launchChromium } from "../support/chromium.ts";
 
 let browser: Browser;
 let server: Awaited<ReturnType<typeof startServer>>;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH`);
   server = await startServer({ vars: { LOG_LEVEL: "error" } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
