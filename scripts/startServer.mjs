@@ -34,24 +34,24 @@ import { wranglerConfig } from "./wranglerConfig.mjs";
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 
 /**
- * What Deno runs for each Worker entry: the server definition it serves (run by the tests' Deno
- * entry, `test/support/denoServer.ts`), or, for an entry with a Deno entry of its own, that.
+ * What the other runtimes run for each Worker entry: the server definition it serves (the tests'
+ * Deno entry `test/support/denoServer.ts`, `serveNode` on Node), or a runtime's entry of its own.
  */
-const DENO_TWIN_OF = {
-  "example/worker.ts": { main: "example/deno.ts" },
+const TWINS = {
+  "example/worker.ts": { deno: { main: "example/deno.ts" }, node: { main: "example/node.ts" } },
   "test/conformance/fixtureWorker.ts": { definition: "test/conformance/fixtureServer.ts" },
   "test/runtime/testWorker.ts": { definition: "test/runtime/testServer.ts" },
-  "example/webSocketWorker.ts": { main: "example/webSocketDeno.ts" },
-  "test/fixtures/auth/authWorker.ts": { main: "test/fixtures/auth/authDeno.ts" },
+  "example/webSocketWorker.ts": { deno: { main: "example/webSocketDeno.ts" } },
+  "test/fixtures/auth/authWorker.ts": { deno: { main: "test/fixtures/auth/authDeno.ts" }, node: { main: "test/fixtures/auth/authNode.ts" } },
 };
 
-/** What Node runs for each Worker entry: the definition it serves (`serveNode`), or a Node entry of its own. */
-const NODE_TWIN_OF = {
-  "example/worker.ts": { main: "example/node.ts" },
-  "test/conformance/fixtureWorker.ts": { definition: "test/conformance/fixtureServer.ts" },
-  "test/runtime/testWorker.ts": { definition: "test/runtime/testServer.ts" },
-  "test/fixtures/auth/authWorker.ts": { main: "test/fixtures/auth/authNode.ts" },
-};
+/** `{ definition }` or `{ main }` for `runtime`'s twin of `entry`. */
+function twinOf(entry, runtime) {
+  const twin = TWINS[entry];
+  const spec = twin?.definition ? { definition: twin.definition } : twin?.[runtime];
+  if (!spec) throw new Error(`No ${runtime} twin is known for ${entry}; add it to TWINS`);
+  return spec;
+}
 
 /**
  * @param {object} [options]
@@ -66,18 +66,11 @@ const NODE_TWIN_OF = {
  * @returns {Promise<{ url: string, port: number, mf: Miniflare, logs(): string[], dispose(): Promise<void> }>}
  */
 export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false } = {}) {
-  if (runtime === "deno") {
-    const twin = DENO_TWIN_OF[entry ?? "example/worker.ts"];
-    if (!twin) throw new Error(`No Deno twin is known for ${entry}; add it to DENO_TWIN_OF`);
-    return startDenoServer({ ...twin, port, vars, kvPath: persistDir && join(persistDir, "sessions.kv"), captureLogs });
-  }
-  if (runtime === "node") {
-    const twin = NODE_TWIN_OF[entry ?? "example/worker.ts"];
-    if (!twin) throw new Error(`No Node twin is known for ${entry}; add it to NODE_TWIN_OF`);
-    // Sessions and homes live in the process's memory on Node: `persistDir` keeps nothing there,
-    // and a restart starts empty (the restart tests are not run against Node: vitest.config.ts).
-    return startNodeServer({ ...twin, port, vars, captureLogs });
-  }
+  const twinEntry = entry ?? "example/worker.ts";
+  if (runtime === "deno") return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath: persistDir && join(persistDir, "sessions.kv"), captureLogs });
+  // Sessions and homes live in the process's memory on Node: `persistDir` keeps nothing there,
+  // and a restart starts empty (the restart tests are not run against Node: vitest.config.ts).
+  if (runtime === "node") return startNodeServer({ ...twinOf(twinEntry, runtime), port, vars, captureLogs });
   /** workerd's stdout and stderr lines (the Worker's console and workerd's own reports), when captured. */
   const lines = [];
   const keepLines = (stdout, stderr) => {
