@@ -71,7 +71,7 @@ import { closeBack } from "./sockets.ts";
 import { RelayedStream, type RelayState } from "./RelayedStream.ts";
 import { OPERATION_HEADER, readAck } from "./relayProtocol.ts";
 import type { WatchObject } from "./WatchObject.ts";
-import { remoteBroadcaster } from "./watchRegistry.ts";
+import { watchObjects } from "./watchRegistry.ts";
 
 /** What the session object reads from its environment. */
 export type SessionObjectEnv = ServerEnv & {
@@ -102,7 +102,7 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
       config,
       logger,
       env,
-      broadcast: remoteBroadcaster(env.MCP_WATCH, config.maxQueueBytes),
+      broadcast: watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes),
       homes: remoteHomes(definition, env.MCP_HOME),
       shares: remoteShares(definition, env.MCP_HOME),
       telemetry: definition.telemetryFor(env, logger, waitUntil),

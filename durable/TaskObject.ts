@@ -40,7 +40,7 @@ import { closeAll, closeBack, sendLine } from "./sockets.ts";
 import { OWNER_HEADER } from "./taskProtocol.ts";
 import { type Settled, settle } from "./settled.ts";
 import type { WatchObject } from "./WatchObject.ts";
-import { remoteBroadcaster } from "./watchRegistry.ts";
+import { watchObjects } from "./watchRegistry.ts";
 
 /** What the task object reads from its environment. */
 export type TaskObjectEnv = ServerEnv & {
@@ -69,7 +69,7 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
       logger,
       telemetry: definition.telemetryFor(env, logger, waitUntil),
       env,
-      broadcast: remoteBroadcaster(env.MCP_WATCH, config.maxQueueBytes),
+      broadcast: watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes),
       homes: remoteHomes(definition, env.MCP_HOME),
       shares: remoteShares(definition, env.MCP_HOME),
       store: durableStorage(ctx.storage),

@@ -30,8 +30,8 @@ import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
 import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
-import { remoteBroadcaster } from "../durable/watchRegistry.ts";
-import { remoteTasks } from "../durable/taskRegistry.ts";
+import { watchObjects } from "../durable/watchRegistry.ts";
+import { taskObjects } from "../durable/taskRegistry.ts";
 import type { TaskObject } from "../durable/TaskObject.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
 import { remoteHomes } from "../durable/homeRegistry.ts";
@@ -66,8 +66,8 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
     {
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
       // Without `watchObject()` in the entry (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
-      broadcaster: (env, config) => remoteBroadcaster(env.MCP_WATCH, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
-      tasks: (env, { config }) => remoteTasks(env.MCP_TASK, config.maxQueueBytes),
+      broadcaster: (env, config) => watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
+      tasks: (env, { config }) => taskObjects.remote(env.MCP_TASK, config.maxQueueBytes),
       homes: (env) => remoteHomes(definition, env.MCP_HOME),
       // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
       keepAlive: waitUntil,

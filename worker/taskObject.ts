@@ -12,11 +12,11 @@
  */
 import { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
 import { durableTasks } from "../durable/durableTasks.ts";
-import { hostTasks } from "../durable/taskRegistry.ts";
+import { taskObjects } from "../durable/taskRegistry.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 
 export function taskObject(definition: ServerDefinition): new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject {
-  hostTasks(durableTasks);
+  taskObjects.host(durableTasks);
   return class McpTask extends TaskObject {
     constructor(ctx: DurableObjectState, env: TaskObjectEnv) {
       super(ctx, env, definition);

@@ -13,9 +13,9 @@
  * export default { fetch: worker.fetch };
  */
 import { durableBroadcaster, WatchObject } from "../durable/WatchObject.ts";
-import { hostWatch } from "../durable/watchRegistry.ts";
+import { watchObjects } from "../durable/watchRegistry.ts";
 
 export function watchObject(): typeof WatchObject {
-  hostWatch(durableBroadcaster);
+  watchObjects.host(durableBroadcaster);
   return WatchObject;
 }
