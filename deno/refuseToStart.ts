@@ -9,10 +9,10 @@
  * `LOG_LEVEL` says: that variable may be the malformed one. Not for failures while serving:
  * those are bugs, logged with their stack.
  */
-import { Logger, serverText, stderrSink } from "../shared/log/Logger.ts";
+import { reportRefusal, type StartRefusal } from "../shared/routes/listenSettings.ts";
 
-/** Writes `{"level":"error","event":…,"message":…}` to stderr and exits 1. */
-export function refuseToStart(event: "definition.invalid" | "config.homes" | "config.invalid", problem: unknown): never {
-  new Logger("error", {}, stderrSink).error(event, { message: serverText(problem instanceof Error ? problem.message : String(problem)) });
+/** Writes `{"level":"error","event":…,"message":…}` to stderr (`reportRefusal`) and exits 1. */
+export function refuseToStart(event: StartRefusal["event"], problem: unknown): never {
+  reportRefusal({ event, problem });
   Deno.exit(1);
 }

@@ -24,11 +24,11 @@ import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
-import { Logger, serverText, stderrSink } from "../shared/log/Logger.ts";
+import { Logger } from "../shared/log/Logger.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
-import { type ListeningServer, listeningServer, type ListenOptions, listenSettings, type StartRefusal } from "../shared/routes/listenSettings.ts";
+import { type ListeningServer, listeningServer, type ListenOptions, listenSettings, reportRefusal, type StartRefusal } from "../shared/routes/listenSettings.ts";
 import { nodeListener, refuseClientError } from "./nodeListener.ts";
 
 export type ServeNodeOptions = ListenOptions;
@@ -82,9 +82,9 @@ export async function serveNode(definition: ServerDefinition, options: ServeNode
   return server;
 }
 
-/** One line on stderr that says why, and exit 1: nothing listens, nothing is half started. */
-function refuseToStart({ event, problem }: StartRefusal): never {
-  new Logger("error", {}, stderrSink).error(event, { message: serverText(problem instanceof Error ? problem.message : String(problem)) });
+/** One line on stderr that says why (`reportRefusal`), and exit 1: nothing listens, nothing is half started. */
+function refuseToStart(refusal: StartRefusal): never {
+  reportRefusal(refusal);
   process.exit(1);
 }
 

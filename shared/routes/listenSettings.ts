@@ -13,6 +13,7 @@ import { homeProblem } from "../home/deploymentProblems.ts";
 import type { RouterOptions } from "./createRouter.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { ownerOf } from "../auth/Caller.ts";
+import { Logger, serverText, stderrSink } from "../log/Logger.ts";
 
 /** What `serveDeno` and `serveNode` take besides the router's options. */
 export interface ListenOptions extends RouterOptions<Record<string, string>> {
@@ -49,6 +50,15 @@ export interface StartRefusal {
 }
 
 /**
+ * The one line a process that refuses to start writes to stderr, `{"level":"error","event":…,
+ * "message":…}`, whatever `LOG_LEVEL` says (that variable may be the malformed one); the runtime
+ * then exits 1 (Deno's `refuseToStart`, Node's `serveNode`).
+ */
+export function reportRefusal({ event, problem }: StartRefusal): void {
+  new Logger("error", {}, stderrSink).error(event, { message: serverText(problem instanceof Error ? problem.message : String(problem)) });
+}
+
+/**
  * Where and how to listen, or why not to start: the definition cannot be served, nor its homes
  * here, nor a variable as set, nor tokens checked on the names it would answer. On loopback the
  * answered names default to `localhost,127.0.0.1,[::1]` (DNS rebinding), as `npm start` does.
@@ -74,13 +84,13 @@ export function listenSettings(definition: ServerDefinition, options: ListenOpti
 }
 
 /** The port when none is given. */
-export const DEFAULT_PORT = 8787;
+const DEFAULT_PORT = 8787;
 
 /** Host names that are this machine: serving on one, a process answers only `localhost,127.0.0.1,[::1]` unless `ALLOWED_HOSTS` says otherwise. */
-export const LOOPBACK_ALLOWED_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+const LOOPBACK_ALLOWED_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /** The port a flag or variable names; DEFAULT_PORT when neither does. @throws RangeError for anything but 0–65535 */
-export function portFrom(raw: string | undefined): number {
+function portFrom(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_PORT;
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || port > 65_535) throw new RangeError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
@@ -93,7 +103,7 @@ export function portFrom(raw: string | undefined): number {
  * other names in, or lets any in) — else undefined. Tokens' audience is never taken from a Host
  * header a client writes (issue 21).
  */
-export function listenProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
+function listenProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
   const authorization = options.authorization?.resourceServer(env, {});
   if (!authorization || authorization.fixedResource !== undefined) return undefined;
   if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
@@ -102,7 +112,7 @@ export function listenProblem(options: { authorization?: Authorization<Record<st
 }
 
 /** How long a shutdown waits for open connections to finish before it goes on without them. */
-export const SHUTDOWN_GRACE_MS = 5_000;
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /** What a process hosts for its requests, each of which a shutdown closes and a user's erasure reaches. */
 export interface ProcessHosts {
