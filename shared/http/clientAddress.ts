@@ -18,6 +18,13 @@ import { requestHeaders } from "./requestHeaders.ts";
 /** An IPv4 or IPv6 literal, loosely (hex digits, dots, colons, brackets), and no longer than one can be. */
 const IP_LITERAL = /^\[?[0-9A-Fa-f:.]{2,45}\]?$/;
 
+/**
+ * A request's client address as its handlers get it: read when first called, once (it is a
+ * header read, a platform call, and most requests never need it); undefined where the runtime
+ * does not know it.
+ */
+export type ClientAddress = () => string | undefined;
+
 /** @example clientAddress(request, "x-forwarded-for", "10.0.0.2") // "203.0.113.7" for X-Forwarded-For: 198.51.100.1, 203.0.113.7 */
 export function clientAddress(request: Request, trustProxy: TrustProxy | undefined, runtimeAddress: string | undefined): string | undefined {
   if (trustProxy === undefined) return runtimeAddress;

@@ -2,6 +2,7 @@
  * What the MCP route handlers share, built once per environment by the router (per isolate on
  * Workers, once per process elsewhere), and the one shape every handler has.
  */
+import type { ClientAddress } from "../http/clientAddress.ts";
 import type { Caller } from "../auth/Caller.ts";
 import type { Gatekeeper } from "../auth/Gatekeeper.ts";
 import type { Config } from "../config/readConfig.ts";
@@ -35,9 +36,6 @@ export interface Services {
  * most requests never need it, and reading it is a header read, a platform call.
  */
 export type Handler = (request: Request, services: Services, caller: Caller | undefined, address: ClientAddress) => Response | Promise<Response>;
-
-/** The request's network address, read once when first called; undefined where the runtime does not know it. */
-export type ClientAddress = () => string | undefined;
 
 /** The 403 answer for messages that name a definition whose scopes the caller's token lacks (`Gatekeeper.refuseScopes`); undefined when they may go on. */
 export function refuseScopes(request: Request, messages: readonly JsonRpcMessage[], services: Services, caller: Caller | undefined): Response | undefined {

@@ -31,7 +31,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { acceptsHtml } from "../http/acceptsHtml.ts";
 import { checkHost } from "../http/checkHost.ts";
-import { clientAddress } from "../http/clientAddress.ts";
+import { type ClientAddress, clientAddress } from "../http/clientAddress.ts";
 import { preflight, withCors } from "../http/cors.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { checkOrigin } from "../http/originPolicy.ts";
@@ -237,13 +237,9 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const handle = methods?.get(method);
     if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
-    let read = false;
-    let known: string | undefined;
-    const address = () => {
-      if (!read) known = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context));
-      read = true;
-      return known;
-    };
+    // null until first asked for: the address itself may be undefined.
+    let known: string | undefined | null = null;
+    const address: ClientAddress = () => (known === null ? (known = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context))) : known);
     if (gate && !(route ? route.public : PUBLIC_PATHS.has(path))) {
       const admitted = await gate.admit(request, env, address());
       if (!admitted.ok) return errorResponse(admitted.error);

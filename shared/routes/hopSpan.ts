@@ -12,7 +12,8 @@
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
 import { type HopTrace, OVER_HTTP } from "../telemetry/Telemetry.ts";
-import type { ClientAddress, Services } from "./Services.ts";
+import type { Services } from "./Services.ts";
+import type { ClientAddress } from "../http/clientAddress.ts";
 import { logId } from "../log/logId.ts";
 import { requestHeaders } from "../http/requestHeaders.ts";
 

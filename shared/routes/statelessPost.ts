@@ -12,7 +12,7 @@
  * Not here: the same revision on stdio and other message streams (`serveMessages`).
  */
 import type { Caller } from "../auth/Caller.ts";
-import type { ClientAddress } from "./Services.ts";
+import type { ClientAddress } from "../http/clientAddress.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";

@@ -7,6 +7,7 @@
  * or an `InputRequiredResult` while asks are unanswered. The same on HTTP and on message streams;
  * only the outlet differs.
  */
+import type { ClientAddress } from "../http/clientAddress.ts";
 import type { Caller } from "../auth/Caller.ts";
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
@@ -82,7 +83,7 @@ const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
  * a `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
  * `link`: the transport's trace context (an HTTP `traceparent` header), linked from the request's span.
  */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancellation?: Cancellation, caller?: Caller, address?: () => string | undefined, link?: string): Exchange {
+export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancellation?: Cancellation, caller?: Caller, address?: ClientAddress, link?: string): Exchange {
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
