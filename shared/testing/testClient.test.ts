@@ -3,7 +3,8 @@ import { z } from "zod";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
-import { MAX_INPUT_ROUNDS, testClient, TestClientError } from "./testClient.ts";
+import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { MAX_INPUT_ROUNDS, testClient, type TestClient, TestClientError, type TestClientOptions } from "./testClient.ts";
 
 const server = defineServer({
   name: "tested",
@@ -73,10 +74,19 @@ const server = defineServer({
 
 const SESSION_REVISION = "2025-11-25";
 
+/** Runs `use` with a client of `definition`, and closes the client however `use` ends. */
+async function withClient(definition: ServerDefinition, options: TestClientOptions, use: (client: TestClient) => Promise<void>): Promise<void> {
+  const client = await testClient(definition, options);
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
 describe("testClient", () => {
   it("speaks 2026-07-28 by default: discovers the server, lists and calls its tools", async () => {
-    const client = await testClient(server);
-    try {
+    await withClient(server, {}, async (client) => {
       expect(client.protocolVersion).toBe("2026-07-28");
       expect(client.serverInfo).toMatchObject({ name: "tested", version: "2.0.0" });
       expect(client.capabilities).toHaveProperty("tools");
@@ -84,79 +94,56 @@ describe("testClient", () => {
       const result = await client.callTool("countWords", { text: "one two  three" });
       expect(result.structuredContent).toEqual({ words: 3 });
       expect(result.resultType).toBe("complete");
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("speaks a session revision when asked: initialize first, and the session's storage kept across calls", async () => {
-    const client = await testClient(server, { protocolVersion: SESSION_REVISION });
-    try {
+    await withClient(server, { protocolVersion: SESSION_REVISION }, async (client) => {
       expect(client.protocolVersion).toBe(SESSION_REVISION);
       expect(client.serverInfo).toMatchObject({ name: "tested" });
       expect(client.capabilities).toHaveProperty("prompts");
       expect((await client.callTool("count")).content).toEqual([{ type: "text", text: "1" }]);
       expect((await client.callTool("count")).content).toEqual([{ type: "text", text: "2" }]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   for (const protocolVersion of ["2026-07-28", SESSION_REVISION]) {
     it(`answers elicitation with the test's own answerer (${protocolVersion})`, async () => {
       const asked: string[] = [];
-      const client = await testClient(server, {
-        protocolVersion,
-        elicit: (params) => {
-          asked.push(params.message);
-          return { action: "accept", content: { sure: true } };
-        },
-      });
-      try {
+      const elicit: TestClientOptions["elicit"] = (params) => {
+        asked.push(params.message);
+        return { action: "accept", content: { sure: true } };
+      };
+      await withClient(server, { protocolVersion, elicit }, async (client) => {
         expect((await client.callTool("confirmDelete", { item: "draft" })).content).toEqual([{ type: "text", text: "deleted draft" }]);
         expect(asked).toEqual(["Delete draft?"]);
-      } finally {
-        await client.close();
-      }
+      });
     });
 
     it(`answers sampling and roots, both asked by one call (${protocolVersion})`, async () => {
-      const client = await testClient(server, {
-        protocolVersion,
-        sample: (params) => ({ role: "assistant", content: { type: "text", text: `short of ${(params.messages[0]!.content as { text: string }).text.length}` }, model: "test-model" }),
-        roots: [{ uri: "file:///work" }],
-      });
-      try {
+      const sample: TestClientOptions["sample"] = (params) => ({ role: "assistant", content: { type: "text", text: `short of ${(params.messages[0]!.content as { text: string }).text.length}` }, model: "test-model" });
+      await withClient(server, { protocolVersion, sample, roots: [{ uri: "file:///work" }] }, async (client) => {
         expect((await client.callTool("summarize", { text: "abc" })).content).toEqual([{ type: "text", text: "short of 14 (test-model; roots: file:///work)" }]);
-      } finally {
-        await client.close();
-      }
+      });
     });
   }
 
   it("declares no elicitation without an answerer, so the server's ask fails as it would with such a client", async () => {
-    const client = await testClient(server);
-    try {
+    await withClient(server, {}, async (client) => {
       const result = await client.callTool("confirmDelete", { item: "draft" }).catch((error: unknown) => error);
       expect(result).toBeInstanceOf(TestClientError);
       expect((result as TestClientError).message).toMatch(/elicitation/);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("stops a request whose handler asks for input on every round, naming the bound", async () => {
-    const client = await testClient(server, { elicit: () => ({ action: "decline" }) });
-    try {
+    await withClient(server, { elicit: () => ({ action: "decline" }) }, async (client) => {
       await expect(client.callTool("askForever")).rejects.toThrow(`tools/call still asked for input after ${MAX_INPUT_ROUNDS} rounds of answers`);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("hands each call's progress to its own listener", async () => {
-    const client = await testClient(server, { protocolVersion: SESSION_REVISION });
-    try {
+    await withClient(server, { protocolVersion: SESSION_REVISION }, async (client) => {
       const seen: unknown[] = [];
       await client.callTool("steps", {}, { onProgress: (p) => seen.push([p.progress, p.total, p.message]) });
       expect(seen).toEqual([
@@ -164,36 +151,28 @@ describe("testClient", () => {
         [2, 2, "done"],
       ]);
       expect(client.notifications.filter((n) => n.method === "notifications/progress")).toHaveLength(2);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("rejects with the server's JSON-RPC error: code, message and data", async () => {
-    const client = await testClient(server);
-    try {
+    await withClient(server, {}, async (client) => {
       const error = await client.callTool("noSuchTool").catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(TestClientError);
       expect((error as TestClientError).code).toBe(-32602);
       expect((error as TestClientError).message).toMatch(/noSuchTool/);
       const invalid = await client.callTool("countWords", { text: 42 });
       expect(invalid.isError).toBe(true);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("gets prompts, lists and reads resources and templates", async () => {
-    const client = await testClient(server);
-    try {
+    await withClient(server, {}, async (client) => {
       expect((await client.listPrompts()).map((p) => p.name)).toEqual(["review"]);
       expect((await client.getPrompt("review", { code: "x = 1" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Review: x = 1" } }]);
       expect((await client.listResources()).map((r) => r.uri)).toEqual(["docs://readme"]);
       expect((await client.listResourceTemplates()).map((t) => t.uriTemplate)).toEqual(["notes://{id}"]);
       expect((await client.readResource("notes://7")).contents).toEqual([{ uri: "notes://7", text: "note 7" }]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("follows every page of a listing", async () => {
@@ -202,14 +181,11 @@ describe("testClient", () => {
       version: "1.0.0",
       tools: Array.from({ length: 250 }, (_, i) => tool({ name: `t${i}`, description: "one of many", input: z.object({}), handler: async () => "" })),
     });
-    const client = await testClient(many);
-    try {
+    await withClient(many, {}, async (client) => {
       const tools = await client.listTools();
       expect(tools).toHaveLength(250);
       expect(tools.at(-1)?.name).toBe("t249");
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it("refuses a definition that cannot be served, with the sentence that says why", async () => {
