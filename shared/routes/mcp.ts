@@ -4,10 +4,11 @@
  * shape (400). Then the era is decided once (`classifyEra`):
  * - 2026-07-28 requests are answered here, statelessly (`statelessPost`); GET and DELETE,
  *   which that revision does not have, get 405;
- * - 2025-03-26 … 2025-11-25: protocol version header (400), session header (400 missing, 404 not
- *   ours); `initialize` mints the session id; everything else goes to that session as one
+ * - 2025-03-26 … 2025-11-25: protocol version header (400), session header (404 not ours);
+ *   `initialize` mints the session id; everything else goes to that session as one
  *   `SessionOperation`, with the caller's digest (the session answers only its own user) and, for
- *   handlers, its principal.
+ *   handlers, its principal. A message with no session header at all is answered without one
+ *   where it needs none (`sessionlessPost`: claude.ai never echoes the id).
  *
  * Where tokens are checked, a message naming a definition whose scopes the token lacks is refused
  * with 403 once the body is read, in either era.
@@ -23,6 +24,7 @@ import { clientKey } from "../shares/clientKey.ts";
 import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
 import { type Handler, refuseScopes } from "./Services.ts";
 import { statelessPost } from "./statelessPost.ts";
+import { sessionlessPost } from "./sessionlessPost.ts";
 import { startHop } from "./hopSpan.ts";
 import { requestHeaders } from "../http/requestHeaders.ts";
 
@@ -57,6 +59,7 @@ export const postMcp: Handler = async (request, services, caller, address) => {
     const answered = sessions.apply({ kind: "post", sessionId, messages, size, create: true, owner: caller?.owner, auth: caller?.auth, shareKey, trace: hop?.trace });
     return hop ? hop.end(answered) : answered;
   }
+  if (!requestHeaders(request).has("mcp-session-id")) return sessionlessPost(request, messages, batch, version.value, services.stateless, caller, address);
   const session = requireMcpSessionId(request);
   if (!session.ok) return errorResponse(session.error);
   const hop = startHop(services, request, messages, version.value, session.value, address);

@@ -12,12 +12,13 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { isLogLevel, type LogLevel } from "../protocol/logLevels.ts";
 import { META } from "../protocol/metaKeys.ts";
-import { isModernVersion, MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion } from "../protocol/versions.ts";
+import { isModernVersion, MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion, type ProtocolVersion } from "../protocol/versions.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 import type { Implementation } from "../definition/types.ts";
 
 export interface RequestMeta {
-  protocolVersion: ModernProtocolVersion;
+  /** A 2025 revision only for a request sent without a session (`sessionlessPost`). */
+  protocolVersion: ModernProtocolVersion | ProtocolVersion;
   clientCapabilities: Record<string, unknown>;
   clientInfo?: Implementation;
   /** Only when the request asked for log notifications. */

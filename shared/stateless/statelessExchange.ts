@@ -6,6 +6,10 @@
  * — and how a result is finished: `resultType`, server info and caching hints (`decorateResult`),
  * or an `InputRequiredResult` while asks are unanswered. The same on HTTP and on message streams;
  * only the outlet differs.
+ *
+ * A 2025 request sent without `Mcp-Session-Id` (claude.ai sends none: `sessionlessPost`) runs here
+ * too, as that revision words it: no 2026-07-28 decorations, no input rounds (asking the client
+ * needs a session there), its errors unchanged, `ping` answered.
  */
 import type { ClientAddress } from "../http/clientAddress.ts";
 import type { Caller } from "../auth/Caller.ts";
@@ -22,6 +26,7 @@ import type { Result } from "../definition/Method.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { decorateResult } from "./decorateResult.ts";
+import { isModernVersion } from "../protocol/versions.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
 import { InputRounds } from "../exchange/InputRounds.ts";
 import type { OpenListens } from "./listen.ts";
@@ -74,6 +79,19 @@ export const STATELESS_METHODS: ReadonlySet<string> = new Set([
   "completion/complete",
 ]);
 
+/** The requests a 2025 client may send without a session: what needs none (no subscription, no log level, no task). */
+export const SESSIONLESS_METHODS: ReadonlySet<string> = new Set([
+  "ping",
+  "tools/list",
+  "tools/call",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+]);
+
 /** The only requests that may be answered with an `InputRequiredResult` ("Server Requirements"). */
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
 
@@ -87,7 +105,8 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
   const { server, config } = deps;
   const { method } = request;
   const params = request.params ?? {};
-  const mayAsk = MAY_ASK.has(method);
+  const modern = isModernVersion(meta.protocolVersion);
+  const mayAsk = modern && MAY_ASK.has(method);
   // Hashed only when a requestState is opened or sealed: most calls never ask the client. The
   // caller's digest is part of what is sealed, so another user's retry cannot open the state.
   let digested: Promise<string> | undefined;
@@ -107,15 +126,16 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     client: { protocolVersion: meta.protocolVersion, info: meta.clientInfo, capabilities: meta.clientCapabilities },
     logLevel: () => meta.logLevel,
     ask: (askMethod, askParams, key) => {
+      if (!modern) return Promise.reject(McpError.invalidRequest(`${askMethod} needs a session: this request came without the Mcp-Session-Id that initialize returned`));
       if (!mayAsk || !rounds) return Promise.reject(new Error(`${method} cannot ask the client for input; only tools/call, prompts/get and resources/read can`));
       return rounds.ask(askMethod, askParams, key);
     },
     resourceUpdated: (uri) => deps.broadcast.publish(resourceTopic(uri), notification("notifications/resources/updated", { uri })),
     listChanged: (feature) => deps.broadcast.publish(feature, notification(LIST_CHANGED_METHOD[feature])),
-    finish: (result) => (rounds?.needsInput ? inputRequired(rounds) : decorateResult(method, result, server)),
+    finish: (result) => (!modern ? result : rounds?.needsInput ? inputRequired(rounds) : decorateResult(method, result, server)),
     // A read or prompt handler's ask rejects it with InputRequired; the asks stand.
     recover: async (error) => (rounds?.needsInput && !(error instanceof McpError) ? inputRequired(rounds) : undefined),
-    reword: forThisEra,
+    reword: modern ? forThisEra : (error) => error,
     startTask: async () => {
       if (!startable) return;
       started = true;
@@ -137,6 +157,10 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     run: async (ctx) => {
       const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
       rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
+      if (!modern && !SESSIONLESS_METHODS.has(method) && !server.isExtensionMethod(method)) {
+        throw McpError.invalidRequest(`${method} needs a session: send the Mcp-Session-Id that initialize returned`);
+      }
+      if (!modern && method === "ping") return {};
       if (method === "server/discover") return server.discover(deps.tasks !== undefined);
       // Without a task host the extension is not advertised, so its methods are unknown here (-32601).
       const tasks = taskRoutingOf(server);
