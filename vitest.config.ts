@@ -67,8 +67,9 @@ export default defineConfig({
           name: "contract-deno",
           // test/deno: what only Deno has (tasks shared by processes on one KV file).
           include: ["test/e2e/**/*.test.ts", "test/deno/**/*.test.ts"],
-          // oauthExample: its authorization server is Workers-only (grants in a KV namespace); rateLimitBinding: a Workers binding.
-          exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts", "test/e2e/rateLimitBinding.test.ts"],
+          // oauthExample: its authorization server is Workers-only (grants in a KV namespace); rateLimitBinding: a Workers binding;
+          // checkBroken: the check's probes against proxies, the same whatever runtime is behind them (check.test.ts runs here).
+          exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts", "test/e2e/rateLimitBinding.test.ts", "test/e2e/checkBroken.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
           // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.
@@ -91,6 +92,7 @@ export default defineConfig({
             "test/e2e/brokenDefinition.test.ts",
             "test/e2e/oauthExample.test.ts",
             "test/e2e/rateLimitBinding.test.ts",
+            "test/e2e/checkBroken.test.ts",
             "test/e2e/restart.test.ts",
             "test/e2e/userState.test.ts",
             "test/e2e/webSocket.test.ts",

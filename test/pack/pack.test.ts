@@ -5,7 +5,9 @@
  * `wrangler types` generates for it (with the README's tsconfig), the `durable-mcp` entry
  * imported from Node and from Deno, and the declarations type-checked by a consumer's TypeScript.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -143,6 +145,34 @@ describe("the packed package", () => {
       process.exit(0);`;
     const { stderr } = await node(["--input-type=module", "-e", script], project);
     expect(JSON.parse(stderr.trim().split("\n").at(-1)!)).toEqual({ status: 200, text: "HI" });
+  });
+
+  it("runs `npx durable-mcp check` from the tarball: 0 for a server that passes, 1 for one that fails, 2 for a wrong command line", async () => {
+    const script = `import { defineServer, jsonSchema, tool } from "durable-mcp";
+      import { serveNode } from "durable-mcp/node";
+      const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "t", description: "t", input: jsonSchema({ type: "object" }), handler: async () => "ok" })] });
+      await serveNode(server, { port: 0, env: { LOG_LEVEL: "error" } });`;
+    const served = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const [line] = (await once(createInterface({ input: served.stdout! }), "line")) as [string];
+      const url = line.replace(/^listening on /, "").trim().replace(/\/$/, "");
+      const check = (args: string[]) => run(npm, ["exec", "--offline", "--", "durable-mcp", ...args], { cwd: project }).then(
+        ({ stdout }) => ({ code: 0, stdout, stderr: "" }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+      );
+      const passed = await check(["check", `${url}/mcp`]);
+      expect(passed.stdout).toMatch(/^PASS  per-call /m);
+      expect(passed.stdout, passed.stdout).toMatch(/\n6 passed, 0 failed, 0 warnings, 1 skipped\n$/);
+      expect(passed.code).toBe(0);
+      const failed = await check(["check", `${url}/mcp`, "--sse", `${url}/nowhere`]);
+      expect(failed.stdout).toMatch(/^FAIL  sse .*404/m);
+      expect(failed.code).toBe(1);
+      const wrong = await check(["check", "not-a-url"]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(/^"not-a-url" is not an http\(s\) URL\.\n\nUsage: durable-mcp check <url>/);
+    } finally {
+      served.kill();
+    }
   });
 
   it("imports the same from Deno", async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { cycles, folderGraph, type Graph, importGraph, sourceFiles, specifiersOf } from "../support/importGraph.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const files = sourceFiles(ROOT, ["shared", "worker", "durable", "deno", "node", "example"]);
+const files = sourceFiles(ROOT, ["shared", "worker", "durable", "deno", "node", "check", "example"]);
 const graph = importGraph(ROOT, files);
 
 describe("the import graph", () => {
@@ -94,5 +94,15 @@ describe("the core, shared/", () => {
   it("never imports a runtime edge (worker/, durable/, deno/, node/) or the example", () => {
     const offending = core.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("shared/")).map((t) => `${file} → ${t}`));
     expect(offending).toEqual([]);
+  });
+});
+
+describe("durable-mcp check, check/", () => {
+  it("is a client of any MCP server: it imports nothing of this one, and nothing imports it", () => {
+    const checks = files.filter((f) => f.startsWith("check/"));
+    expect(checks).toContain("check/cli.ts");
+    const outward = checks.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("check/")).map((t) => `${file} → ${t}`));
+    const inward = files.filter((f) => !f.startsWith("check/")).flatMap((file) => [...graph.get(file)!].filter((t) => t.startsWith("check/")).map((t) => `${file} → ${t}`));
+    expect([...outward, ...inward]).toEqual([]);
   });
 });

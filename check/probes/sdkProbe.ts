@@ -1,0 +1,60 @@
+/**
+ * The official TypeScript SDK client (`@modelcontextprotocol/client`, v2) connecting as hosts
+ * built on it do: on Streamable HTTP with its version probe (`auto`: `server/discover`, falling
+ * back to `initialize`, as Claude Code does), on Streamable HTTP in the 2025 era (`legacy`, as
+ * VS Code does), and on the deprecated HTTP+SSE transport (as clients that speak only it do).
+ * Each lists what the server's capabilities advertise, and closes. The SDK validates every
+ * answer against the schema, so a malformed list fails here as it would in a host.
+ */
+import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { type CheckTarget } from "../wire/CheckTarget.ts";
+import { counted, fail, type Finding, pass } from "../wire/Finding.ts";
+import { CLIENT_INFO } from "../wire/requests.ts";
+
+type Mode = "auto" | "legacy";
+
+/** How much of an SDK error a finding quotes. */
+const MAX_MESSAGE_CHARS = 400;
+
+/** Streamable HTTP, both negotiation modes: probe `sdk`. */
+export async function sdkProbe(target: CheckTarget): Promise<Finding[]> {
+  const requestInit = { headers: target.headers };
+  return [
+    await connectAndList(target, "sdk", "auto", () => new StreamableHTTPClientTransport(target.url, { requestInit }), "Streamable HTTP (version probe)"),
+    await connectAndList(target, "sdk", "legacy", () => new StreamableHTTPClientTransport(target.url, { requestInit }), "Streamable HTTP (2025 era)"),
+  ];
+}
+
+/** HTTP+SSE at `target.sseUrl`: probe `sse`. */
+export async function sseProbe(target: CheckTarget): Promise<Finding[]> {
+  // The transport sends `requestInit`'s headers with the stream's GET as well as with each POST.
+  const transport = () => new SSEClientTransport(target.sseUrl, { requestInit: { headers: target.headers } });
+  return [await connectAndList(target, "sse", "legacy", transport, `HTTP+SSE at ${target.sseUrl.pathname}`)];
+}
+
+async function connectAndList(target: CheckTarget, probe: string, mode: Mode, transport: () => Transport, label: string): Promise<Finding> {
+  const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode } });
+  const timeout = { timeout: target.timeoutMs };
+  try {
+    await client.connect(transport(), timeout);
+    const capabilities = client.getServerCapabilities() ?? {};
+    const counts: string[] = [];
+    if (capabilities.tools) counts.push(counted((await client.listTools(undefined, timeout)).tools.length, "tool"));
+    if (capabilities.prompts) counts.push(counted((await client.listPrompts(undefined, timeout)).prompts.length, "prompt"));
+    if (capabilities.resources) counts.push(counted((await client.listResources(undefined, timeout)).resources.length, "resource"));
+    return pass(probe, `SDK client on ${label}: ${client.getNegotiatedProtocolVersion()}, ${counts.join(", ") || "no lists"}`);
+  } catch (error) {
+    const why = probe === "sse"
+      ? "Clients that speak only the deprecated HTTP+SSE transport (older Cursor and Cline setups, agent frameworks) cannot connect. Serve it, or pass --skip sse if you mean not to."
+      : "Hosts built on the official SDK fail the same way.";
+    return fail(probe, `SDK client on ${label}: ${oneLine(error instanceof Error ? error.message : String(error))}`, why);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** The SDK's message on one line (its validation errors are indented JSON), at most `MAX_MESSAGE_CHARS`. */
+function oneLine(message: string): string {
+  const line = message.replace(/\s+/g, " ").trim();
+  return line.length > MAX_MESSAGE_CHARS ? `${line.slice(0, MAX_MESSAGE_CHARS)}…` : line;
+}

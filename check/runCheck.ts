@@ -1,0 +1,88 @@
+/**
+ * `durable-mcp check`'s engine: the probes real hosts run before they accept a server, in the
+ * order a host meets them (sign-in first, since without it nothing else answers), each turned
+ * into findings. A probe that throws (the server went away, a deadline passed) is a failure that
+ * names the error, never a crash, and the others still run.
+ *
+ * @example
+ * const findings = await runCheck({ url: "http://127.0.0.1:8787/mcp" });
+ * const ok = !findings.some((f) => f.verdict === "fail");
+ */
+import { type CheckTarget, siblingSseUrl } from "./wire/CheckTarget.ts";
+import { fail, type Finding, skip } from "./wire/Finding.ts";
+import { corsProbe } from "./probes/corsProbe.ts";
+import { discoverProbe } from "./probes/discoverProbe.ts";
+import { oauthProbe } from "./probes/oauthProbe.ts";
+import { perCallProbe } from "./probes/perCallProbe.ts";
+import { sdkProbe, sseProbe } from "./probes/sdkProbe.ts";
+
+/** Every probe, by the name `--skip` takes, in the order they run. */
+export const PROBES = ["oauth", "discover", "per-call", "sdk", "sse", "cors"] as const;
+export type ProbeName = (typeof PROBES)[number];
+
+/** Each request's deadline unless told otherwise: past Claude Code's 60 s a host has given up anyway. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** The MCP Inspector's origin: the browser client people meet first. */
+export const DEFAULT_ORIGIN = "http://localhost:6274";
+
+export interface CheckOptions {
+  url: string | URL;
+  /** Default: `/sse` beside the MCP URL. */
+  sseUrl?: string | URL;
+  headers?: Record<string, string>;
+  origin?: string;
+  timeoutMs?: number;
+  skip?: readonly ProbeName[];
+}
+
+/** Probes that need the server to answer: skipped when it wants sign-in and no token was given. */
+const NEED_ANSWERS: readonly ProbeName[] = ["discover", "per-call", "sdk", "sse"];
+
+export async function runCheck(options: CheckOptions): Promise<Finding[]> {
+  const url = new URL(options.url);
+  const target: CheckTarget = {
+    url,
+    sseUrl: options.sseUrl ? new URL(options.sseUrl) : siblingSseUrl(url),
+    headers: options.headers ?? {},
+    origin: options.origin ?? DEFAULT_ORIGIN,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+  const skipped = new Set(options.skip ?? []);
+  const findings: Finding[] = [];
+  let signedOut = false;
+  for (const probe of PROBES) {
+    if (skipped.has(probe)) {
+      findings.push(skip(probe, "skipped (--skip)"));
+      continue;
+    }
+    if (signedOut && NEED_ANSWERS.includes(probe)) {
+      findings.push(skip(probe, "needs sign-in: pass a token with --token (or --header) to run it"));
+      continue;
+    }
+    try {
+      if (probe === "oauth") {
+        const outcome = await oauthProbe(target);
+        signedOut = outcome.signedOut;
+        findings.push(...outcome.findings);
+      } else findings.push(...(await RUN[probe](target)));
+    } catch (error) {
+      findings.push(fail(probe, `the probe could not finish: ${describeError(error)}`, `Is the server running at ${url}?`));
+    }
+  }
+  return findings;
+}
+
+const RUN: Record<Exclude<ProbeName, "oauth">, (target: CheckTarget) => Promise<Finding[]>> = {
+  discover: discoverProbe,
+  "per-call": perCallProbe,
+  sdk: sdkProbe,
+  sse: sseProbe,
+  cors: corsProbe,
+};
+
+/** fetch's "fetch failed" hides the reason in `cause` (ECONNREFUSED, a timeout): name both. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}
