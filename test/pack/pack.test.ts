@@ -23,6 +23,9 @@ const node = (args: string[], cwd: string) => run(process.execPath, args, { cwd,
 
 let project: string;
 let tarball: string;
+/** `git status` before packing: `npm pack` (and its build) must leave nothing new in the repository. */
+let statusBefore: string;
+const gitStatus = async () => (await run("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: ROOT })).stdout;
 
 /** The server every check serves: one tool in plain JSON Schema (`jsonSchema()`), no schema library to install. */
 const SERVER = `import { defineServer, jsonSchema, tool } from "durable-mcp";
@@ -56,6 +59,7 @@ async function readmeBlock(language: string, marker: string): Promise<string> {
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), "durable-mcp-consumer-"));
+  statusBefore = await gitStatus();
   const packed = await run(npm, ["pack", "--silent", "--pack-destination", project], { cwd: ROOT });
   tarball = join(project, packed.stdout.trim().split("\n").pop()!);
   await writeFile(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
@@ -75,6 +79,15 @@ afterAll(async () => {
 });
 
 describe("the packed package", () => {
+  it("is packed without leaving a file in the repository, and publishes (dry run) with no warning but the login one", async () => {
+    expect(await gitStatus()).toBe(statusBefore);
+    // dist/ is built by the pack above; the dry run checks the manifest npm would publish.
+    const { stderr } = await run(npm, ["publish", "--dry-run", "--ignore-scripts"], { cwd: ROOT });
+    const warnings = stderr.split("\n").filter((line) => line.startsWith("npm warn") && !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
+    expect(stderr).toMatch(/durable-mcp@\d+\.\d+\.\d+/);
+  });
+
   it("is installable and not private, with dist/ and no sources or tests", async () => {
     const installed = JSON.parse(await readFile(join(project, "node_modules/durable-mcp/package.json"), "utf8"));
     expect(installed.private).toBeUndefined();
