@@ -2,8 +2,9 @@
  * `npm run conformance [-- 2025-11-25 …]`: starts the conformance fixture on a free loopback port
  * and runs the official referee, `@modelcontextprotocol/conformance` (pinned in package.json),
  * with `server --requirements <revision>` for each revision given (default: 2025-11-25 and
- * 2026-07-28, both against the same `/mcp` URL) — on workerd (miniflare), then on Deno, then on
- * Node: the same fixture definition served by each runtime's entry. `RUNTIME=workerd`, `deno` or
+ * 2026-07-28, both against the same `/mcp` URL) — on workerd (miniflare), Deno and Node at once,
+ * each runtime's report printed whole when it ends: the same fixture definition served by each
+ * runtime's entry. `RUNTIME=workerd`, `deno` or
  * `node` runs one.
  *
  * The referee runs under Deno (`referee.mjs`). It fails on ANY failing scenario — the scored ones,
@@ -26,7 +27,7 @@ const named = process.argv.slice(2);
 const revisions = named.length ? named : ["2025-11-25", "2026-07-28"];
 /** A scenario's summary line, e.g. "✓ caching: 8 passed, 0 failed". */
 const SUMMARY = /^([✓✗]) ([\w-]+): (\d+) passed, (\d+) failed$/;
-const run = (url, revision) => runReferee(["server", "--url", url, "--requirements", revision]);
+const run = (url, revision) => runReferee(["server", "--url", url, "--requirements", revision], { echo: false });
 
 /** Extension scenarios no revision's requirement set lists, run by name in both eras. */
 const EXTENSION_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
@@ -43,23 +44,30 @@ if (!runtimes.every((runtime) => RUNTIMES.includes(runtime))) {
   console.error(`RUNTIME must be one of ${RUNTIMES.join(", ")}, not ${process.env.RUNTIME}`);
   process.exit(2);
 }
-let failed = false;
-for (const runtime of runtimes) {
+// The runtimes run at once (the referee mostly waits on the server), each writing to a report of
+// its own, printed whole when it ends: a log reads one runtime at a time.
+const outcomes = await Promise.allSettled(runtimes.map(async (runtime) => {
+  const report = { out: [], err: [] };
   const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" }, runtime });
   try {
-    if (!(await referee(server, runtime))) failed = true;
-    if (named.length === 0 && !(await extensionScenarios(server, runtime))) failed = true;
+    return (await referee(server, runtime, report)) && (named.length > 0 || (await extensionScenarios(server, runtime, report)));
   } finally {
     await server.dispose();
+    if (report.out.length) console.log(report.out.join("\n"));
+    if (report.err.length) console.error(report.err.join("\n"));
   }
+}));
+for (const [i, outcome] of outcomes.entries()) {
+  if (outcome.status === "rejected") console.error(`\nconformance on ${runtimes[i]}: could not run: ${outcome.reason?.stack ?? outcome.reason}`);
 }
-process.exit(failed ? 1 : 0);
+process.exit(outcomes.every((o) => o.status === "fulfilled" && o.value) ? 0 : 1);
 
-/** Runs the referee for each revision against `server`; whether every scenario passed. */
-async function referee(server, runtime) {
+/** Runs the referee for each revision against `server`, its output and verdicts into `report`; whether every scenario passed. */
+async function referee(server, runtime, report) {
   let passed = true;
   for (const revision of revisions) {
     const { code, output } = await run(`${server.url}/mcp`, revision);
+    report.out.push(output.trimEnd());
     const summaries = output.split("\n").map((l) => SUMMARY.exec(l)).filter((m) => m !== null);
     const failing = summaries.filter((m) => m[1] === "✗").map((m) => m[0]);
     const total = /Total: (\d+) passed, (\d+) failed/.exec(output);
@@ -67,17 +75,17 @@ async function referee(server, runtime) {
     const failedChecks = summaries.reduce((sum, m) => sum + Number(m[4]), 0);
     if (code !== 0 || failing.length > 0 || !total || summaries.length === 0) {
       passed = false;
-      console.error(`\nconformance ${revision} on ${runtime}: FAILED (referee exit ${code}; failing scenarios, scored or not: ${failing.length})`);
-      for (const line of failing) console.error(`  ${line.trim()}`);
+      report.err.push(`\nconformance ${revision} on ${runtime}: FAILED (referee exit ${code}; failing scenarios, scored or not: ${failing.length})`);
+      for (const line of failing) report.err.push(`  ${line.trim()}`);
     } else {
-      console.log(`\nconformance ${revision} on ${runtime}: every scenario passed, unscored and extension ones included (${summaries.length} scenarios, ${passedChecks} checks passed, ${failedChecks} failed; ${total[0]})`);
+      report.out.push(`\nconformance ${revision} on ${runtime}: every scenario passed, unscored and extension ones included (${summaries.length} scenarios, ${passedChecks} checks passed, ${failedChecks} failed; ${total[0]})`);
     }
   }
   return passed;
 }
 
-/** Runs each extension scenario in each era against `server`; whether every one passed every check. */
-async function extensionScenarios(server, runtime) {
+/** Runs each extension scenario in each era against `server`, verdicts into `report`; whether every one passed every check. */
+async function extensionScenarios(server, runtime, report) {
   let passed = true;
   for (const scenario of EXTENSION_SCENARIOS) {
     for (const { era, args } of EXTENSION_ERAS) {
@@ -86,10 +94,10 @@ async function extensionScenarios(server, runtime) {
       const [checks, total, failures, warnings] = summary ? summary.slice(1).map(Number) : [0, 0, 0, 0];
       if (code !== 0 || !summary || failures > 0 || warnings > 0 || checks === 0) {
         passed = false;
-        console.error(`\n${scenario} (${era}) on ${runtime}: FAILED (referee exit ${code}; ${summary ? summary[0] : "no summary"})`);
-        console.error(output.split("\n").filter((line) => /FAILURE|WARNING/.test(line)).join("\n"));
+        report.err.push(`\n${scenario} (${era}) on ${runtime}: FAILED (referee exit ${code}; ${summary ? summary[0] : "no summary"})`);
+        report.err.push(output.split("\n").filter((line) => /FAILURE|WARNING/.test(line)).join("\n"));
       } else {
-        console.log(`${scenario} (${era}) on ${runtime}: ${checks}/${total} checks passed, 0 failed, 0 warnings`);
+        report.out.push(`${scenario} (${era}) on ${runtime}: ${checks}/${total} checks passed, 0 failed, 0 warnings`);
       }
     }
   }
