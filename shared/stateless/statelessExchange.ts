@@ -65,32 +65,14 @@ export interface StatelessDeps {
   network?: Network;
 }
 
+/** The methods of the features (tools, prompts, resources, completion): every revision's, none needs a session. */
+const FEATURE_METHODS = ["tools/list", "tools/call", "prompts/list", "prompts/get", "resources/list", "resources/templates/list", "resources/read", "completion/complete"];
+
 /** The client requests of this revision (schema `ClientRequest`); the rest, `initialize` and `ping` included, are -32601. */
-export const STATELESS_METHODS: ReadonlySet<string> = new Set([
-  "server/discover",
-  "subscriptions/listen",
-  "tools/list",
-  "tools/call",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "completion/complete",
-]);
+export const STATELESS_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen", ...FEATURE_METHODS]);
 
 /** The requests a 2025 client may send without a session: what needs none (no subscription, no log level, no task). */
-export const SESSIONLESS_METHODS: ReadonlySet<string> = new Set([
-  "ping",
-  "tools/list",
-  "tools/call",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "completion/complete",
-]);
+export const SESSIONLESS_METHODS: ReadonlySet<string> = new Set(["ping", ...FEATURE_METHODS]);
 
 /** The only requests that may be answered with an `InputRequiredResult` ("Server Requirements"). */
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
