@@ -15,7 +15,7 @@ const resolve = { alias: Object.entries(sourceAliases()).map(([name, path]) => (
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts", "test/unit/**/*.test.ts"], environment: "node" } },
+      { resolve, test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts", "test/unit/**/*.test.ts", "create/template/**/*.test.ts"], environment: "node" } },
       // Size budgets: wrangler bundles the Workers as it would deploy them; and the packed package, installed.
       { test: { name: "bundle", include: ["test/bundle/**/*.test.ts", "test/pack/**/*.test.ts"], environment: "node", testTimeout: 120_000 } },
       {
