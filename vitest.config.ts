@@ -15,9 +15,11 @@ const resolve = { alias: Object.entries(sourceAliases()).map(([name, path]) => (
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts", "test/unit/**/*.test.ts"], environment: "node" } },
+      { resolve, test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts", "test/unit/**/*.test.ts", "create/template/**/*.test.ts"], environment: "node" } },
       // Size budgets: wrangler bundles the Workers as it would deploy them; and the packed package, installed.
       { test: { name: "bundle", include: ["test/bundle/**/*.test.ts", "test/pack/**/*.test.ts"], environment: "node", testTimeout: 120_000 } },
+      // npm create durable-mcp from its packed tarball, offline: the new project installed, tested, served, built and type-checked.
+      { test: { name: "create", include: ["test/create/**/*.test.ts"], environment: "node", testTimeout: 120_000, hookTimeout: 300_000 } },
       {
         resolve,
         plugins: [

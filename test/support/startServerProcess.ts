@@ -37,8 +37,10 @@ export interface PrintedLine {
 }
 
 export interface ServerCommand {
-  /** Program and arguments, run from the repository's root. */
+  /** Program and arguments. */
   command: string[];
+  /** Where it runs. Default: the repository's root. */
+  cwd?: string;
   /** Added to this process's environment. */
   env?: Record<string, string>;
   /** The base URL, when the command sets the port; otherwise read from the `listening on URL` line it prints. */
@@ -57,9 +59,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess({ command, env = {}, url, readyPath = "/health" }: ServerCommand): Promise<ServerProcess> {
+export async function startServerProcess({ command, cwd = ROOT, env = {}, url, readyPath = "/health" }: ServerCommand): Promise<ServerProcess> {
   const [program, ...args] = command;
-  const child = spawn(program!, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const child = spawn(program!, args, { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   const lines: PrintedLine[] = [];
   for (const stream of [child.stdout!, child.stderr!]) {
     let partial = "";
