@@ -72,7 +72,7 @@ describe("Streamable HTTP wire", () => {
 
   it("refuses what the transport spec refuses", async () => {
     const s = await open();
-    await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }), 400); // no session
+    await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: "test://counter" } }), 400); // needs a session, and has none
     await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }, { "mcp-session-id": "f".repeat(32) }), 404);
     await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }, { ...s.headers, accept: "application/json" }), 406);
     await expectError(await postMcp({ jsonrpc: "2.0", id: 1, method: "ping" }, { ...s.headers, "mcp-protocol-version": "1999-01-01" }), 400);
