@@ -30,9 +30,36 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
  * @param {boolean} [options.captureLogs]  Keep the lines the server writes after it listens, for `logs()`.
  */
 export async function startNodeServer({ definition, main, port = 0, vars = {}, captureLogs = false } = {}) {
+  const bundled = await bundleNodeEntry({ definition, main });
+  try {
+    const env = { ...process.env, ...wranglerConfig().vars, ...vars, NO_COLOR: "1" };
+    const server = await startListeningProcess({ command: [process.execPath, bundled.outfile, "--port", String(port)], env, runtime: "node", captureLogs });
+    return {
+      ...server,
+      async dispose() {
+        await server.dispose();
+        bundled.remove();
+      },
+    };
+  } catch (error) {
+    bundled.remove();
+    throw error;
+  }
+}
+
+/**
+ * The Node server as one ES module in a directory of its own: `definition` served by `serveNode`,
+ * or the entry `main`. `remove()` deletes it (also done when this process exits).
+ * @param {{ definition?: string, main?: string }} options
+ * @returns {Promise<{ outfile: string, remove(): void }>}
+ */
+export async function bundleNodeEntry({ definition, main }) {
   const dir = mkdtempSync(join(tmpdir(), "durable-mcp-node-"));
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
-  process.once("exit", removeDir);
+  const remove = () => {
+    process.removeListener("exit", remove);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", remove);
   try {
     let entry = join(ROOT, main ?? "example/node.ts");
     if (definition) {
@@ -52,19 +79,9 @@ export async function startNodeServer({ definition, main, port = 0, vars = {}, c
       banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
       logLevel: "error",
     });
-    const env = { ...process.env, ...wranglerConfig().vars, ...vars, NO_COLOR: "1" };
-    const server = await startListeningProcess({ command: [process.execPath, outfile, "--port", String(port)], env, runtime: "node", captureLogs });
-    return {
-      ...server,
-      async dispose() {
-        await server.dispose();
-        process.removeListener("exit", removeDir);
-        removeDir();
-      },
-    };
+    return { outfile, remove };
   } catch (error) {
-    process.removeListener("exit", removeDir);
-    removeDir();
+    remove();
     throw error;
   }
 }

@@ -4,7 +4,8 @@
  * in-process — on every way this repository serves a Worker, and on Deno. The e2e project runs
  * workerd through miniflare (`startServer`, as `npm run fixture` does), bare workerd
  * (`startWorkerd`) and `wrangler dev` (`npm start`: `scripts/start.mjs` with this entry and
- * `--var`s); the contract-deno project runs Deno. Each server is a process of its own, so that
+ * `--var`s); the contract-deno project runs Deno, and contract-node runs Node (`serveNode`, bundled
+ * by `bundleNodeEntry`; before that it ran the three workerd servers a second time). Each server is a process of its own, so that
  * what it prints can be read (`startServerProcess`).
  *
  * - Legacy: the client drops its `GET /sse` while a `wait` call runs. The session hears it and
@@ -26,6 +27,7 @@
  *   keepalive); the first probe to run was delivered 208–232 ms after the drop, the refused one
  *   before it at 105–123 ms.
  * - Deno: 3–5 ms; it cancels the response body when the connection closes, with no write needed.
+ * - Node: 8 ms (one run); its response's `close` cancels the body, with no write needed.
  * - Console: nothing for the drop on any of the four. At 5daed39, before the Worker relayed these
  *   streams, this file failed on all three workerd servers (`GET /sse?sessionId=` three seconds
  *   after the drop, and the second `GET /mcp` at once, both answered 409), and `wrangler dev`
@@ -38,6 +40,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DENO_FLAGS } from "../../scripts/startDenoServer.mjs";
+import { bundleNodeEntry } from "../../scripts/startNodeServer.mjs";
 import { freePort } from "../support/freePort.ts";
 import { call, initialize, openStreamableSession, postJson } from "../support/httpSession.ts";
 import { openRawSse } from "../support/openRawSse.ts";
@@ -68,8 +71,20 @@ interface Runtime {
 const onWorkerd = (how: "miniflare" | "workerd"): Runtime["start"] =>
   () => startServerProcess({ command: [process.execPath, "test/support/serveEntry.mjs", how, ENTRY, ...Object.entries(VARS).map(([k, v]) => `${k}=${v}`)], env: noColor });
 
+/** The Node server (`serveNode`) of the same definition, bundled as `startServer` bundles it. */
+const onNode: Runtime["start"] = async () => {
+  const bundled = await bundleNodeEntry({ definition: "test/runtime/testServer.ts" });
+  const server = await startServerProcess({ command: [process.execPath, bundled.outfile, "--port", "0"], env: { ...VARS, ...noColor } }).catch((error) => {
+    bundled.remove();
+    throw error;
+  });
+  return { ...server, stop: () => server.stop().finally(bundled.remove) };
+};
+
 const RUNTIMES: Runtime[] =
-  process.env.RUNTIME === "deno"
+  process.env.RUNTIME === "node"
+    ? [{ name: "Node", start: onNode }]
+    : process.env.RUNTIME === "deno"
     ? [
         {
           name: "Deno",
