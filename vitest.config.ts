@@ -67,6 +67,9 @@ export default defineConfig({
         // The contract suite: the same end-to-end files against the Deno server (startServer reads RUNTIME).
         test: {
           name: "contract-deno",
+          // One module graph per worker, not per file (the files share no global state; none mocks or stubs):
+          // the SDKs and helpers are imported once, which halves the CPU these projects take on two cores.
+          isolate: false,
           // test/deno: what only Deno has (tasks shared by processes on one KV file).
           include: ["test/e2e/**/*.test.ts", "test/deno/**/*.test.ts"],
           // oauthExample: its authorization server is Workers-only (grants in a KV namespace); rateLimitBinding: a Workers binding;
@@ -85,6 +88,8 @@ export default defineConfig({
         // The contract suite again, against the Node server (`durable-mcp/node`, bundled by startNodeServer).
         test: {
           name: "contract-node",
+          // As for contract-deno: one module graph per worker.
+          isolate: false,
           include: ["test/e2e/**/*.test.ts"],
           // As for Deno, and: restart and userState restart the server, whose sessions and homes Node
           // keeps in memory only (nothing outlives the process yet); webSocket: its entry is Workers' and Deno's.
@@ -116,6 +121,8 @@ export default defineConfig({
         resolve,
         test: {
           name: "e2e",
+          // As for contract-deno: one module graph per worker.
+          isolate: false,
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
           execArgv: ["--experimental-websocket"],
