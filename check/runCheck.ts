@@ -14,10 +14,11 @@ import { corsProbe } from "./probes/corsProbe.ts";
 import { discoverProbe } from "./probes/discoverProbe.ts";
 import { oauthProbe } from "./probes/oauthProbe.ts";
 import { perCallProbe } from "./probes/perCallProbe.ts";
+import { reportProbe } from "./probes/reportProbe.ts";
 import { sdkProbe, sseProbe } from "./probes/sdkProbe.ts";
 
 /** Every probe, by the name `--skip` takes, in the order they run. */
-export const PROBES = ["oauth", "discover", "per-call", "sdk", "sse", "cors"] as const;
+export const PROBES = ["oauth", "report", "discover", "per-call", "sdk", "sse", "cors"] as const;
 export type ProbeName = (typeof PROBES)[number];
 
 /** Each request's deadline unless told otherwise: past Claude Code's 60 s a host has given up anyway. */
@@ -36,7 +37,7 @@ export interface CheckOptions {
 }
 
 /** Probes that need the server to answer: skipped when it wants sign-in and no token was given. */
-const NEED_ANSWERS: readonly ProbeName[] = ["discover", "per-call", "sdk", "sse"];
+const NEED_ANSWERS: readonly ProbeName[] = ["report", "discover", "per-call", "sdk", "sse"];
 
 export async function runCheck(options: CheckOptions): Promise<Finding[]> {
   const url = new URL(options.url);
@@ -73,6 +74,7 @@ export async function runCheck(options: CheckOptions): Promise<Finding[]> {
 }
 
 const RUN: Record<Exclude<ProbeName, "oauth">, (target: CheckTarget) => Promise<Finding[]>> = {
+  report: reportProbe,
   discover: discoverProbe,
   "per-call": perCallProbe,
   sdk: sdkProbe,

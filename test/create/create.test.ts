@@ -170,7 +170,7 @@ describe("npm create durable-mcp", () => {
 
       // What hosts run before they accept it, from the project's own durable-mcp: nothing fails.
       const { stdout } = await npmIn(project, ["exec", "--offline", "--", "durable-mcp", "check", `${server.url}/mcp`]);
-      expect(stdout).toMatch(/\n6 passed, 0 failed, 0 warnings, 1 skipped\n$/);
+      expect(stdout).toMatch(/\n7 passed, 0 failed, 0 warnings, 1 skipped\n$/);
     } finally {
       await stopGroup(server);
     }

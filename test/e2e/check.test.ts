@@ -17,9 +17,10 @@ describe("durable-mcp check on the example", () => {
   it("passes every probe a host runs, and says what it saw", async () => {
     const findings = await runCheck({ url: `${server.url}/mcp` });
     const verdicts = findings.map((f) => `${f.verdict} ${f.probe}`);
-    expect(verdicts).toEqual(["skip oauth", "pass discover", "pass per-call", "pass sdk", "pass sdk", "pass sse", "pass cors"]);
+    expect(verdicts).toEqual(["skip oauth", "pass report", "pass discover", "pass per-call", "pass sdk", "pass sdk", "pass sse", "pass cors"]);
     const summary = (probe: string) => findings.filter((f) => f.probe === probe).map((f) => f.summary).join(" | ");
     expect(summary("oauth")).toBe("no sign-in: an anonymous initialize got HTTP 200");
+    expect(summary("report")).toBe("my-weather-server 0.0.1 reports no problem and no warning (GET /)");
     expect(summary("discover")).toMatch(/^server\/discover: 2026-07-28; tools, resources, logging; extensions .*io\.modelcontextprotocol\/ui.*; the same as initialize says$/);
     expect(summary("per-call")).toMatch(/^3 rounds of initialize then tools\/list with no session id: \d+ tools each time \(3 session ids issued\)$/);
     expect(summary("sdk")).toMatch(/version probe\): 2026-07-28, \d+ tools, \d+ resources \| .*2025 era\): 2025-11-25, \d+ tools/);

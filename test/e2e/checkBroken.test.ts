@@ -1,6 +1,7 @@
 /**
  * `durable-mcp check` against servers built to be wrong, one way each: the example (and the OAuth
- * example) behind a proxy that breaks one thing a host relies on (`brokenProxy`). Each must fail
+ * example) behind a proxy that breaks one thing a host relies on (`brokenProxy`), and a Worker
+ * whose definition is invalid (`test/fixtures/brokenWorker.ts`). Each must fail
  * on the right probe with a message that names the cause, while a transparent proxy passes, so
  * the proxy itself breaks nothing. Workers only: the probes are the same on every runtime, and
  * check.test.ts runs the passing case on each.
@@ -147,6 +148,16 @@ describe("servers built to be wrong", () => {
       return editJson(response, (body) => (body.resource = "https://elsewhere.example/mcp"));
     });
     expect(failures(findings)).toEqual([expect.stringMatching(/^oauth: the metadata's resource is "https:\/\/elsewhere\.example\/mcp", not http:\/\/127\.0\.0\.1:\d+\/mcp$/)]);
+  });
+
+  it("a deployment that cannot serve its definition fails report first, with the definition's problem", async () => {
+    const broken = await startServer({ entry: "test/fixtures/brokenWorker.ts", vars: { LOG_LEVEL: "error" }, captureLogs: true });
+    try {
+      const findings = await runCheck({ url: `${broken.url}/mcp`, timeoutMs: 10_000 });
+      expect(failures(findings)[0]).toMatch(/^report: broken 0\.0\.1 reports that it cannot serve its definition: The server definition is invalid: .*echo/);
+    } finally {
+      await broken.dispose();
+    }
   });
 
   it("nothing listening fails every probe that needs an answer, naming the refused connection", async () => {

@@ -175,7 +175,7 @@ describe("the packed package", () => {
       );
       const passed = await check(["check", `${url}/mcp`]);
       expect(passed.stdout).toMatch(/^PASS  per-call /m);
-      expect(passed.stdout, passed.stdout).toMatch(/\n6 passed, 0 failed, 0 warnings, 1 skipped\n$/);
+      expect(passed.stdout, passed.stdout).toMatch(/\n7 passed, 0 failed, 0 warnings, 1 skipped\n$/);
       expect(passed.code).toBe(0);
       const failed = await check(["check", `${url}/mcp`, "--sse", `${url}/nowhere`]);
       expect(failed.stdout).toMatch(/^FAIL  sse .*404/m);
