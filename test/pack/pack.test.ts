@@ -180,6 +180,10 @@ describe("the packed package", () => {
       const failed = await check(["check", `${url}/mcp`, "--sse", `${url}/nowhere`]);
       expect(failed.stdout).toMatch(/^FAIL  sse .*404/m);
       expect(failed.code).toBe(1);
+      const json = await check(["check", `${url}/mcp`, "--json", "--skip", "sse,cors"]);
+      const report = JSON.parse(json.stdout) as { url: string; findings: { probe: string; verdict: string }[] };
+      expect(report.url).toBe(`${url}/mcp`);
+      expect(report.findings.map((f) => `${f.verdict} ${f.probe}`)).toEqual(["skip oauth", "pass report", "pass discover", "pass per-call", "pass sdk", "pass sdk", "skip sse", "skip cors"]);
       const wrong = await check(["check", "not-a-url"]);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toMatch(/^"not-a-url" is not an http\(s\) URL\.\n\nUsage: durable-mcp check <url>/);
