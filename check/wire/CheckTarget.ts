@@ -27,5 +27,6 @@ export function send(target: CheckTarget, url: URL | string, init: RequestInit &
   const { anonymous, headers, ...rest } = init;
   const merged = new Headers(anonymous ? {} : target.headers);
   for (const [name, value] of new Headers(headers)) merged.set(name, value);
-  return fetch(url, { ...rest, headers: merged, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs) });
+  // Redirects are followed, as hosts follow them (fetch drops Authorization when one leaves the origin).
+  return fetch(url, { ...rest, headers: merged, signal: AbortSignal.timeout(target.timeoutMs) });
 }
