@@ -10,4 +10,4 @@
  * const result = await client.callTool("countWords", { text: "one two" });
  * await client.close();
  */
-export { MAX_INPUT_ROUNDS, type Progress, testClient, type TestClient, TestClientError, type TestClientOptions, type WireResult } from "./testing/testClient.ts";
+export { MAX_INPUT_ROUNDS, type Progress, TEST_ISSUER, testClient, type TestClient, TestClientError, type TestClientOptions, type TestUser, type WireResult } from "./testing/testClient.ts";

@@ -203,4 +203,54 @@ describe("testClient", () => {
     await expect(client.callTool("countWords", { text: "a" })).rejects.toThrow(/ended/);
     await expect(testClient(server, { protocolVersion: "1999-01-01" })).rejects.toThrow(/1999-01-01/);
   });
+
+  describe("with a signed-in user", () => {
+    const mine = defineServer({
+      name: "mine",
+      version: "1.0.0",
+      tools: [
+        tool({
+          name: "remember",
+          description: "Adds a note to the user's own list, and returns the list",
+          input: z.object({ note: z.string() }),
+          home: "user",
+          handler: async ({ note }, ctx) => {
+            const notes = [...((await ctx.storage?.get<string[]>("notes")) ?? []), note];
+            await ctx.storage?.put("notes", notes);
+            return `${ctx.auth?.subject}: ${notes.join(", ")}`;
+          },
+        }),
+        tool({ name: "purge", description: "Needs the admin scope", input: z.object({}), scopes: ["admin"], handler: async () => "purged" }),
+      ],
+    });
+
+    it("keeps each user's state in their own home, in both kinds of revision", async () => {
+      for (const protocolVersion of ["2026-07-28", SESSION_REVISION]) {
+        await withClient(mine, { protocolVersion, user: { subject: "alice" } }, async (alice) => {
+          await alice.callTool("remember", { note: "milk" });
+          expect((await alice.callTool("remember", { note: "eggs" })).content).toEqual([{ type: "text", text: "alice: milk, eggs" }]);
+        });
+        await withClient(mine, { protocolVersion, user: { subject: "bob" } }, async (bob) => {
+          expect((await bob.callTool("remember", { note: "tea" })).content).toEqual([{ type: "text", text: "bob: tea" }]);
+        });
+      }
+    });
+
+    it("checks a definition's scopes against the user's, as a token's would be", async () => {
+      for (const protocolVersion of ["2026-07-28", SESSION_REVISION]) {
+        await withClient(mine, { protocolVersion, user: { subject: "carol", scopes: ["read"] } }, async (carol) => {
+          const refused = await carol.callTool("purge").catch((error: unknown) => error);
+          expect(refused).toBeInstanceOf(TestClientError);
+          expect((refused as TestClientError).message).toBe("The user lacks the scope admin this request needs");
+        });
+        await withClient(mine, { protocolVersion, user: { subject: "dave", scopes: ["admin"] } }, async (dave) => {
+          expect((await dave.callTool("purge")).content).toEqual([{ type: "text", text: "purged" }]);
+        });
+      }
+    });
+
+    it("refuses a server with user homes without one, with the sentence that says what to do", async () => {
+      await expect(testClient(mine)).rejects.toThrow(/home: "user".*no signed-in user/);
+    });
+  });
 });

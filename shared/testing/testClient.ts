@@ -7,9 +7,10 @@
  * here) or a session revision (`initialize` first; the server's own requests answered here) — and
  * answers elicitation, sampling and roots itself.
  *
- * What it cannot stand in for: a signed-in user (`home: "user"` definitions need one, and a
- * message stream has none; the connection refuses them as `serveDenoStdio` does), and HTTP itself
- * (headers, status codes, streams): test those against a started server.
+ * A signed-in user is the test's too (`user`): `ctx.auth`, `home: "user"` state and `scopes`, as
+ * a verified token would give them. What it cannot stand in for: the token itself (issuers, keys,
+ * audiences, 401 and 403 challenges) and HTTP (headers, status codes, streams): test those
+ * against a started server.
  *
  * @example
  * const client = await testClient(server);
@@ -45,7 +46,26 @@ export interface TestClientOptions {
   roots?: ListRootsResult["roots"];
   /** The server's operator log (JSON lines on stderr) from this level on. Default: "warning", so a handler's failure shows. */
   logLevel?: LogLevel;
+  /**
+   * A signed-in user, as a verified token would give one: handlers see it as `ctx.auth`,
+   * `home: "user"` definitions keep its state (in memory, until `close()`), and definitions'
+   * `scopes` are checked against `scopes`. `issuer` defaults to `https://issuer.test`. Without
+   * it, a server with user homes is refused, as over stdio.
+   */
+  user?: TestUser;
 }
+
+/** Who `testClient({ user })` signs in as. */
+export interface TestUser {
+  subject: string;
+  issuer?: string;
+  scopes?: readonly string[];
+  /** The token's other claims, as `ctx.auth.claims`. */
+  claims?: Record<string, unknown>;
+}
+
+/** The issuer of a `TestUser` that names none. */
+export const TEST_ISSUER = "https://issuer.test";
 
 /** A result as the wire carries it: the method's fields, and on 2026-07-28 `resultType` and `_meta`. */
 export type WireResult = Record<string, unknown>;
@@ -142,7 +162,9 @@ class Connection {
     const readable = new ReadableStream<string>({ start: (controller) => void (this.#toServer = controller) });
     const writable = new WritableStream<string>({ write: (text) => this.#receive(text) });
     const logger = new Logger(options.logLevel ?? "warning", {}, stderrSink);
-    this.#served = serveMessages({ server, messages: { readable, writable }, kind: "memory", env: options.env ?? {}, logger }).then(
+    const { user } = options;
+    const principal = user && { issuer: user.issuer ?? TEST_ISSUER, subject: user.subject, scopes: [...(user.scopes ?? [])], claims: { ...user.claims } };
+    this.#served = serveMessages({ server, messages: { readable, writable }, kind: "memory", env: options.env ?? {}, logger, user: principal }).then(
       () => this.#end(new Error("The connection to the server ended")),
       (error: unknown) => this.#end(error instanceof Error ? error : new Error(String(error))),
     );

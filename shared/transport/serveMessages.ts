@@ -58,6 +58,9 @@ import { type StatelessDeps, statelessExchange } from "../stateless/statelessExc
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { SingleStreamTransport } from "./SingleStreamTransport.ts";
 import { type Network, OVER_HTTP, type Telemetry } from "../telemetry/Telemetry.ts";
+import { type Caller, callerOf } from "../auth/Caller.ts";
+import { grants } from "../auth/grants.ts";
+import type { Principal } from "../auth/Principal.ts";
 
 /** A client connection that carries whole JSON-RPC messages both ways. */
 export interface MessageStream {
@@ -86,11 +89,18 @@ export interface ServeMessagesOptions {
   /** Operator logs. Default: JSON lines at `LOG_LEVEL` on stderr (`stderrSink`). */
   logger?: Logger;
   /**
-   * Where definitions with a home of their own run. Default, for a server with handle homes: in
-   * memory, for as long as this connection (a user's home needs a signed-in user, which a message
-   * stream has not). Pass a `LocalHomes` over Deno KV to keep them (`serveDenoStdio --kv`).
+   * Where definitions with a home of their own run. Default, for a server with handle homes (or
+   * user homes and a `user`): in memory, for as long as this connection. Pass a `LocalHomes` over
+   * Deno KV to keep them (`serveDenoStdio --kv`).
    */
   homes?: Homes;
+  /**
+   * The signed-in user every message on this stream comes from, where the stream itself vouches
+   * for one (`testClient`'s `user`): handlers see it as `ctx.auth`, `home: "user"` definitions
+   * run in its home, the session is bound to it, and a definition's `scopes` are checked against
+   * its own. Default: none (stdio has no sign-in, so a server with user homes is refused).
+   */
+  user?: Principal;
   /** Where request spans go. Default: the definition's `telemetry` option, if any. */
   telemetry?: Telemetry;
 }
@@ -103,12 +113,13 @@ const encoder = new TextEncoder();
  */
 export async function serveMessages(options: ServeMessagesOptions): Promise<void> {
   const server = options.server.assertValid();
-  if (server.homes.user) throw userHomeNeedsSignIn("this message stream");
+  if (server.homes.user && !options.user) throw userHomeNeedsSignIn("this message stream");
+  const caller = options.user && (await callerOf(options.user));
   const env = options.env ?? {};
   const config = readConfig(env);
   const logger = options.logger ?? new Logger(config.logLevel, {}, stderrSink);
-  // Made here, closed here: the connection's own handle homes, in memory.
-  const ownHomes = !options.homes && server.homes.handle ? new LocalHomes({ server, config, logger }) : undefined;
+  // Made here, closed here: the connection's own homes, in memory.
+  const ownHomes = !options.homes && (server.homes.handle || (server.homes.user && caller)) ? new LocalHomes({ server, config, logger }) : undefined;
   const homes = options.homes ?? ownHomes;
   const kind = options.kind ?? "message";
   const telemetry = options.telemetry ?? server.telemetryFor(env, logger);
@@ -128,7 +139,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     scheduleWakeup: async () => {},
     telemetry,
     network,
-  });
+  }, caller?.owner);
   const { transport } = session;
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
@@ -162,7 +173,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     if (full) return full.error;
     const outlet = transport.replies.outlet(session.budget.reserve(size));
     if (!plan) {
-      void session.exchanges.start(statelessExchange(message, meta, stateless, outlet));
+      void session.exchanges.start(statelessExchange(message, meta, stateless, outlet, undefined, caller));
       return undefined;
     }
     // A listen is not a handler: it holds its id (for notifications/cancelled) but no slot.
@@ -171,7 +182,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       outlet.drop();
       return idInUse(message.id);
     }
-    void listen(message, plan, broadcast, outlet, held.cancellation.signal, log, held.release, { tasks: stateless.tasks, owner: undefined }).catch((error) =>
+    void listen(message, plan, broadcast, outlet, held.cancellation.signal, log, held.release, { tasks: stateless.tasks, owner: caller?.owner }).catch((error) =>
       // The subscription failed before its acknowledgement (listen dropped the outlet): answer it.
       write(JSON.stringify(errorReply(message.id, forThisEra(toMcpError(error, log))))),
     );
@@ -197,6 +208,11 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
         continue;
       }
       const { messages, batch, size } = parsed.value;
+      const lacking = caller && lackingScopes(server, messages, caller);
+      if (lacking) {
+        for (const message of messages) if (isRequest(message)) await write(JSON.stringify(errorReply(message.id, lacking)));
+        continue;
+      }
       if (messages.some(isStateless)) {
         const [message] = messages;
         if (batch || !isStateless(message!)) {
@@ -210,7 +226,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       }
       try {
         // Everything else is the session's (notifications/cancelled included: it reaches either era's requests).
-        const refused = await transport.deliver(messages, size);
+        const refused = await transport.deliver(messages, size, caller?.auth);
         if (refused) await write(JSON.stringify(errorReply(refused.id, refused.error)));
       } catch (error) {
         await answerError(toMcpError(error, log), null);
@@ -226,6 +242,14 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     // The last requests' spans leave before the process does.
     await telemetry?.flush();
   }
+}
+
+/** Why the user may not send `messages` (a definition's `scopes` it lacks), as HTTP would refuse them with 403; undefined when it may. */
+function lackingScopes(server: ServerDefinition, messages: readonly JsonRpcMessage[], caller: Caller): McpError | undefined {
+  const needed = server.scopesNeeded(messages);
+  if (grants(caller.auth, needed)) return undefined;
+  const missing = needed.filter((scope) => !caller.auth.scopes.includes(scope));
+  return new McpError(403, ErrorCode.InvalidRequest, `The user lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")} this request needs`);
 }
 
 /** A request of protocol 2026-07-28: its `_meta` names a protocol version. */
