@@ -39,9 +39,11 @@ export function requireSessionId(url: URL): Checked<string> {
   return passed(sessionId);
 }
 
-/** The `Mcp-Session-Id` header of a Streamable HTTP request: 400 when absent, 404 when it cannot be ours. */
-export function requireMcpSessionId(request: Request): Checked<string> {
-  const sessionId = requestHeaders(request).get("mcp-session-id");
+/**
+ * The `Mcp-Session-Id` header of a Streamable HTTP request: 400 when absent, 404 when it cannot be
+ * ours. `sessionId`: the header, where the caller has read it already (each read is a platform call).
+ */
+export function requireMcpSessionId(request: Request, sessionId = requestHeaders(request).get("mcp-session-id")): Checked<string> {
   if (sessionId === null || sessionId === "") {
     return refused(new McpError(400, ErrorCode.InvalidRequest, "Missing Mcp-Session-Id header; initialize a session first"));
   }

@@ -59,8 +59,9 @@ export const postMcp: Handler = async (request, services, caller, address) => {
     const answered = sessions.apply({ kind: "post", sessionId, messages, size, create: true, owner: caller?.owner, auth: caller?.auth, shareKey, trace: hop?.trace });
     return hop ? hop.end(answered) : answered;
   }
-  if (!requestHeaders(request).has("mcp-session-id")) return sessionlessPost(request, messages, batch, version.value, services.stateless, caller, address);
-  const session = requireMcpSessionId(request);
+  const sessionId = requestHeaders(request).get("mcp-session-id");
+  if (sessionId === null) return sessionlessPost(request, messages, batch, version.value, services.stateless, caller, address);
+  const session = requireMcpSessionId(request, sessionId);
   if (!session.ok) return errorResponse(session.error);
   const hop = startHop(services, request, messages, version.value, session.value, address);
   const answered = sessions.apply({ kind: "post", sessionId: session.value, messages, size, create: false, owner: caller?.owner, auth: caller?.auth, trace: hop?.trace });

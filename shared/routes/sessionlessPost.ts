@@ -15,7 +15,6 @@ import type { Caller } from "../auth/Caller.ts";
 import { McpError } from "../errors/McpError.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import type { ClientAddress } from "../http/clientAddress.ts";
-import { requestHeaders } from "../http/requestHeaders.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { ProtocolVersion } from "../protocol/versions.ts";
 import type { RequestMeta } from "../stateless/readRequestMeta.ts";
@@ -30,5 +29,5 @@ export function sessionlessPost(request: Request, messages: readonly JsonRpcMess
   if (batch || messages.length !== 1 || !message || !isRequest(message)) return errorResponse(McpError.invalidRequest(NEEDS_SESSION));
   // No capabilities: a client without a session declared none that this request could use.
   const meta: RequestMeta = { protocolVersion: version, clientCapabilities: {} };
-  return answerStateless(message, meta, deps, caller, address, deps.telemetry && (requestHeaders(request).get("traceparent") ?? undefined));
+  return answerStateless(request, message, meta, deps, caller, address);
 }

@@ -54,7 +54,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   const admitted = admitStateless(message, requestHeaders(request), deps.server, caller?.auth);
   if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
   const { meta, plan } = admitted.value;
-  if (!plan) return answerStateless(message, meta, deps, caller, address, deps.telemetry && (requestHeaders(request).get("traceparent") ?? undefined));
+  if (!plan) return answerStateless(request, message, meta, deps, caller, address);
   // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
   const { listens } = deps;
   const slot = listens.acquire(await clientKey(caller, address?.()));
@@ -76,7 +76,9 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
  * is answered with JSON and needs none of them. Also how a 2025 request without a session is
  * answered (`sessionlessPost`).
  */
-export async function answerStateless(message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: ClientAddress | undefined, link: string | undefined): Promise<Response> {
+export async function answerStateless(request: Request, message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: ClientAddress | undefined): Promise<Response> {
+  // The transport's trace context, linked from the request's span: read only where tracing is on.
+  const link = deps.telemetry && (requestHeaders(request).get("traceparent") ?? undefined);
   // Closing the response stream is this revision's cancellation.
   const cancellation = new Cancellation();
   let sse: { stream: LiveStream<Uint8Array>; reservation: Reservation } | undefined;
