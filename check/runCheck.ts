@@ -8,7 +8,7 @@
  * const findings = await runCheck({ url: "http://127.0.0.1:8787/mcp" });
  * const ok = !findings.some((f) => f.verdict === "fail");
  */
-import { type CheckTarget, siblingSseUrl } from "./wire/CheckTarget.ts";
+import { besideMcp, type CheckTarget } from "./wire/CheckTarget.ts";
 import { fail, type Finding, skip } from "./wire/Finding.ts";
 import { corsProbe } from "./probes/corsProbe.ts";
 import { discoverProbe } from "./probes/discoverProbe.ts";
@@ -43,7 +43,7 @@ export async function runCheck(options: CheckOptions): Promise<Finding[]> {
   const url = new URL(options.url);
   const target: CheckTarget = {
     url,
-    sseUrl: options.sseUrl ? new URL(options.sseUrl) : siblingSseUrl(url),
+    sseUrl: options.sseUrl ? new URL(options.sseUrl) : besideMcp(url, "sse"),
     headers: options.headers ?? {},
     origin: options.origin ?? DEFAULT_ORIGIN,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

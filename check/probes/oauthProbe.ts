@@ -10,14 +10,12 @@
  * A server that answers the anonymous request asks for no sign-in: the probe says so and passes.
  * It reports whether the other probes can run (`signedOut`: 401 and no credentials given).
  */
-import { type CheckTarget, send } from "../wire/CheckTarget.ts";
+import type { CheckTarget } from "../wire/CheckTarget.ts";
 import { fail, type Finding, pass, skip, warn } from "../wire/Finding.ts";
-import { readCapped } from "../wire/postRpc.ts";
+import { getJson, type Json } from "../wire/getJson.ts";
 import { initialize } from "../wire/requests.ts";
 
 const PROBE = "oauth";
-
-type Json = Record<string, unknown>;
 
 export interface OAuthOutcome {
   findings: Finding[];
@@ -50,9 +48,9 @@ async function chain(target: CheckTarget, challenge: string | null): Promise<Fin
     return [fail(PROBE, `resource_metadata is not an absolute URL: ${JSON.stringify(pointer)}`, "claude.ai's connector fails silently on a relative resource_metadata (RFC 9728 §5.1 requires a URL).")];
   } else metadataUrl = new URL(pointer);
 
-  const metadata = (await getJson(target, metadataUrl)) ?? (pointer === undefined ? await getJson(target, root) : undefined);
+  const metadata = (await documentAt(target, metadataUrl)) ?? (pointer === undefined ? await documentAt(target, root) : undefined);
   if (!metadata) return [...findings, fail(PROBE, `no protected-resource metadata at ${metadataUrl}${pointer === undefined ? ` or ${root}` : ""}`, "Without it no host can find where to sign in.")];
-  if (pointer !== undefined && !(await getJson(target, pathInserted))) {
+  if (pointer !== undefined && !(await documentAt(target, pathInserted))) {
     findings.push(warn(PROBE, `no metadata at the well-known address ${pathInserted}`, "Clients that lose the header (a proxy renaming WWW-Authenticate) probe it first."));
   }
   if (!sameResource(metadata.resource, target.url)) {
@@ -94,25 +92,15 @@ async function authorizationServerMetadata(target: CheckTarget, issuer: string):
   if (path) candidates.push(`${path}/.well-known/openid-configuration`);
   for (const candidate of candidates) {
     const url = new URL(candidate, base.origin);
-    const document = await getJson(target, url);
+    const document = await documentAt(target, url);
     if (document) return { document, url };
   }
   return undefined;
 }
 
-/** The document at `url` when it answers 200 with a JSON object; anything else is "not there". */
-async function getJson(target: CheckTarget, url: URL): Promise<Json | undefined> {
-  try {
-    const response = await send(target, url, { anonymous: true, headers: { accept: "application/json" } });
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    const body = JSON.parse(await readCapped(response));
-    return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Json) : undefined;
-  } catch {
-    return undefined;
-  }
+/** A metadata document as a client that has not signed in fetches it; an unreachable host has none. */
+function documentAt(target: CheckTarget, url: URL): Promise<Json | undefined> {
+  return getJson(target, url, true).then(({ body }) => body, () => undefined);
 }
 
 /** RFC 9728's `resource` against the URL the user typed, ignoring a trailing slash. */

@@ -5,9 +5,9 @@
  * it names the cause of what the other probes would only see fail. Any other server is skipped:
  * nothing else publishes it.
  */
-import { type CheckTarget, send } from "../wire/CheckTarget.ts";
+import { besideMcp, type CheckTarget } from "../wire/CheckTarget.ts";
 import { fail, type Finding, pass, skip, warn } from "../wire/Finding.ts";
-import { readCapped } from "../wire/postRpc.ts";
+import { getJson } from "../wire/getJson.ts";
 
 const PROBE = "report";
 
@@ -19,16 +19,10 @@ interface Description {
 }
 
 export async function reportProbe(target: CheckTarget): Promise<Finding[]> {
-  const url = new URL(target.url.pathname.replace(/\/mcp\/?$/, "/"), target.url.origin);
-  const response = await send(target, url, { headers: { accept: "application/json" } });
-  let described: Description | undefined;
-  try {
-    described = response.ok ? (JSON.parse(await readCapped(response)) as Description) : undefined;
-  } catch {
-    described = undefined;
-  }
-  if (!response.bodyUsed) await response.body?.cancel();
-  if (described?.runtime !== "durable-mcp") return [skip(PROBE, `GET ${url.pathname} does not describe a durable-mcp deployment (HTTP ${response.status})`)];
+  const url = besideMcp(target.url, "");
+  const { status, body } = await getJson(target, url);
+  const described = body as Description | undefined;
+  if (described?.runtime !== "durable-mcp") return [skip(PROBE, `GET ${url.pathname} does not describe a durable-mcp deployment (HTTP ${status})`)];
   const name = `${String(described.server?.name)} ${String(described.server?.version)}`;
   if (typeof described.problem === "string") {
     return [fail(PROBE, `${name} reports that it cannot serve its definition: ${described.problem}`, "Every call fails until the definition or the deployment's variables are fixed.")];

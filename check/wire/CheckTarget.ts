@@ -16,10 +16,14 @@ export interface CheckTarget {
   timeoutMs: number;
 }
 
-/** The HTTP+SSE endpoint most servers serve beside `/mcp`: `/sse` on the same origin and base path. */
-export function siblingSseUrl(url: URL): URL {
+/**
+ * The path `name` beside the MCP endpoint: on its base path when the URL ends in `/mcp`
+ * (`/x/mcp` → `/x/sse`), else at the origin's root. `sse` is the HTTP+SSE endpoint most servers
+ * serve there; `""` is where a durable-mcp deployment describes itself.
+ */
+export function besideMcp(url: URL, name: string): URL {
   const base = url.pathname.replace(/\/mcp\/?$/, "");
-  return new URL((base === url.pathname ? "" : base) + "/sse", url.origin);
+  return new URL(`${base === url.pathname ? "" : base}/${name}`, url.origin);
 }
 
 /** `fetch` with the target's deadline; `headers` replace the target's own where both name one. */
