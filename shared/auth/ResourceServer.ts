@@ -33,6 +33,7 @@ import { type BearerError, bearerChallenge } from "./bearerChallenge.ts";
 import type { Principal, TokenVerifier } from "./Principal.ts";
 import { canonicalResource, isLoopbackHost, metadataPaths, protectedResourceMetadata } from "./protectedResource.ts";
 import { readBearerToken } from "./readBearerToken.ts";
+import { lacking } from "./grants.ts";
 
 /** The MCP endpoint's path when the resource is derived from the request. */
 const MCP_PATH = "/mcp";
@@ -146,13 +147,6 @@ export class ResourceServer {
     const challenge = bearerChallenge({ resourceMetadata: metadataUrl, scopes, error, description: error ? message : undefined });
     return new McpError(status, ErrorCode.InvalidRequest, message, undefined, { "www-authenticate": challenge });
   }
-}
-
-/** The scopes of `needed` that `granted` lacks, as a message names them ("the scope a", "the scopes a b"); "" when none. */
-function lacking(needed: readonly string[], granted: readonly string[]): string {
-  const missing = needed.filter((scope) => !granted.includes(scope));
-  if (missing.length === 0) return "";
-  return `the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")}`;
 }
 
 /** The legacy endpoints' resource for an MCP endpoint's: `/sse` on its origin. */

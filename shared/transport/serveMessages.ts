@@ -59,7 +59,7 @@ import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { SingleStreamTransport } from "./SingleStreamTransport.ts";
 import { type Network, OVER_HTTP, type Telemetry } from "../telemetry/Telemetry.ts";
 import { type Caller, callerOf } from "../auth/Caller.ts";
-import { grants } from "../auth/grants.ts";
+import { grants, lacking } from "../auth/grants.ts";
 import type { Principal } from "../auth/Principal.ts";
 
 /** A client connection that carries whole JSON-RPC messages both ways. */
@@ -248,8 +248,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
 function lackingScopes(server: ServerDefinition, messages: readonly JsonRpcMessage[], caller: Caller): McpError | undefined {
   const needed = server.scopesNeeded(messages);
   if (grants(caller.auth, needed)) return undefined;
-  const missing = needed.filter((scope) => !caller.auth.scopes.includes(scope));
-  return new McpError(403, ErrorCode.InvalidRequest, `The user lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(" ")} this request needs`);
+  return new McpError(403, ErrorCode.InvalidRequest, `The user lacks ${lacking(needed, caller.auth.scopes)} this request needs`);
 }
 
 /** A request of protocol 2026-07-28: its `_meta` names a protocol version. */
