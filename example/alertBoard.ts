@@ -7,7 +7,8 @@
  * so that the board a person left in one chat shows the same states in the next, on any client.
  *
  * A client that renders views gets a one-line answer and the data as `structuredContent`; any
- * other client gets the alerts as text.
+ * other client gets the alerts as text. When the weather service fails for a state, the answer is
+ * still the board, that state's error beside the others.
  */
 import * as z from "zod/mini";
 import { type ContextIn, rendersViews, tool, view } from "durable-mcp";
@@ -41,7 +42,7 @@ export interface Board {
   picked: string[];
   /** Where the pick is kept: the person's own home, the session, or nowhere (no session, no sign-in). */
   kept: "user" | "session" | "none";
-  /** The picked states, and a state just asked for that could not be shown (which is not picked). */
+  /** The states asked for, in order: each with its alerts, or the error that kept them from being fetched. */
   states: BoardState[];
 }
 
