@@ -7,10 +7,11 @@
  * so that the board a person left in one chat shows the same states in the next, on any client.
  *
  * A client that renders views gets a one-line answer and the data as `structuredContent`; any
- * other client gets the alerts as text.
+ * other client gets the alerts as text. When the weather service fails for a state, the answer is
+ * still the board, that state's error beside the others.
  */
 import * as z from "zod/mini";
-import { type ContextIn, rendersViews, tool, toolError, view } from "durable-mcp";
+import { type ContextIn, rendersViews, tool, view } from "durable-mcp";
 import { BOARD_HTML } from "./alertBoardHtml.ts";
 import { activeAlerts } from "./nws.ts";
 
@@ -33,12 +34,16 @@ export const alertBoardView = view({
 
 const states = z.array(z.string().check(z.regex(/^\s*[A-Za-z]{2}\s*$/))).check(z.maxLength(MAX_BOARD_STATES), z.describe("Two-letter US state codes (e.g. CA, NY)"));
 
+/** One state on the board: its alerts, or why they could not be fetched this time. */
+export type BoardState = { code: string; total: number; alerts: { event: string; severity: string; headline: string }[] } | { code: string; error: string };
+
 /** What the view renders. */
 export interface Board {
   picked: string[];
   /** Where the pick is kept: the person's own home, the session, or nowhere (no session, no sign-in). */
   kept: "user" | "session" | "none";
-  states: { code: string; total: number; alerts: { event: string; severity: string; headline: string }[] }[];
+  /** The states asked for, in order: each with its alerts, or the error that kept them from being fetched. */
+  states: BoardState[];
 }
 
 /** The board's two tools, keeping the pick in `home`'s storage. */
@@ -66,39 +71,62 @@ export function alertBoardTools<H extends "session" | "user">(home: H) {
   ];
 }
 
-/** The board for `given` (kept as the new pick, in `home`'s storage) or for the kept pick. */
+/**
+ * The board for `given` (the new pick) or for the kept pick. A state enters the pick only once its
+ * alerts were fetched, and one already kept stays when they fail later: an upstream failure never
+ * changes what is kept, so a failed state cannot stick to every later board. The answer is always
+ * the board, the failing state's error beside the others, so the person can change it.
+ */
 async function board(given: string[] | undefined, ctx: ContextIn<"session" | "user">, home: "session" | "user") {
   const storage = ctx.storage as ContextIn<"session">["storage"];
-  const picked = given ? [...new Set(given.map((code) => code.trim().toUpperCase()))] : ((await storage?.get<string[]>("alertBoard:picked")) ?? []);
-  if (given && storage) await storage.put("alertBoard:picked", picked);
+  const kept = (await storage?.get<string[]>("alertBoard:picked")) ?? [];
+  const asked = given ? [...new Set(given.map((code) => code.trim().toUpperCase()))] : kept;
   const base = ctx.env.NWS_BASE_URL || "https://api.weather.gov";
-  const result: Board = { picked, kept: storage ? home : "none", states: [] };
-  try {
-    for (const code of picked) {
-      const alerts = await activeAlerts(base, code, ctx.signal);
-      const shown = alerts.slice(0, MAX_ALERTS_SHOWN).map((alert) => ({ event: alert.event ?? "Alert", severity: alert.severity ?? "Unknown", headline: alert.headline ?? "" }));
-      result.states.push({ code, total: alerts.length, alerts: shown });
-    }
-  } catch (error) {
-    return toolError(`The weather service could not be reached: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const states = await Promise.all(asked.map((code) => boardState(base, code, ctx.signal)));
+  const picked = asked.filter((code, i) => !("error" in states[i]!) || kept.includes(code));
+  if (given && storage) await storage.put("alertBoard:picked", picked);
+  const result: Board = { picked, kept: storage ? home : "none", states };
   const text = rendersViews(ctx) ? summary(result) : asText(result);
   return { content: [{ type: "text" as const, text }], structuredContent: result as unknown as Record<string, unknown> };
 }
 
+/** One state's alerts, or the reason they could not be fetched; a cancelled call still throws. */
+async function boardState(base: string, code: string, signal: AbortSignal): Promise<BoardState> {
+  try {
+    const alerts = await activeAlerts(base, code, signal);
+    const shown = alerts.slice(0, MAX_ALERTS_SHOWN).map((alert) => ({ event: alert.event ?? "Alert", severity: alert.severity ?? "Unknown", headline: alert.headline ?? "" }));
+    return { code, total: alerts.length, alerts: shown };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { code, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A state whose alerts could not be fetched, in words. */
+function unavailable(state: { code: string; error: string }, result: Board): string {
+  return `${state.code}${result.picked.includes(state.code) ? "" : " (not picked)"}: could not be shown. ${state.error}`;
+}
+
+/** The failing states, as sentences after the summary, or nothing. */
+function failures(result: Board): string {
+  return result.states.map((state) => ("error" in state ? ` ${unavailable(state, result)}` : "")).join("");
+}
+
 /** One line, for a client whose host shows the board. */
 function summary(result: Board): string {
-  if (result.picked.length === 0) return "The board is open with no states picked yet; the person can pick them on it.";
-  const active = result.states.reduce((sum, state) => sum + state.total, 0);
-  return `The board shows ${active} active alert(s) across ${result.picked.join(", ")}.`;
+  if (result.picked.length === 0) return `The board is open with no states picked yet; the person can pick them on it.${failures(result)}`;
+  const active = result.states.reduce((sum, state) => sum + ("total" in state ? state.total : 0), 0);
+  return `The board shows ${active} active alert(s) across ${result.picked.join(", ")}.${failures(result)}`;
 }
 
 /** The whole board in text, for a client that renders no views. */
 function asText(result: Board): string {
-  if (result.picked.length === 0) return 'No states are picked yet: call alertBoard with "states" (e.g. ["CA", "NY"]).';
+  if (result.picked.length === 0) return `No states are picked yet: call alertBoard with "states" (e.g. ["CA", "NY"]).${failures(result)}`;
   const kept = { user: "Kept for you across chats.", session: "Kept for this session.", none: "Not kept: pass the states again next time." }[result.kept];
   const lines = result.states.map((state) =>
-    state.total === 0 ? `${state.code}: no active alerts` : `${state.code}: ${state.total} active\n${state.alerts.map((alert) => `  - ${alert.event} (${alert.severity}): ${alert.headline}`).join("\n")}`,
+    "error" in state
+      ? unavailable(state, result)
+      : state.total === 0 ? `${state.code}: no active alerts` : `${state.code}: ${state.total} active\n${state.alerts.map((alert) => `  - ${alert.event} (${alert.severity}): ${alert.headline}`).join("\n")}`,
   );
   return `${lines.join("\n")}\n${kept}`;
 }

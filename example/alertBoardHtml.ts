@@ -1,9 +1,21 @@
 /**
  * The alert board's view: one HTML document, its style and script inline (no framework, no CDN,
  * nothing fetched). It speaks the MCP Apps protocol to its host over `postMessage` (SEP-1865
- * "Lifecycle"): `ui/initialize`, then `ui/notifications/initialized`; it renders the board from
- * each `ui/notifications/tool-result`, calls `pickAlertStates` through the host (`tools/call`)
- * when a state is clicked, reports its size, and answers `ping` and `ui/resource-teardown`.
+ * "Lifecycle"): `ui/initialize` (declaring the inline display mode), then
+ * `ui/notifications/initialized`; it takes the host's theme and style variables, renders the board
+ * from each `ui/notifications/tool-result`, calls `pickAlertStates` through the host (`tools/call`)
+ * when a state is clicked and tells the model the new pick (`ui/update-model-context`), reports
+ * its content's size, and answers `ping` and `ui/resource-teardown`. Opened alone (its own parent,
+ * which would answer its own `ui/initialize`), it says to open it in a host.
+ *
+ * Why, where the script does not say (its comments would ship with it):
+ * - The size is the content's, measured as ext-apps' App does (the document at `max-content`):
+ *   `scrollHeight` is never below the frame's, so the frame could never shrink.
+ * - The host's font CSS is not applied: the view's CSP allows no font origin; `--font-sans` names the family.
+ * - The model's last text came from its own call, so after a pick the view tells it what the board
+ *   shows now, in the words `pickAlertStates` answered with.
+ * - An answer without a board still leaves the states pickable, so the person can change it.
+ * - It does not use ext-apps' App itself: bundled, that would be larger than the whole view.
  */
 
 /** The 50 states, DC and Puerto Rico: the codes a person can pick. */
@@ -27,6 +39,7 @@ export const BOARD_HTML = `<!DOCTYPE html>
   .state h2 { font-size: 14px; margin: 0 0 4px; }
   .state li { margin: 2px 0; }
   .none { color: var(--color-text-secondary, GrayText); }
+  .error { color: var(--color-text-danger, light-dark(#b91c1c, #f87171)); margin: 0; }
 </style>
 </head>
 <body>
@@ -41,6 +54,8 @@ export const BOARD_HTML = `<!DOCTYPE html>
   const pending = new Map();
   let nextId = 1;
   let picked = [];
+  const root = document.documentElement;
+  let hostCapabilities = {};
   const send = (message) => window.parent.postMessage({ jsonrpc: "2.0", ...message }, "*");
   const request = (method, params) => new Promise((resolve, reject) => {
     const id = nextId++;
@@ -48,6 +63,16 @@ export const BOARD_HTML = `<!DOCTYPE html>
     send({ id, method, params });
   });
   const status = (text) => { document.getElementById("status").textContent = text; };
+
+  function applyContext(context) {
+    if (!context) return;
+    if (context.theme) {
+      root.dataset.theme = context.theme;
+      root.style.colorScheme = context.theme;
+    }
+    const variables = (context.styles && context.styles.variables) || {};
+    for (const [name, value] of Object.entries(variables)) if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
+  }
 
   function render(board) {
     picked = board.picked || [];
@@ -66,8 +91,16 @@ export const BOARD_HTML = `<!DOCTYPE html>
       section.className = "state";
       section.dataset.code = state.code;
       const title = document.createElement("h2");
-      title.textContent = state.code + ": " + state.total + " active alert" + (state.total === 1 ? "" : "s");
       section.append(title);
+      if (state.error) {
+        title.textContent = state.code + ": could not be shown" + (picked.includes(state.code) ? "" : " (not picked)");
+        const error = document.createElement("p");
+        error.className = "error";
+        error.textContent = state.error;
+        section.append(error);
+        return section;
+      }
+      title.textContent = state.code + ": " + state.total + " active alert" + (state.total === 1 ? "" : "s");
       if (state.alerts.length === 0) {
         const none = document.createElement("p");
         none.className = "none";
@@ -86,23 +119,42 @@ export const BOARD_HTML = `<!DOCTYPE html>
     }));
   }
 
+  function tellModel(result) {
+    if (hostCapabilities.updateModelContext) request("ui/update-model-context", { content: result.content, structuredContent: { picked } }).catch(() => {});
+  }
+
   async function toggle(code) {
     const next = picked.includes(code) ? picked.filter((c) => c !== code) : [...picked, code];
     if (next.length > MAX) return status("At most " + MAX + " states: remove one first.");
     status("Updating…");
     try {
       const result = await request("tools/call", { name: "pickAlertStates", arguments: { states: next } });
-      if (result.isError) return status((result.content && result.content[0] && result.content[0].text) || "The board could not be updated.");
+      if (!result.structuredContent) return status((result.content && result.content[0] && result.content[0].text) || "The board could not be updated.");
       render(result.structuredContent);
+      tellModel(result);
     } catch (error) {
       status("The board could not be updated: " + (error && error.message ? error.message : String(error)));
     }
   }
 
-  let sizeTimer;
+  let sizeQueued = false;
+  let lastWidth = 0;
+  let lastHeight = 0;
   const reportSize = () => {
-    clearTimeout(sizeTimer);
-    sizeTimer = setTimeout(() => send({ method: "ui/notifications/size-changed", params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } }), 100);
+    if (sizeQueued) return;
+    sizeQueued = true;
+    requestAnimationFrame(() => {
+      sizeQueued = false;
+      const height = root.style.height;
+      root.style.height = "max-content";
+      const content = Math.ceil(root.getBoundingClientRect().height);
+      root.style.height = height;
+      const width = Math.ceil(window.innerWidth);
+      if (width === lastWidth && content === lastHeight) return;
+      lastWidth = width;
+      lastHeight = content;
+      send({ method: "ui/notifications/size-changed", params: { width, height: content } });
+    });
   };
 
   window.addEventListener("message", (event) => {
@@ -116,10 +168,12 @@ export const BOARD_HTML = `<!DOCTYPE html>
       return message.error ? waiting.reject(new Error(message.error.message)) : waiting.resolve(message.result);
     }
     if (message.method === "ui/notifications/tool-result") {
-      if (message.params && message.params.structuredContent) render(message.params.structuredContent);
-      else status((message.params && message.params.content && message.params.content[0] && message.params.content[0].text) || "No board.");
-    } else if (message.method === "ui/notifications/host-context-changed" && message.params && message.params.theme) {
-      document.documentElement.style.colorScheme = message.params.theme;
+      const params = message.params || {};
+      if (params.structuredContent) return render(params.structuredContent);
+      if (!document.getElementById("codes").children.length) render({ picked: [] });
+      status((params.content && params.content[0] && params.content[0].text) || "No board.");
+    } else if (message.method === "ui/notifications/host-context-changed") {
+      applyContext(message.params);
     } else if (message.id !== undefined && (message.method === "ping" || message.method === "ui/resource-teardown")) {
       send({ id: message.id, result: {} });
     } else if (message.id !== undefined) {
@@ -127,12 +181,15 @@ export const BOARD_HTML = `<!DOCTYPE html>
     }
   });
 
-  new ResizeObserver(reportSize).observe(document.documentElement);
-  request("ui/initialize", { protocolVersion: "2026-01-26", appInfo: { name: "alert-board", version: "1.0.0" }, appCapabilities: {} })
+  if (window.parent === window) return status("This board is an MCP App: open it in an MCP Apps host.");
+  request("ui/initialize", { protocolVersion: "2026-01-26", appInfo: { name: "alert-board", version: "1.0.0" }, appCapabilities: { availableDisplayModes: ["inline"] } })
     .then((result) => {
-      const theme = result && result.hostContext && result.hostContext.theme;
-      if (theme) document.documentElement.style.colorScheme = theme;
+      hostCapabilities = (result && result.hostCapabilities) || {};
+      applyContext(result && result.hostContext);
       send({ method: "ui/notifications/initialized", params: {} });
+      const observer = new ResizeObserver(reportSize);
+      observer.observe(root);
+      observer.observe(document.body);
     })
     .catch((error) => status("The host did not start the board: " + error.message));
 })();

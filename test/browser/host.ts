@@ -4,7 +4,8 @@
  * (2026-07-28, or a 2025-11-25 session), calls the tool, reads its view with `resources/read`,
  * loads it into a sandboxed iframe under the CSP its `_meta.ui.csp` asks for (SEP-1865 "Host
  * Behavior"), and relays the view's own tool calls back to the server, refusing tools the view
- * may not call ("Visibility").
+ * may not call ("Visibility"). It hands the view a theme and style variables, accepts its model
+ * context updates, and keeps what the view sent (sizes, context, capabilities) for the test to read.
  */
 import { AppBridge, getToolUiResourceUri, isToolVisibilityModelOnly, PostMessageTransport, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -18,7 +19,7 @@ interface Frame {
   setAttribute(name: string, value: string): void;
 }
 declare const document: { createElement(tag: "iframe"): Frame; getElementById(id: string): { append(node: Frame): void } | null };
-const page = globalThis as unknown as { runHost?: typeof runHost; hostReport?: HostReport };
+const page = globalThis as unknown as { runHost?: typeof runHost; hostReport?: HostReport; darkHost?: () => void };
 
 interface HostRun {
   mcpUrl: string;
@@ -35,7 +36,22 @@ interface HostReport {
   viewUri: string;
   csp: string;
   calledByView: string[];
+  /** The view's `appCapabilities` from its `ui/initialize`. */
+  appCapabilities: unknown;
+  /** Each height the view reported, in order. */
+  heights: number[];
+  /** The style variables the host handed the view. */
+  hostStyles: Record<string, string>;
+  /** The style variables `darkHost()` hands the view later. */
+  darkHostStyles: Record<string, string>;
+  /** Each `ui/update-model-context` the view sent, in order. */
+  modelContext: { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> }[];
 }
+
+/** The host's style variables (SEP-1865 "Theming"): values a view cannot have by chance. */
+const HOST_STYLES = { "--color-background-primary": "rgb(253, 246, 227)", "--color-text-primary": "rgb(88, 44, 12)" };
+/** The same after the person switches the host to dark. */
+const DARK_HOST_STYLES = { "--color-background-primary": "rgb(0, 43, 54)", "--color-text-primary": "rgb(238, 232, 213)" };
 
 /** The CSP a host puts on a view (SEP-1865 "Security Implications"): the declared origins, nothing else. */
 function cspFor(csp: { connectDomains?: string[]; resourceDomains?: string[]; frameDomains?: string[]; baseUriDomains?: string[] } = {}): string {
@@ -77,9 +93,22 @@ async function runHost({ mcpUrl, era, tool, args }: HostRun): Promise<HostReport
   document.getElementById("views")!.append(iframe);
 
   const calledByView: string[] = [];
-  const bridge = new AppBridge(client as never, { name: "durable-mcp-test-host", version: "1.0.0" }, { serverTools: {}, logging: {} }, { hostContext: { theme: "light", displayMode: "inline", platform: "web" } } as never);
+  const heights: number[] = [];
+  const modelContext: HostReport["modelContext"] = [];
+  const bridge = new AppBridge(
+    client as never,
+    { name: "durable-mcp-test-host", version: "1.0.0" },
+    { serverTools: {}, logging: {}, updateModelContext: { text: {} } },
+    { hostContext: { theme: "light", displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"], platform: "web", styles: { variables: HOST_STYLES } } } as never,
+  );
   bridge.onsizechange = ({ height }) => {
-    if (height) iframe.style.height = `${height}px`;
+    if (height === undefined) return;
+    heights.push(height);
+    iframe.style.height = `${height}px`;
+  };
+  bridge.onupdatemodelcontext = async (params) => {
+    modelContext.push(params as HostReport["modelContext"][number]);
+    return {};
   };
   const initialized = new Promise<void>((resolve) => (bridge.oninitialized = () => resolve()));
   // The bridge listens before the view loads: a view says `ui/initialize` as soon as it runs.
@@ -96,8 +125,9 @@ async function runHost({ mcpUrl, era, tool, args }: HostRun): Promise<HostReport
   await bridge.sendToolInput({ arguments: args });
   await bridge.sendToolResult(result as never);
   const text = (result.content as { type: string; text?: string }[]).find((c) => c.type === "text")?.text ?? "";
-  const report: HostReport = { protocolVersion: client.getNegotiatedProtocolVersion?.(), listed: tools.map((t) => t.name), resultText: text, viewUri, csp, calledByView };
+  const report: HostReport = { protocolVersion: client.getNegotiatedProtocolVersion?.(), listed: tools.map((t) => t.name), resultText: text, viewUri, csp, calledByView, appCapabilities: bridge.getAppCapabilities(), hostStyles: HOST_STYLES, darkHostStyles: DARK_HOST_STYLES, heights, modelContext };
   page.hostReport = report;
+  page.darkHost = () => bridge.setHostContext({ theme: "dark", displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"], platform: "web", styles: { variables: DARK_HOST_STYLES } } as never);
   return report;
 }
 

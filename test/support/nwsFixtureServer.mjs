@@ -1,6 +1,8 @@
 /**
  * A local stand-in for api.weather.gov, serving `test/fixtures/nws/`. Tests point the Worker's
- * NWS_BASE_URL at it. `mode: "down"` answers 503 to everything, to test upstream failure.
+ * NWS_BASE_URL at it. `mode: "down"` answers 503 to everything, to test upstream failure;
+ * `downAreas` answers 503 to the alerts of those states only (read at each request, so a test may
+ * change it), to test one failing among several.
  *
  * Routes: /points/39.7456,-97.0892 (Linn, KS) → points.json; any other /points → 404 as NWS does
  * for places outside the US; /gridpoints/TOP/32,81/forecast → forecast.json;
@@ -13,8 +15,11 @@ import { fileURLToPath } from "node:url";
 const DIR = fileURLToPath(new URL("../fixtures/nws/", import.meta.url));
 const read = (name) => readFileSync(DIR + name, "utf8");
 
-/** @returns {Promise<{ url: string, requests: string[], close(): Promise<void> }>} */
-export async function startNwsFixtureServer({ mode = "up" } = {}) {
+/**
+ * @param {{ mode?: "up" | "down", downAreas?: string[] }} [options]
+ * @returns {Promise<{ url: string, requests: string[], close(): Promise<void> }>}
+ */
+export async function startNwsFixtureServer({ mode = "up", downAreas = [] } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url} ua=${req.headers["user-agent"]}`);
@@ -34,6 +39,7 @@ export async function startNwsFixtureServer({ mode = "up" } = {}) {
     if (url.pathname === "/gridpoints/TOP/32,81/forecast") return send(200, read("forecast.json"));
     if (url.pathname === "/alerts/active") {
       const area = url.searchParams.get("area");
+      if (downAreas.includes(area)) return send(503, JSON.stringify({ title: "Service Unavailable", status: 503 }));
       if (area === "CA") return send(200, read("alerts-CA.json"));
       return send(200, JSON.stringify({ type: "FeatureCollection", features: [] }));
     }
