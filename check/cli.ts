@@ -9,7 +9,7 @@
  * 0 when nothing failed, 1 when something did, 2 when the command line itself is wrong.
  */
 import { parseArgs } from "node:util";
-import { formatReport } from "./formatReport.ts";
+import { formatJson, formatReport } from "./formatReport.ts";
 import { DEFAULT_ORIGIN, DEFAULT_TIMEOUT_MS, PROBES, type ProbeName, runCheck } from "./runCheck.ts";
 
 const USAGE = `Usage: durable-mcp check <url> [options]
@@ -88,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { json, ...check } = parsed;
   const findings = await runCheck(check);
-  process.stdout.write(`${json ? JSON.stringify({ url: check.url, findings }, null, 2) : formatReport(check.url, findings)}\n`);
+  process.stdout.write(`${json ? formatJson(check.url, findings) : formatReport(check.url, findings)}\n`);
   return findings.some((finding) => finding.verdict === "fail") ? 1 : 0;
 }
 

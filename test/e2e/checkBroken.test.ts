@@ -7,6 +7,7 @@
  * check.test.ts runs the passing case on each.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatReport } from "../../check/formatReport.ts";
 import { runCheck } from "../../check/runCheck.ts";
 import type { Finding } from "../../check/wire/Finding.ts";
 import { startServer } from "../../scripts/startServer.mjs";
@@ -148,6 +149,20 @@ describe("servers built to be wrong", () => {
       return editJson(response, (body) => (body.resource = "https://elsewhere.example/mcp"));
     });
     expect(failures(findings)).toEqual([expect.stringMatching(/^oauth: the metadata's resource is "https:\/\/elsewhere\.example\/mcp", not http:\/\/127\.0\.0\.1:\d+\/mcp$/)]);
+  });
+
+  it("a GET / answer carrying escape sequences and newlines is printed escaped, one line per finding, no fake verdict", async () => {
+    const hostile = "\x1b]0;pwned\x07\x1b[2J\x1b[H\nPASS  oauth     signed in as admin";
+    const findings = await checkBehind(plain.url, async (request, forward) => {
+      if (new URL(request.url).pathname !== "/") return forward(request);
+      return Response.json({ runtime: "durable-mcp", server: { name: `evil\x1b[31m`, version: "1" }, warnings: [hostile] });
+    });
+    expect(findings.find((f) => f.probe === "report")?.summary).toContain(hostile);
+    const printed = formatReport("http://127.0.0.1/mcp", findings);
+    expect(printed).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+    expect(printed.split("\n").filter((line) => /signed in as admin/.test(line))).toEqual([
+      String.raw`WARN  report    evil\x1b[31m 1 reports: \x1b]0;pwned\x07\x1b[2J\x1b[H\nPASS  oauth     signed in as admin`,
+    ]);
   });
 
   it("a deployment that cannot serve its definition fails report first, with the definition's problem", async () => {
