@@ -1,14 +1,15 @@
 /**
  * `durable-mcp check`'s engine: the probes real hosts run before they accept a server, in the
  * order a host meets them (sign-in first, since without it nothing else answers), each turned
- * into findings. A probe that throws (the server went away, a deadline passed) is a failure that
- * names the error, never a crash, and the others still run.
+ * into findings. A probe that throws (the server went away, a deadline passed, a redirect to
+ * another origin) is a failure that names the error, never a crash, and the others still run.
  *
  * @example
  * const findings = await runCheck({ url: "http://127.0.0.1:8787/mcp" });
  * const ok = !findings.some((f) => f.verdict === "fail");
  */
 import { besideMcp, type CheckTarget } from "./wire/CheckTarget.ts";
+import { CrossOriginRedirect } from "./wire/CrossOriginRedirect.ts";
 import { fail, type Finding, skip } from "./wire/Finding.ts";
 import { corsProbe } from "./probes/corsProbe.ts";
 import { discoverProbe } from "./probes/discoverProbe.ts";
@@ -67,7 +68,8 @@ export async function runCheck(options: CheckOptions): Promise<Finding[]> {
         findings.push(...outcome.findings);
       } else findings.push(...(await RUN[probe](target)));
     } catch (error) {
-      findings.push(fail(probe, `the probe could not finish: ${describeError(error)}`, `Is the server running at ${url}?`));
+      if (error instanceof CrossOriginRedirect) findings.push(fail(probe, error.message, CrossOriginRedirect.WHY));
+      else findings.push(fail(probe, `the probe could not finish: ${describeError(error)}`, `Is the server running at ${url}?`));
     }
   }
   return findings;

@@ -16,19 +16,22 @@ type Mode = "auto" | "legacy";
 /** How much of an SDK error a finding quotes. */
 const MAX_MESSAGE_CHARS = 400;
 
+/** Redirects within the origin only, as `send` follows them: the user's headers stay with the origin they named. */
+const REDIRECT_POLICY = "same-origin";
+
 /** Streamable HTTP, both negotiation modes: probe `sdk`. */
 export async function sdkProbe(target: CheckTarget): Promise<Finding[]> {
-  const requestInit = { headers: target.headers };
+  const options = { requestInit: { headers: target.headers }, redirectPolicy: REDIRECT_POLICY } as const;
   return [
-    await connectAndList(target, "sdk", "auto", () => new StreamableHTTPClientTransport(target.url, { requestInit }), "Streamable HTTP (version probe)"),
-    await connectAndList(target, "sdk", "legacy", () => new StreamableHTTPClientTransport(target.url, { requestInit }), "Streamable HTTP (2025 era)"),
+    await connectAndList(target, "sdk", "auto", () => new StreamableHTTPClientTransport(target.url, options), "Streamable HTTP (version probe)"),
+    await connectAndList(target, "sdk", "legacy", () => new StreamableHTTPClientTransport(target.url, options), "Streamable HTTP (2025 era)"),
   ];
 }
 
 /** HTTP+SSE at `target.sseUrl`: probe `sse`. */
 export async function sseProbe(target: CheckTarget): Promise<Finding[]> {
   // The transport sends `requestInit`'s headers with the stream's GET as well as with each POST.
-  const transport = () => new SSEClientTransport(target.sseUrl, { requestInit: { headers: target.headers } });
+  const transport = () => new SSEClientTransport(target.sseUrl, { requestInit: { headers: target.headers }, redirectPolicy: REDIRECT_POLICY });
   return [await connectAndList(target, "sse", "legacy", transport, `HTTP+SSE at ${target.sseUrl.pathname}`)];
 }
 

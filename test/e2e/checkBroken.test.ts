@@ -35,10 +35,10 @@ async function rpcMethod(request: Request): Promise<string | undefined> {
   return typeof body?.method === "string" ? body.method : undefined;
 }
 
-async function checkBehind(upstream: string, transform?: Transform): Promise<Finding[]> {
+async function checkBehind(upstream: string, transform?: Transform, path = "/mcp"): Promise<Finding[]> {
   const proxy = await brokenProxy(upstream, transform);
   proxies.push(proxy);
-  return runCheck({ url: `${proxy.url}/mcp`, timeoutMs: 10_000 });
+  return runCheck({ url: `${proxy.url}${path}`, timeoutMs: 10_000 });
 }
 
 const failures = (findings: Finding[]) => findings.filter((f) => f.verdict === "fail").map((f) => `${f.probe}: ${f.summary}`);
@@ -49,6 +49,34 @@ describe("a transparent proxy", () => {
     const signedIn = await checkBehind(oauth.url);
     expect(failures(signedIn)).toEqual([]);
     expect(signedIn.find((f) => f.probe === "oauth")).toMatchObject({ verdict: "pass", summary: expect.stringMatching(/PKCE S256, client ID metadata documents and dynamic registration$/) });
+  });
+});
+
+describe("redirects", () => {
+  it("a redirect to another origin is a finding that names where it pointed, not followed: that origin never sees --header or --token", async () => {
+    const seen: string[] = [];
+    const other = await brokenProxy(plain.url, async (request, forward) => {
+      seen.push(`${request.method} ${new URL(request.url).pathname} x-api-key: ${request.headers.get("x-api-key")}, authorization: ${request.headers.get("authorization")}`);
+      return forward(request);
+    });
+    const first = await brokenProxy(plain.url, async (request) => new Response(null, { status: 307, headers: { location: `${other.url}${new URL(request.url).pathname}` } }));
+    proxies.push(other, first);
+    const findings = await runCheck({ url: `${first.url}/mcp`, headers: { "x-api-key": "secret", authorization: "Bearer T" }, timeoutMs: 10_000 });
+    expect(seen).toEqual([]);
+    const oauth = findings.find((f) => f.probe === "oauth");
+    expect(oauth).toMatchObject({ verdict: "fail", summary: `POST ${first.url}/mcp was redirected (HTTP 307) to another origin, ${other.url}/mcp: not followed` });
+    expect(oauth?.why).toMatch(/--token and --header values only to the origin you named/);
+    expect(findings.filter((f) => f.verdict !== "fail")).toEqual([]);
+  });
+
+  it("a redirect within the origin is followed, as hosts follow it", async () => {
+    const findings = await checkBehind(plain.url, async (request, forward) => {
+      const { pathname } = new URL(request.url);
+      if (!pathname.startsWith("/v1/")) return forward(request);
+      return new Response(null, { status: 307, headers: { location: pathname.slice(3) } });
+    }, "/v1/mcp");
+    expect(failures(findings)).toEqual([]);
+    expect(findings.find((f) => f.probe === "report")).toMatchObject({ verdict: "pass" });
   });
 });
 
