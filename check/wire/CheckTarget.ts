@@ -17,6 +17,11 @@ export interface CheckTarget {
   sseUrl: URL;
   /** Sent with every request but the unauthenticated OAuth probe (`--header`, `--token`). */
   headers: Record<string, string>;
+  /**
+   * The bearer token for the HTTP+SSE endpoint (`--sse-token`), in place of `headers`'
+   * Authorization: behind sign-in `/sse` is a protected resource of its own.
+   */
+  sseToken?: string;
   /** The browser origin of the CORS probe (default: the MCP Inspector's, `http://localhost:6274`). */
   origin: string;
   /** Each request's deadline. */

@@ -12,6 +12,7 @@ import { runCheck } from "../../check/runCheck.ts";
 import type { Finding } from "../../check/wire/Finding.ts";
 import { startServer } from "../../scripts/startServer.mjs";
 import { type BrokenProxy, brokenProxy, editJson, type Transform } from "../support/brokenProxy.ts";
+import { connectSseWithOAuth, connectWithOAuth, HeadlessOAuthProvider } from "../support/headlessOAuth.ts";
 
 let plain: Awaited<ReturnType<typeof startServer>>;
 let oauth: Awaited<ReturnType<typeof startServer>>;
@@ -80,6 +81,30 @@ describe("redirects", () => {
   });
 });
 
+describe("the OAuth example, signed in", () => {
+  /** An access token for `resource` (`/mcp` or `/sse`), as a host gets one: registration, consent, code and PKCE. */
+  async function tokenFor(resource: "mcp" | "sse"): Promise<string> {
+    const provider = new HeadlessOAuthProvider({ expectedIssuer: oauth.url });
+    const connect = resource === "mcp" ? connectWithOAuth : connectSseWithOAuth;
+    const { client } = await connect(new URL(`${oauth.url}/${resource}`), { provider });
+    await client.close();
+    return provider.storedTokens!.access_token;
+  }
+
+  it("with --token and --sse-token, passes the HTTP+SSE probe; with --token alone, warns that /sse wants --sse-token", async () => {
+    const [token, sseToken] = await Promise.all([tokenFor("mcp"), tokenFor("sse")]);
+    const headers = { authorization: `Bearer ${token}` };
+    const both = await runCheck({ url: `${oauth.url}/mcp`, headers, sseToken, timeoutMs: 10_000 });
+    expect(failures(both)).toEqual([]);
+    expect(both.find((f) => f.probe === "sse")).toMatchObject({ verdict: "pass", summary: expect.stringMatching(/^SDK client on HTTP\+SSE at \/sse: 2025-11-25, \d+ tools/) });
+    const mcpOnly = await runCheck({ url: `${oauth.url}/mcp`, headers, timeoutMs: 10_000 });
+    expect(failures(mcpOnly)).toEqual([]);
+    const sse = mcpOnly.find((f) => f.probe === "sse");
+    expect(sse).toMatchObject({ verdict: "warn", summary: "HTTP+SSE at /sse wants a token of its own (HTTP 401): pass --sse-token to check it" });
+    expect(sse?.why).toMatch(/its own protected resource/);
+  });
+});
+
 describe("servers built to be wrong", () => {
   it("discover disagreeing with initialize fails discover, naming the difference", async () => {
     const findings = await checkBehind(plain.url, async (request, forward) => {
@@ -127,10 +152,14 @@ describe("servers built to be wrong", () => {
     for (const line of sdk) expect(line).toMatch(/^sdk: SDK client on Streamable HTTP \(.*\): Invalid result for tools\/list: \[ \{ "expected": "string", "code": "invalid_type", "path": \[ "tools", 0, "name" \]/);
   });
 
-  it("no HTTP+SSE endpoint fails sse, and says which clients cannot connect", async () => {
-    const findings = await checkBehind(plain.url, async (request, forward) => (new URL(request.url).pathname === "/sse" ? new Response("Not Found", { status: 404 }) : forward(request)));
-    expect(failures(findings)).toEqual([expect.stringMatching(/^sse: SDK client on HTTP\+SSE at \/sse: .*404/)]);
-    expect(findings.find((f) => f.verdict === "fail")?.why).toMatch(/deprecated HTTP\+SSE transport/);
+  it("no HTTP+SSE endpoint (404 or 405) is a warning on sse, not a failure, saying which clients cannot connect", async () => {
+    for (const status of [404, 405]) {
+      const findings = await checkBehind(plain.url, async (request, forward) => (new URL(request.url).pathname === "/sse" ? new Response("Not Found", { status }) : forward(request)));
+      expect(failures(findings)).toEqual([]);
+      const sse = findings.find((f) => f.probe === "sse");
+      expect(sse).toMatchObject({ verdict: "warn", summary: `no HTTP+SSE at /sse (HTTP ${status})` });
+      expect(sse?.why).toMatch(/deprecated HTTP\+SSE transport.*--skip sse/);
+    }
   });
 
   it("a preflight that leaves out the MCP headers fails cors", async () => {
