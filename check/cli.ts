@@ -2,22 +2,25 @@
 /**
  * The `durable-mcp` command (the package's `bin`). One subcommand today:
  *
- *   npx durable-mcp check <url> [--token T] [--header "Name: value"]... [--sse URL]
+ *   npx durable-mcp check <url> [--token T] [--sse-token T] [--header "Name: value"]... [--sse URL]
  *                               [--origin O] [--timeout MS] [--skip probe,...] [--json]
  *
  * It runs against any MCP URL what hosts run before they accept a server (runCheck.ts) and exits
  * 0 when nothing failed, 1 when something did, 2 when the command line itself is wrong.
  */
 import { parseArgs } from "node:util";
-import { formatReport } from "./formatReport.ts";
+import { formatJson, formatReport } from "./formatReport.ts";
 import { DEFAULT_ORIGIN, DEFAULT_TIMEOUT_MS, PROBES, type ProbeName, runCheck } from "./runCheck.ts";
 
 const USAGE = `Usage: durable-mcp check <url> [options]
 
 Runs against an MCP server what real hosts do before they accept it, and says what would fail and why.
+It lists what the server offers and calls none of it: no tool is called, since a tool may act.
 
 Options:
   --token <token>        a bearer token, for a server behind sign-in
+  --sse-token <token>    a bearer token for the HTTP+SSE endpoint, which behind sign-in is a
+                         resource of its own (default: --token); without one, a 401 there is a warning
   --header "Name: value" a header for every request (repeatable)
   --sse <url>            the HTTP+SSE endpoint (default: /sse beside the MCP URL)
   --origin <origin>      the browser origin of the CORS probe (default: ${DEFAULT_ORIGIN})
@@ -43,6 +46,7 @@ function options(argv: string[]) {
     allowPositionals: true,
     options: {
       token: { type: "string" },
+      "sse-token": { type: "string" },
       header: { type: "string", multiple: true },
       sse: { type: "string" },
       origin: { type: "string" },
@@ -71,7 +75,8 @@ function options(argv: string[]) {
   if (unknown.length > 0) throw new UsageError(`--skip: no probe named ${unknown.join(", ")}.`);
   if (values.sse !== undefined && !isUrl(values.sse)) throw new UsageError(`--sse ${JSON.stringify(values.sse)} is not a URL.`);
   if (values.origin !== undefined && !isUrl(values.origin)) throw new UsageError(`--origin ${JSON.stringify(values.origin)} is not an origin.`);
-  return { url, headers, timeoutMs, skip: skip as ProbeName[], sseUrl: values.sse, origin: values.origin, json: values.json ?? false };
+  const sseToken = values["sse-token"];
+  return { url, headers, sseToken, timeoutMs, skip: skip as ProbeName[], sseUrl: values.sse, origin: values.origin, json: values.json ?? false };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -88,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { json, ...check } = parsed;
   const findings = await runCheck(check);
-  process.stdout.write(`${json ? JSON.stringify({ url: check.url, findings }, null, 2) : formatReport(check.url, findings)}\n`);
+  process.stdout.write(`${json ? formatJson(check.url, findings) : formatReport(check.url, findings)}\n`);
   return findings.some((finding) => finding.verdict === "fail") ? 1 : 0;
 }
 

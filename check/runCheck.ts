@@ -1,14 +1,15 @@
 /**
  * `durable-mcp check`'s engine: the probes real hosts run before they accept a server, in the
  * order a host meets them (sign-in first, since without it nothing else answers), each turned
- * into findings. A probe that throws (the server went away, a deadline passed) is a failure that
- * names the error, never a crash, and the others still run.
+ * into findings. A probe that throws (the server went away, a deadline passed, a redirect to
+ * another origin) is a failure that names the error, never a crash, and the others still run.
  *
  * @example
  * const findings = await runCheck({ url: "http://127.0.0.1:8787/mcp" });
  * const ok = !findings.some((f) => f.verdict === "fail");
  */
 import { besideMcp, type CheckTarget } from "./wire/CheckTarget.ts";
+import { CrossOriginRedirect } from "./wire/CrossOriginRedirect.ts";
 import { fail, type Finding, skip } from "./wire/Finding.ts";
 import { corsProbe } from "./probes/corsProbe.ts";
 import { discoverProbe } from "./probes/discoverProbe.ts";
@@ -31,6 +32,8 @@ export interface CheckOptions {
   /** Default: `/sse` beside the MCP URL. */
   sseUrl?: string | URL;
   headers?: Record<string, string>;
+  /** A bearer token for the HTTP+SSE endpoint, which behind sign-in needs its own (`--sse-token`). Default: `headers` as they are. */
+  sseToken?: string;
   origin?: string;
   timeoutMs?: number;
   skip?: readonly ProbeName[];
@@ -45,6 +48,7 @@ export async function runCheck(options: CheckOptions): Promise<Finding[]> {
     url,
     sseUrl: options.sseUrl ? new URL(options.sseUrl) : besideMcp(url, "sse"),
     headers: options.headers ?? {},
+    ...(options.sseToken ? { sseToken: options.sseToken } : {}),
     origin: options.origin ?? DEFAULT_ORIGIN,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
@@ -56,7 +60,7 @@ export async function runCheck(options: CheckOptions): Promise<Finding[]> {
       findings.push(skip(probe, "skipped (--skip)"));
       continue;
     }
-    if (signedOut && NEED_ANSWERS.includes(probe)) {
+    if (signedOut && NEED_ANSWERS.includes(probe) && !(probe === "sse" && options.sseToken)) {
       findings.push(skip(probe, "needs sign-in: pass a token with --token (or --header) to run it"));
       continue;
     }
@@ -67,7 +71,8 @@ export async function runCheck(options: CheckOptions): Promise<Finding[]> {
         findings.push(...outcome.findings);
       } else findings.push(...(await RUN[probe](target)));
     } catch (error) {
-      findings.push(fail(probe, `the probe could not finish: ${describeError(error)}`, `Is the server running at ${url}?`));
+      if (error instanceof CrossOriginRedirect) findings.push(fail(probe, error.message, CrossOriginRedirect.WHY));
+      else findings.push(fail(probe, `the probe could not finish: ${describeError(error)}`, `Is the server running at ${url}?`));
     }
   }
   return findings;

@@ -1,6 +1,6 @@
 /**
- * What a browser-based client (the MCP Inspector, a web app) needs, and what FIELD.md's users
- * report going wrong (report 10): the preflight for a POST with the MCP headers, then the POST.
+ * What a browser-based client (the MCP Inspector, a web app) needs, and what users report going
+ * wrong: the preflight for a POST with the MCP headers, then the POST.
  * A server may refuse the origin (its DNS-rebinding defence), and that is only a warning; what
  * fails is a server that says yes and then no: a preflight granting the origin without the MCP
  * headers, a POST refused after a granted preflight, a response a browser cannot read
@@ -11,7 +11,7 @@ import { fail, type Finding, pass, warn } from "../wire/Finding.ts";
 import { closeSession, initialize } from "../wire/requests.ts";
 
 const PROBE = "cors";
-/** The headers an MCP client sends (FIELD.md, "Headers"). `*` does not cover Authorization (Fetch standard). */
+/** The headers an MCP client sends (transports spec). `*` does not cover Authorization (Fetch standard). */
 const MCP_HEADERS = ["authorization", "content-type", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id", "last-event-id"];
 
 export async function corsProbe(target: CheckTarget): Promise<Finding[]> {

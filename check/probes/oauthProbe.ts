@@ -11,6 +11,7 @@
  * It reports whether the other probes can run (`signedOut`: 401 and no credentials given).
  */
 import type { CheckTarget } from "../wire/CheckTarget.ts";
+import { CrossOriginRedirect } from "../wire/CrossOriginRedirect.ts";
 import { fail, type Finding, pass, skip, warn } from "../wire/Finding.ts";
 import { getJson, type Json } from "../wire/getJson.ts";
 import { initialize } from "../wire/requests.ts";
@@ -98,9 +99,12 @@ async function authorizationServerMetadata(target: CheckTarget, issuer: string):
   return undefined;
 }
 
-/** A metadata document as a client that has not signed in fetches it; an unreachable host has none. */
+/** A metadata document as a client that has not signed in fetches it; an unreachable host has none. A redirect to another origin is the probe's finding. */
 function documentAt(target: CheckTarget, url: URL): Promise<Json | undefined> {
-  return getJson(target, url, true).then(({ body }) => body, () => undefined);
+  return getJson(target, url, true).then(({ body }) => body, (error) => {
+    if (error instanceof CrossOriginRedirect) throw error;
+    return undefined;
+  });
 }
 
 /** RFC 9728's `resource` against the URL the user typed, ignoring a trailing slash. */

@@ -1,5 +1,5 @@
 /**
- * What claude.ai does (FIELD.md, users' report 4): it never echoes `Mcp-Session-Id`, and opens with
+ * What claude.ai does: it never echoes `Mcp-Session-Id`, and opens with
  * `initialize` before nearly every call. So: `ROUNDS` times, `initialize`, `notifications/initialized`
  * and `tools/list`, the last two with no session header. A server that insists on its session id
  * answers 400 or 404 there, and claude.ai drops the call without telling the server.

@@ -7,10 +7,12 @@
  * check.test.ts runs the passing case on each.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatReport } from "../../check/formatReport.ts";
 import { runCheck } from "../../check/runCheck.ts";
 import type { Finding } from "../../check/wire/Finding.ts";
 import { startServer } from "../../scripts/startServer.mjs";
 import { type BrokenProxy, brokenProxy, editJson, type Transform } from "../support/brokenProxy.ts";
+import { connectSseWithOAuth, connectWithOAuth, HeadlessOAuthProvider } from "../support/headlessOAuth.ts";
 
 let plain: Awaited<ReturnType<typeof startServer>>;
 let oauth: Awaited<ReturnType<typeof startServer>>;
@@ -34,10 +36,10 @@ async function rpcMethod(request: Request): Promise<string | undefined> {
   return typeof body?.method === "string" ? body.method : undefined;
 }
 
-async function checkBehind(upstream: string, transform?: Transform): Promise<Finding[]> {
+async function checkBehind(upstream: string, transform?: Transform, path = "/mcp"): Promise<Finding[]> {
   const proxy = await brokenProxy(upstream, transform);
   proxies.push(proxy);
-  return runCheck({ url: `${proxy.url}/mcp`, timeoutMs: 10_000 });
+  return runCheck({ url: `${proxy.url}${path}`, timeoutMs: 10_000 });
 }
 
 const failures = (findings: Finding[]) => findings.filter((f) => f.verdict === "fail").map((f) => `${f.probe}: ${f.summary}`);
@@ -48,6 +50,58 @@ describe("a transparent proxy", () => {
     const signedIn = await checkBehind(oauth.url);
     expect(failures(signedIn)).toEqual([]);
     expect(signedIn.find((f) => f.probe === "oauth")).toMatchObject({ verdict: "pass", summary: expect.stringMatching(/PKCE S256, client ID metadata documents and dynamic registration$/) });
+  });
+});
+
+describe("redirects", () => {
+  it("a redirect to another origin is a finding that names where it pointed, not followed: that origin never sees --header or --token", async () => {
+    const seen: string[] = [];
+    const other = await brokenProxy(plain.url, async (request, forward) => {
+      seen.push(`${request.method} ${new URL(request.url).pathname} x-api-key: ${request.headers.get("x-api-key")}, authorization: ${request.headers.get("authorization")}`);
+      return forward(request);
+    });
+    const first = await brokenProxy(plain.url, async (request) => new Response(null, { status: 307, headers: { location: `${other.url}${new URL(request.url).pathname}` } }));
+    proxies.push(other, first);
+    const findings = await runCheck({ url: `${first.url}/mcp`, headers: { "x-api-key": "secret", authorization: "Bearer T" }, timeoutMs: 10_000 });
+    expect(seen).toEqual([]);
+    const oauth = findings.find((f) => f.probe === "oauth");
+    expect(oauth).toMatchObject({ verdict: "fail", summary: `POST ${first.url}/mcp was redirected (HTTP 307) to another origin, ${other.url}/mcp: not followed` });
+    expect(oauth?.why).toMatch(/--token and --header values only to the origin you named/);
+    expect(findings.filter((f) => f.verdict !== "fail")).toEqual([]);
+  });
+
+  it("a redirect within the origin is followed, as hosts follow it", async () => {
+    const findings = await checkBehind(plain.url, async (request, forward) => {
+      const { pathname } = new URL(request.url);
+      if (!pathname.startsWith("/v1/")) return forward(request);
+      return new Response(null, { status: 307, headers: { location: pathname.slice(3) } });
+    }, "/v1/mcp");
+    expect(failures(findings)).toEqual([]);
+    expect(findings.find((f) => f.probe === "report")).toMatchObject({ verdict: "pass" });
+  });
+});
+
+describe("the OAuth example, signed in", () => {
+  /** An access token for `resource` (`/mcp` or `/sse`), as a host gets one: registration, consent, code and PKCE. */
+  async function tokenFor(resource: "mcp" | "sse"): Promise<string> {
+    const provider = new HeadlessOAuthProvider({ expectedIssuer: oauth.url });
+    const connect = resource === "mcp" ? connectWithOAuth : connectSseWithOAuth;
+    const { client } = await connect(new URL(`${oauth.url}/${resource}`), { provider });
+    await client.close();
+    return provider.storedTokens!.access_token;
+  }
+
+  it("with --token and --sse-token, passes the HTTP+SSE probe; with --token alone, warns that /sse wants --sse-token", async () => {
+    const [token, sseToken] = await Promise.all([tokenFor("mcp"), tokenFor("sse")]);
+    const headers = { authorization: `Bearer ${token}` };
+    const both = await runCheck({ url: `${oauth.url}/mcp`, headers, sseToken, timeoutMs: 10_000 });
+    expect(failures(both)).toEqual([]);
+    expect(both.find((f) => f.probe === "sse")).toMatchObject({ verdict: "pass", summary: expect.stringMatching(/^SDK client on HTTP\+SSE at \/sse: 2025-11-25, \d+ tools/) });
+    const mcpOnly = await runCheck({ url: `${oauth.url}/mcp`, headers, timeoutMs: 10_000 });
+    expect(failures(mcpOnly)).toEqual([]);
+    const sse = mcpOnly.find((f) => f.probe === "sse");
+    expect(sse).toMatchObject({ verdict: "warn", summary: "HTTP+SSE at /sse wants a token of its own (HTTP 401): pass --sse-token to check it" });
+    expect(sse?.why).toMatch(/its own protected resource/);
   });
 });
 
@@ -98,10 +152,14 @@ describe("servers built to be wrong", () => {
     for (const line of sdk) expect(line).toMatch(/^sdk: SDK client on Streamable HTTP \(.*\): Invalid result for tools\/list: \[ \{ "expected": "string", "code": "invalid_type", "path": \[ "tools", 0, "name" \]/);
   });
 
-  it("no HTTP+SSE endpoint fails sse, and says which clients cannot connect", async () => {
-    const findings = await checkBehind(plain.url, async (request, forward) => (new URL(request.url).pathname === "/sse" ? new Response("Not Found", { status: 404 }) : forward(request)));
-    expect(failures(findings)).toEqual([expect.stringMatching(/^sse: SDK client on HTTP\+SSE at \/sse: .*404/)]);
-    expect(findings.find((f) => f.verdict === "fail")?.why).toMatch(/deprecated HTTP\+SSE transport/);
+  it("no HTTP+SSE endpoint (404 or 405) is a warning on sse, not a failure, saying which clients cannot connect", async () => {
+    for (const status of [404, 405]) {
+      const findings = await checkBehind(plain.url, async (request, forward) => (new URL(request.url).pathname === "/sse" ? new Response("Not Found", { status }) : forward(request)));
+      expect(failures(findings)).toEqual([]);
+      const sse = findings.find((f) => f.probe === "sse");
+      expect(sse).toMatchObject({ verdict: "warn", summary: `no HTTP+SSE at /sse (HTTP ${status})` });
+      expect(sse?.why).toMatch(/deprecated HTTP\+SSE transport.*--skip sse/);
+    }
   });
 
   it("a preflight that leaves out the MCP headers fails cors", async () => {
@@ -148,6 +206,20 @@ describe("servers built to be wrong", () => {
       return editJson(response, (body) => (body.resource = "https://elsewhere.example/mcp"));
     });
     expect(failures(findings)).toEqual([expect.stringMatching(/^oauth: the metadata's resource is "https:\/\/elsewhere\.example\/mcp", not http:\/\/127\.0\.0\.1:\d+\/mcp$/)]);
+  });
+
+  it("a GET / answer carrying escape sequences and newlines is printed escaped, one line per finding, no fake verdict", async () => {
+    const hostile = "\x1b]0;pwned\x07\x1b[2J\x1b[H\nPASS  oauth     signed in as admin";
+    const findings = await checkBehind(plain.url, async (request, forward) => {
+      if (new URL(request.url).pathname !== "/") return forward(request);
+      return Response.json({ runtime: "durable-mcp", server: { name: `evil\x1b[31m`, version: "1" }, warnings: [hostile] });
+    });
+    expect(findings.find((f) => f.probe === "report")?.summary).toContain(hostile);
+    const printed = formatReport("http://127.0.0.1/mcp", findings);
+    expect(printed).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+    expect(printed.split("\n").filter((line) => /signed in as admin/.test(line))).toEqual([
+      String.raw`WARN  report    evil\x1b[31m 1 reports: \x1b]0;pwned\x07\x1b[2J\x1b[H\nPASS  oauth     signed in as admin`,
+    ]);
   });
 
   it("a deployment that cannot serve its definition fails report first, with the definition's problem", async () => {

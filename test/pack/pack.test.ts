@@ -160,7 +160,7 @@ describe("the packed package", () => {
     expect(JSON.parse(stderr.trim().split("\n").at(-1)!)).toEqual({ status: 200, text: "HI" });
   });
 
-  it("runs `npx durable-mcp check` from the tarball: 0 for a server that passes, 1 for one that fails, 2 for a wrong command line", async () => {
+  it("runs `npx durable-mcp check` from the tarball: 0 for a server that passes or only warns, 1 for one that fails, 2 for a wrong command line", async () => {
     const script = `import { defineServer, jsonSchema, tool } from "durable-mcp";
       import { serveNode } from "durable-mcp/node";
       const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "t", description: "t", input: jsonSchema({ type: "object" }), handler: async () => "ok" })] });
@@ -175,10 +175,14 @@ describe("the packed package", () => {
       );
       const passed = await check(["check", `${url}/mcp`]);
       expect(passed.stdout).toMatch(/^PASS  per-call /m);
-      expect(passed.stdout, passed.stdout).toMatch(/\n7 passed, 0 failed, 0 warnings, 1 skipped\n$/);
+      expect(passed.stdout, passed.stdout).toMatch(/\n7 passed, 0 failed, 0 warnings, 1 skipped\nNot checked: calling tools\. .*\n$/);
       expect(passed.code).toBe(0);
-      const failed = await check(["check", `${url}/mcp`, "--sse", `${url}/nowhere`]);
-      expect(failed.stdout).toMatch(/^FAIL  sse .*404/m);
+      const warned = await check(["check", `${url}/mcp`, "--sse", `${url}/nowhere`]);
+      expect(warned.stdout).toMatch(/^WARN  sse +no HTTP\+SSE at \/nowhere \(HTTP 404\)$/m);
+      expect(warned.code).toBe(0);
+      // Nothing listens on port 1: the HTTP+SSE probe cannot connect.
+      const failed = await check(["check", `${url}/mcp`, "--sse", "http://127.0.0.1:1/sse"]);
+      expect(failed.stdout).toMatch(/^FAIL  sse /m);
       expect(failed.code).toBe(1);
       const json = await check(["check", `${url}/mcp`, "--json", "--skip", "sse,cors"]);
       const report = JSON.parse(json.stdout) as { url: string; findings: { probe: string; verdict: string }[] };

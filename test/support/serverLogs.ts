@@ -1,8 +1,10 @@
 /**
  * Reading what a server started with `captureLogs: true` (`scripts/startServer.mjs`) logged, so a
- * test asserts on the error lines its server writes on purpose instead of printing them (issue 21).
- * Both runtimes write the same JSON lines (`shared/log/Logger.ts`); workerd adds lines of its own
- * (reports of clients that left), which are not JSON and are left out here.
+ * test asserts on the error lines its server writes on purpose instead of printing them. Both
+ * runtimes write the same JSON lines (`shared/log/Logger.ts`); workerd adds lines of its own
+ * (reports of clients that left), which are not JSON and are left out here. Every test that
+ * counts the lines it cannot explain counts them with `unexplained`, so platform noise is sorted
+ * from real errors in one place (`scripts/clientLeftReport.mjs`).
  */
 import { clientLeftFilter, WORKERD_STACK } from "../../scripts/clientLeftReport.mjs";
 
@@ -35,17 +37,17 @@ export function holdsMintedId(line: LogLine): boolean {
 
 /**
  * The captured lines a test has not accounted for: anything but the JSON `events` it expects,
- * workerd's `reports` it provokes on purpose, and workerd's reports of clients that left. A test
+ * workerd's `reports` it provokes on purpose, and workerd's reports of clients that left (each
+ * with the stack lines after it). A test
  * asserts this is empty, so capturing a server's lines hides no real error.
  */
 export function unexplained(lines: string[], { events = [], reports = [] }: { events?: string[]; reports?: RegExp[] } = {}): string[] {
   const left: string[] = [];
   const notClientLeft = clientLeftFilter();
-  let afterReport = false;
+  let inReport = false;
   for (const line of lines) {
-    const stackOfReport = afterReport && WORKERD_STACK.test(line);
-    afterReport = reports.some((report) => report.test(line));
-    if (!notClientLeft(line) || afterReport || stackOfReport || line === "") continue;
+    inReport = reports.some((report) => report.test(line)) || (inReport && WORKERD_STACK.test(line));
+    if (!notClientLeft(line) || inReport || line === "") continue;
     const [parsed] = jsonLines([line]);
     if (parsed && events.includes(String(parsed.event))) continue;
     left.push(line);
