@@ -125,11 +125,7 @@ describe("a client without a token", () => {
   });
   afterAll(() => open?.dispose());
 
-  /**
-   * `initialize` from `address`: on Deno the TCP peer, so the request leaves from that loopback
-   * address; on workerd the address Cloudflare's edge puts in CF-Connecting-IP (bare workerd
-   * takes it from the request, as nothing stands in front of it).
-   */
+  /** `initialize` from `address`: the TCP peer, so the request leaves from that loopback address (bare workerd counts its socket's peer too). */
   function initializeFrom(address: string): Promise<{ status: number; retryAfter: string | undefined }> {
     const body = JSON.stringify(initialize(0, "2025-11-25"));
     const url = new URL("/mcp", open.url);
@@ -138,8 +134,8 @@ describe("a client without a token", () => {
         url,
         {
           method: "POST",
-          localAddress: process.env.RUNTIME === "deno" ? address : undefined,
-          headers: { "content-type": "application/json", accept: BOTH, "content-length": Buffer.byteLength(body), ...(process.env.RUNTIME === "deno" ? {} : { "cf-connecting-ip": address }) },
+          localAddress: address,
+          headers: { "content-type": "application/json", accept: BOTH, "content-length": Buffer.byteLength(body) },
         },
         (response) => {
           response.resume();
