@@ -33,7 +33,7 @@ export class KvShares implements Shares {
   async acquire(resource: ShareResource, client: string, id: string, claim: ShareClaim = {}): Promise<Checked<void>> {
     const holding: Holding = { until: claim.until ?? Number.MAX_SAFE_INTEGER, bytes: claim.bytes ?? 0 };
     const refusal = await this.#change(resource, client, async (holdings, now) => {
-      if (!(id in holdings)) {
+      if (!(id in holdings) && !claim.held) {
         const mine = tally(Object.values(holdings));
         const others = await this.#others(resource, client, now);
         const network = networkOf(client) === client ? undefined : { count: others.network.count + mine.count, bytes: others.network.bytes + mine.bytes };

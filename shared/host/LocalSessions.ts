@@ -76,7 +76,7 @@ export class LocalSessions implements Sessions {
       const host = this.#host(id);
       await host.wakeup();
       const record = host.record;
-      if (record?.shareKey !== undefined) await this.#options.shares!.acquire("session", record.shareKey, id, { until: record.expiresAt });
+      if (record?.shareKey !== undefined) await this.#options.shares!.acquire("session", record.shareKey, id, { until: record.expiresAt, held: true });
       this.#forgetIfEnded(id, host);
     }
   }

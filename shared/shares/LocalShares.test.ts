@@ -34,6 +34,14 @@ describe("LocalShares", () => {
     expect((await local.acquire("session", "g", "1")).ok).toBe(false);
   });
 
+  it("counts a holding a restart finds (held) whatever the bounds, so what was held before stays counted", async () => {
+    const local = shares();
+    for (const id of ["1", "2"]) await local.acquire("session", "a", id);
+    expect((await local.acquire("session", "a", "3")).ok).toBe(false);
+    expect((await local.acquire("session", "a", "3", { held: true })).ok).toBe(true);
+    expect(local.held("session", "a").count).toBe(3);
+  });
+
   it("lets a holding with an `until` lapse by itself", async () => {
     const local = shares();
     await local.acquire("session", "a", "1", { until: 1_000 }, 0);

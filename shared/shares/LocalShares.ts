@@ -24,7 +24,7 @@ export class LocalShares implements Shares {
     this.#lapse(clients, now);
     const holdings = clients.get(client) ?? new Map<string, Holding>();
     const holding = { until: claim.until ?? Number.POSITIVE_INFINITY, bytes: claim.bytes ?? 0 };
-    if (!holdings.has(id)) {
+    if (!holdings.has(id) && !claim.held) {
       const network = networkOf(client);
       const refusal = checkShare(this.#limits[resource], tally(holdings.values()), this.#tally(clients), holding.bytes, network === client ? undefined : this.#tally(clients, network));
       if (refusal) return refused(refusal);

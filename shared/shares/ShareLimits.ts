@@ -6,7 +6,7 @@
  * held, each client has its own bounds only; past it, a client takes more only while `FREE_PER_HELD`
  * times what its network holds stays free after it (`networkOf`: an address's IPv4 /24 or IPv6 /48,
  * counted as one; a principal is its own). What one client or network may hold shrinks as the
- * server fills, and only a client holding nothing takes the last one.
+ * server fills, and only a client whose network holds nothing takes the last one.
  */
 import type { Config } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";

@@ -30,6 +30,8 @@ export interface ShareClaim {
   /** Epoch ms after which the holding lapses by itself; none: until released. */
   until?: number;
   bytes?: number;
+  /** The holding exists already (a restarted process counting what it held): counted whatever the bounds, never refused. */
+  held?: boolean;
 }
 
 export interface Shares {
