@@ -3,12 +3,14 @@
  * tasks, when they live in KV (`KvTasks`). Each client's holdings are one value,
  * `["share", <resource>, <client>]` → `{ [id]: { until, bytes } }` (at most
  * MAX_TASKS_PER_CLIENT entries), changed with an atomic check of what was read, so two processes
- * taking a client's last slot at once cannot both have it. The total across clients is summed
- * from every client's value as it stands: two processes may pass it together by a task or two.
+ * taking a client's last slot at once cannot both have it. The total across clients, and what the
+ * client's network holds (`networkOf`, for the room kept for newcomers), are summed from every
+ * client's value as it stands: two processes may pass them together by a task or two.
  * Holdings lapse at their `until`, and are dropped whenever their client's value is next changed.
  */
 import type { Config } from "../shared/config/readConfig.ts";
 import { type Checked, PASSED, refused } from "../shared/errors/Checked.ts";
+import { networkOf } from "../shared/shares/clientKey.ts";
 import { checkShare, type ShareLimit, shareLimits, tally } from "../shared/shares/ShareLimits.ts";
 import type { Holding, ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
 import { pauseAfterConflict } from "./pauseAfterConflict.ts";
@@ -31,10 +33,11 @@ export class KvShares implements Shares {
   async acquire(resource: ShareResource, client: string, id: string, claim: ShareClaim = {}): Promise<Checked<void>> {
     const holding: Holding = { until: claim.until ?? Number.MAX_SAFE_INTEGER, bytes: claim.bytes ?? 0 };
     const refusal = await this.#change(resource, client, async (holdings, now) => {
-      if (!(id in holdings)) {
+      if (!(id in holdings) && !claim.held) {
         const mine = tally(Object.values(holdings));
-        const others = await this.#total(resource, client, now);
-        const over = checkShare(this.#limits[resource], mine, { count: others.count + mine.count, bytes: others.bytes + mine.bytes }, holding.bytes);
+        const others = await this.#others(resource, client, now);
+        const network = networkOf(client) === client ? undefined : { count: others.network.count + mine.count, bytes: others.network.bytes + mine.bytes };
+        const over = checkShare(this.#limits[resource], mine, { count: others.all.count + mine.count, bytes: others.all.bytes + mine.bytes }, holding.bytes, network);
         if (over) return over;
       }
       holdings[id] = holding;
@@ -68,13 +71,19 @@ export class KvShares implements Shares {
     throw new Error(`Fair shares are busy: another process kept changing this client's holdings, ${MAX_ATTEMPTS} times in a row`);
   }
 
-  /** What every other client holds of `resource` now. */
-  async #total(resource: ShareResource, except: string, now: number): Promise<{ count: number; bytes: number }> {
-    const held: Holding[] = [];
+  /** What every other client holds of `resource` now, and those of `client`'s network. */
+  async #others(resource: ShareResource, client: string, now: number): Promise<{ all: { count: number; bytes: number }; network: { count: number; bytes: number } }> {
+    const network = networkOf(client);
+    const all: Holding[] = [];
+    const neighbours: Holding[] = [];
     for await (const entry of this.#kv.list<Holdings>({ prefix: [ROOT, resource] })) {
-      if (entry.key[2] !== except) held.push(...Object.values(live(entry.value, now)));
+      const other = entry.key[2];
+      if (other === client) continue;
+      const held = Object.values(live(entry.value, now));
+      all.push(...held);
+      if (typeof other === "string" && networkOf(other) === network) neighbours.push(...held);
     }
-    return tally(held);
+    return { all: tally(all), network: tally(neighbours) };
   }
 }
 

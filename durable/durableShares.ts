@@ -1,6 +1,6 @@
 /**
  * Fair shares on Workers (issue 20): each client's counters live in its home object — a signed-in
- * user's own (`user:<owner>`), else one per client address (`client:address:<digest>`) — so a
+ * user's own (`user:<owner>`), else one per client address (`client:<clientKey>`) — so a
  * client's sessions and tasks are counted wherever they are created, from any isolate. One RPC
  * call to take a share (and renew it, as a session's deadline is pushed), one to give it back;
  * a share that is never given back lapses at its deadline.

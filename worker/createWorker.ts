@@ -35,7 +35,7 @@ import { taskObjects } from "../durable/taskRegistry.ts";
 import type { TaskObject } from "../durable/TaskObject.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
 import { remoteHomes } from "../durable/homeRegistry.ts";
-import { requestHeaders } from "../shared/http/requestHeaders.ts";
+import { workerAddress } from "./workerAddress.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
 export type WorkerEnv = SessionObjectEnv & {
@@ -71,8 +71,8 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       homes: (env) => remoteHomes(definition, env.MCP_HOME),
       // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
       keepAlive: waitUntil,
-      // Set by Cloudflare's edge, which a client cannot forge; absent under a local runtime.
-      clientAddress: (request) => requestHeaders(request).get("cf-connecting-ip") ?? undefined,
+      // CF-Connecting-IP where Cloudflare's edge wrote it, else workerd's own peer: never a header the client chose.
+      clientAddress: workerAddress,
     },
     options,
   );

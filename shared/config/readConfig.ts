@@ -122,8 +122,8 @@ export interface Config {
   /**
    * The header a reverse proxy in front puts the client's address in (`TRUST_PROXY`:
    * `x-forwarded-for`, its right-most entry; `x-real-ip`; `cf-connecting-ip`), read for rate limits
-   * and fair shares. Unset: the runtime's own — the socket's peer on Deno, `CF-Connecting-IP` on
-   * Workers. Set it only where a proxy really writes that header, or clients choose their address.
+   * and fair shares. Unset: the runtime's own — the socket's peer on Deno and Node, `CF-Connecting-IP` on
+   * Cloudflare, the socket's peer on self-hosted workerd. Set it only where a proxy really writes that header, or clients choose their address.
    */
   trustProxy?: TrustProxy;
 }

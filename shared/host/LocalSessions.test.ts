@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
 import { probeTools } from "../testing/testKit.ts";
 import { defineServer } from "../server/defineServer.ts";
+import { clientKey } from "../shares/clientKey.ts";
 import { LocalSessions } from "./LocalSessions.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -77,6 +78,24 @@ describe("LocalSessions: fair shares", () => {
     const refused = await create(local, "c".repeat(32), "three");
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^This server holds 2 sessions, the most it holds at once \(MAX_SESSIONS\)/);
+    local.close();
+  });
+
+  it("leaves room for a newcomer after a client with ten addresses opens all the sessions it may", async () => {
+    vi.useFakeTimers();
+    // The defaults' proportion: one client may hold a tenth of the total.
+    const local = limited({ maxSessions: 100, maxSessionsPerClient: 10 });
+    let opened = 0;
+    for (let network = 1; network <= 10; network++) {
+      const greedy = await clientKey(undefined, `198.51.${network}.7`);
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const response = await create(local, crypto.randomUUID().replaceAll("-", ""), greedy);
+        if (response.status !== 200) break;
+        opened++;
+      }
+    }
+    const newcomer = await create(local, "n".repeat(32), await clientKey(undefined, "203.0.113.9"));
+    expect(newcomer.status === 200 ? "served" : ((await newcomer.json()) as { error: { message: string } }).error.message).toBe("served");
     local.close();
   });
 });

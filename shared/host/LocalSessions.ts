@@ -8,7 +8,7 @@
  * then (a restart resurrects nothing), the others expire on time.
  *
  * Memory is bounded by live sessions, which fair shares bound (at most MAX_SESSIONS, and
- * MAX_SESSIONS_PER_CLIENT per client: a creation past either is 429): a host whose session ended,
+ * MAX_SESSIONS_PER_CLIENT per client, less past half the total: a creation past either is 429): a host whose session ended,
  * or that never had one (a forged or expired id answered 404), is dropped after the operation. Storage comes from
  * `storageFor(id)`, memory by default; see `deno/KvStorage.ts` for Deno KV.
  */
@@ -76,7 +76,7 @@ export class LocalSessions implements Sessions {
       const host = this.#host(id);
       await host.wakeup();
       const record = host.record;
-      if (record?.shareKey !== undefined) await this.#options.shares!.acquire("session", record.shareKey, id, { until: record.expiresAt });
+      if (record?.shareKey !== undefined) await this.#options.shares!.acquire("session", record.shareKey, id, { until: record.expiresAt, held: true });
       this.#forgetIfEnded(id, host);
     }
   }

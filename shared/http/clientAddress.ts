@@ -1,6 +1,7 @@
 /**
  * The client's network address, as rate limits and fair shares count it: the runtime's own
- * (Deno's socket peer; on Workers `CF-Connecting-IP`, which Cloudflare's edge sets), or, behind a
+ * (the socket's peer on Deno, Node and self-hosted workerd; `CF-Connecting-IP` where Cloudflare's
+ * edge wrote it), or, behind a
  * reverse proxy the operator names in `TRUST_PROXY`, the header that proxy writes — without which
  * every client has the proxy's address and one busy client spends everyone's limit.
  *

@@ -1,10 +1,12 @@
 /**
- * Fair shares counted in this process (Deno, stdio, tests): per client and in total, one table per
- * resource. Holdings with an `until` lapse by themselves; the rest last until released. Memory is
- * bounded by what it counts: a holding exists only while its session or task does.
+ * Fair shares counted in this process (Deno, Node, stdio, tests): per client, per network and in
+ * total, one table per resource (see `ShareLimits.ts` for the room kept for newcomers). Holdings
+ * with an `until` lapse by themselves; the rest last until released. Memory is bounded by what it
+ * counts: a holding exists only while its session or task does.
  */
 import type { Config } from "../config/readConfig.ts";
 import { type Checked, PASSED, refused } from "../errors/Checked.ts";
+import { networkOf } from "./clientKey.ts";
 import { checkShare, type ShareLimit, shareLimits, tally } from "./ShareLimits.ts";
 import type { Holding, ShareClaim, ShareResource, Shares } from "./Shares.ts";
 
@@ -19,11 +21,12 @@ export class LocalShares implements Shares {
 
   async acquire(resource: ShareResource, client: string, id: string, claim: ShareClaim = {}, now = Date.now()): Promise<Checked<void>> {
     const clients = this.#clients(resource);
+    this.#lapse(clients, now);
     const holdings = clients.get(client) ?? new Map<string, Holding>();
     const holding = { until: claim.until ?? Number.POSITIVE_INFINITY, bytes: claim.bytes ?? 0 };
-    this.#lapse(clients, now);
-    if (!holdings.has(id)) {
-      const refusal = checkShare(this.#limits[resource], tally(holdings.values()), tally([...clients.values()].flatMap((h) => [...h.values()])), holding.bytes);
+    if (!holdings.has(id) && !claim.held) {
+      const network = networkOf(client);
+      const refusal = checkShare(this.#limits[resource], tally(holdings.values()), this.#tally(clients), holding.bytes, network === client ? undefined : this.#tally(clients, network));
       if (refusal) return refused(refusal);
     }
     holdings.set(id, holding);
@@ -47,6 +50,18 @@ export class LocalShares implements Shares {
     let clients = this.#held.get(resource);
     if (!clients) this.#held.set(resource, (clients = new Map()));
     return clients;
+  }
+
+  /** What every client holds, or those of one network. */
+  #tally(clients: Map<string, Map<string, Holding>>, network?: string): { count: number; bytes: number } {
+    const sum = { count: 0, bytes: 0 };
+    for (const [client, holdings] of clients) {
+      if (network !== undefined && networkOf(client) !== network) continue;
+      const { count, bytes } = tally(holdings.values());
+      sum.count += count;
+      sum.bytes += bytes;
+    }
+    return sum;
   }
 
   /** Drops holdings past their `until`. */

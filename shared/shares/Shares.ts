@@ -10,6 +10,7 @@
  *
  * Open listens are counted by `OpenListens`, per client and per isolate or process, since that is
  * what a listen holds. A refusal is a 429 with `Retry-After` and a sentence naming the limit.
+ * Where a total is counted, room is kept for newcomers past half of it (`ShareLimits.ts`).
  *
  * Where the counts live: in this process (`LocalShares`: Deno, stdio), or on Workers in the
  * client's home object — the user's own, or one per client address (`durable/durableShares.ts`).
@@ -29,6 +30,8 @@ export interface ShareClaim {
   /** Epoch ms after which the holding lapses by itself; none: until released. */
   until?: number;
   bytes?: number;
+  /** The holding exists already (a restarted process counting what it held): counted whatever the bounds, never refused. */
+  held?: boolean;
 }
 
 export interface Shares {

@@ -14,6 +14,7 @@ import { defineServer, tool } from "../server/defineServer.ts";
 import { tasks } from "../stateless/tasks.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { mcpError } from "../testing/testKit.ts";
+import { clientKey } from "../shares/clientKey.ts";
 import { LocalTasks } from "./LocalTasks.ts";
 import { newTaskId } from "./Tasks.ts";
 import { MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
@@ -28,9 +29,10 @@ function tasksWith(handler: (ctx: RequestContext) => Promise<string>, limits = c
   return new LocalTasks({ server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
 }
 
-const startOf = (text?: string, shareKey?: string): TaskStart => ({
+/** Each task its own client unless one is named: one client alone is held back from the total by the room kept for newcomers. */
+const startOf = (text?: string, shareKey = `client-${crypto.randomUUID()}`): TaskStart => ({
   taskId: newTaskId(),
-  ...(shareKey === undefined ? {} : { shareKey }),
+  shareKey,
   params: { name: "job", arguments: text === undefined ? {} : { text } },
   client: { protocolVersion: "2026-07-28", capabilities: {} },
   answers: {},
@@ -138,6 +140,28 @@ describe("LocalTasks: fair shares", () => {
     expect(refused.message).toMatch(/^This client's tasks would hold \d+ bytes of arguments, past the 3000 one client may \(MAX_TASK_BYTES_PER_CLIENT\); retry after 60s$/);
     await tasks.create(startOf("y".repeat(1_500), "other"));
     tasks.close();
+  });
+});
+
+describe("LocalTasks: room for a newcomer", () => {
+  it("starts a newcomer's task after a client with ten addresses starts all the tasks and stores all the bytes it may", async () => {
+    // The defaults' proportion: one client may hold a tenth of the total, in tasks and in bytes.
+    const crowded = readConfig({ MAX_TASKS: "100", MAX_TASKS_PER_CLIENT: "10", MAX_TASK_BYTES: "100000", MAX_TASK_BYTES_PER_CLIENT: "10000", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
+    for (const text of [undefined, "x".repeat(900)]) {
+      const tasks = tasksWith(async () => "done", crowded);
+      let started = 0;
+      for (let network = 1; network <= 10; network++) {
+        const greedy = await clientKey(undefined, `198.51.${network}.7`);
+        for (let attempt = 0; attempt < 20; attempt++) {
+          const refused = await tasks.create(startOf(text, greedy)).then(() => undefined, (error: unknown) => error);
+          if (refused) break;
+          started++;
+        }
+      }
+      const newcomer = await tasks.create(startOf(text, await clientKey(undefined, "203.0.113.9"))).then(() => "served", (error: Error) => error.message);
+      expect(newcomer).toBe("served");
+      tasks.close();
+    }
   });
 });
 

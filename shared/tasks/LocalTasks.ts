@@ -5,8 +5,8 @@
  * its tasks (their clients then get -32602 for them); a Worker's tasks are durable.
  *
  * Bounded by fair shares (`LocalShares`, or those given): at most MAX_TASKS tasks and MAX_TASK_BYTES
- * of arguments at once, and per client MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT (a
- * create past one gets 429 with Retry-After naming it), each task holding its bounded values
+ * of arguments at once, and per client MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT, less
+ * past half a total (a create past one gets 429 with Retry-After naming it), each task holding its bounded values
  * (`MAX_TASK_VALUE_BYTES` each) until its TTL, when its host deletes it and this forgets it. A
  * cancelled task gives its share back at once and keeps only its status until its TTL; at most
  * twice MAX_TASKS tasks are held, cancelled ones forgotten early, oldest first, to stay within it.

@@ -1,8 +1,8 @@
 /**
- * Fair shares over real HTTP (issue 20), on bare workerd (where each user's counts live in their
- * home object; bare, because miniflare's proxy never tells a Worker that its client closed a
- * stream, and closing a listen must free its slot) and on Deno (where they live in the process:
- * the contract suite runs this file with RUNTIME=deno), behind the JWT issuer of `test/fixtures/auth/`:
+ * Fair shares over real HTTP, on bare workerd (where each user's counts live in their home object;
+ * bare, because miniflare's proxy never tells a Worker that its client closed a stream, and
+ * closing a listen must free its slot) and on Deno and Node (where they live in the process: the
+ * contract suites run this file with RUNTIME=deno and RUNTIME=node), behind the JWT issuer of `test/fixtures/auth/`:
  * for each bounded resource — live sessions, open listens, tasks, bytes of stored task arguments
  * — one user exhausts their share and is refused with 429, `Retry-After` and the limit named,
  * while another user is still served; giving one back (DELETE, closing a listen, tasks/cancel)
@@ -28,7 +28,7 @@ beforeAll(async () => {
   issuer = await testIssuer(ISSUER);
   const vars = { LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, MAX_SESSIONS_PER_CLIENT: "2", MAX_LISTENS_PER_CLIENT: "1", MAX_TASKS_PER_CLIENT: "2", MAX_TASK_BYTES_PER_CLIENT: "3000", KEEPALIVE_INTERVAL_MS: "250" };
   // Objects on disk: workerd 1.20260426 aborts ("Promise callback destroyed itself") when a task's alarm runs on in-memory storage.
-  server = process.env.RUNTIME === "deno" ? await startServer({ entry: ENTRY, vars }) : await startWorkerd({ entry: ENTRY, vars, onDisk: true });
+  server = process.env.RUNTIME ? await startServer({ entry: ENTRY, vars }) : await startWorkerd({ entry: ENTRY, vars, onDisk: true });
 });
 afterAll(() => server?.dispose());
 
@@ -121,15 +121,11 @@ describe("a client without a token", () => {
   let open: { url: string; dispose(): Promise<void> };
   beforeAll(async () => {
     const vars = { LOG_LEVEL: "error", MAX_SESSIONS_PER_CLIENT: "1" };
-    open = process.env.RUNTIME === "deno" ? await startServer({ vars }) : await startWorkerd({ entry: "example/worker.ts", vars, onDisk: true });
+    open = process.env.RUNTIME ? await startServer({ vars }) : await startWorkerd({ entry: "example/worker.ts", vars, onDisk: true });
   });
   afterAll(() => open?.dispose());
 
-  /**
-   * `initialize` from `address`: on Deno the TCP peer, so the request leaves from that loopback
-   * address; on workerd the address Cloudflare's edge puts in CF-Connecting-IP (bare workerd
-   * takes it from the request, as nothing stands in front of it).
-   */
+  /** `initialize` from `address`: the TCP peer, so the request leaves from that loopback address (bare workerd counts its socket's peer too). */
   function initializeFrom(address: string): Promise<{ status: number; retryAfter: string | undefined }> {
     const body = JSON.stringify(initialize(0, "2025-11-25"));
     const url = new URL("/mcp", open.url);
@@ -138,8 +134,8 @@ describe("a client without a token", () => {
         url,
         {
           method: "POST",
-          localAddress: process.env.RUNTIME === "deno" ? address : undefined,
-          headers: { "content-type": "application/json", accept: BOTH, "content-length": Buffer.byteLength(body), ...(process.env.RUNTIME === "deno" ? {} : { "cf-connecting-ip": address }) },
+          localAddress: address,
+          headers: { "content-type": "application/json", accept: BOTH, "content-length": Buffer.byteLength(body) },
         },
         (response) => {
           response.resume();
