@@ -7,8 +7,9 @@
  * that maps anything thrown to a JSON-RPC error (`errorResponse`); then CORS headers and one debug
  * log line. A configuration that cannot be used (a malformed variable, `authorization` or
  * `rateLimits`) is found when the first request builds the environment's services: then every
- * route, `/health` included (the deployment is not healthy), answers 500 with the sentence that
- * names it (`config.invalid`, logged once per environment, i.e. per isolate on Workers).
+ * route answers 500 with the sentence that names it (`config.invalid`, logged once per
+ * environment, i.e. per isolate on Workers), and `/health` 503 with it (`health`), as it does for
+ * any problem that makes the MCP routes 500.
  *
  * Why not itty-router, which routed here before: on the hot path its per-request work (a
  * parsed URL and query object, properties added to the runtime's Request, a regular expression
@@ -47,6 +48,7 @@ import type { Homes } from "../home/Homes.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 import { homeProblem } from "../home/deploymentProblems.ts";
 import { describeServer } from "./describeServer.ts";
+import { health } from "./health.ts";
 import { serverPage } from "./serverPage.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
 import type { Handler, Services } from "./Services.ts";
@@ -124,8 +126,8 @@ export interface RouterOptions<E extends Env> {
 
 /**
  * The MCP endpoints, as `GET /` describes them. `public`: served without a token and outside the
- * rate limits even where the server checks them — liveness only, which touches nothing and is
- * cheaper than the limiter's own check (issue 21: monitors got 401, and 429 behind a busy address).
+ * rate limits even where the server checks them — `/health` only, which touches nothing and is
+ * cheaper than the limiter's own check (monitors would get 401, and 429 behind a busy address).
  * Every other route needs a token there; a path that is no route is 404 for everyone, before any
  * token is read, so an unknown path says nothing more to a stranger than this table (and `GET /`,
  * which describes the deployment, is for signed-in clients only).
@@ -136,7 +138,13 @@ const MCP_ROUTES: readonly { method: string; path: string; description: string; 
   { method: "DELETE", path: "/mcp", description: "Streamable HTTP (2025): ends the session", handle: deleteMcp },
   { method: "GET", path: "/sse", description: "HTTP+SSE (2024-11-05): opens a session; the first event names the POST endpoint", handle: openSse },
   { method: "POST", path: "/message", description: "HTTP+SSE: one JSON-RPC message or batch for ?sessionId=…; 202, replies on the stream", handle: postMessage },
-  { method: "GET", path: "/health", description: "liveness for load balancers and monitors", handle: () => Response.json({ status: "ok" }), public: true },
+  {
+    method: "GET",
+    path: "/health",
+    description: "readiness for load balancers and monitors: 200, or 503 naming what keeps the MCP endpoints from serving",
+    handle: (request, services) => health(services.problem ?? services.gate?.addressProblem(request)),
+    public: true,
+  },
 ];
 /** Paths of the MCP routes open to all (`public`). */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(MCP_ROUTES.filter((route) => route.public).map((route) => route.path));
@@ -250,7 +258,9 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
 
   return async (request, env, context) => {
     const services = servicesOrProblem(env);
-    if (services instanceof Error) return errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
+    if (services instanceof Error) {
+      return request.method === "GET" && pathOf(request.url) === "/health" ? health(services) : errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
+    }
     const debug = services.logger.enabled("debug");
     const started = debug ? Date.now() : 0;
     const origin = requestHeaders(request).get("origin");

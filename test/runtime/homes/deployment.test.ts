@@ -1,7 +1,8 @@
 /**
  * A deployment that cannot host the homes its definitions declare says so (issue 20), the way a
  * broken definition does: every MCP request is answered 500 with the sentence that says what to
- * do, `GET /` shows it, `/health` stays up — never a silent fallback. So does a Worker behind
+ * do, `GET /` shows it, `/health` answers 503 with it (monitors see the deployment cannot serve) —
+ * never a silent fallback. So does a Worker behind
  * authorization with no `resource`, on a host that is not loopback (issue 21): the audience a
  * token must name is never taken from a client's Host header. The `config.homes` line each
  * Worker logs is captured here, and checked whole (the sentence ends with what to do).
@@ -47,7 +48,9 @@ async function expectRefusedEverywhere(worker: Parameters<typeof fetchFrom>[0], 
     expect(error.message).toMatch(sentence);
     answered = error.message;
   }
-  expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+  const health = await fetchFrom(worker, new Request(`${BASE}/health`));
+  expect(health.status).toBe(503);
+  expect(await health.json()).toEqual({ status: "unavailable", problem: answered });
   expect((await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>()).problem).toMatch(sentence);
   // Once for the Worker's environment, the sentence as answered: not cut before its end.
   expect(logged).toEqual([{ level: "error", event: "config.homes", message: answered }]);
@@ -69,7 +72,7 @@ describe("authorization without a resource", () => {
   const verify = async () => ({ ok: false as const, reason: "no token is valid here" });
   const sentence = /checks access tokens but has no `resource` configured, and this request is addressed to "durable-mcp\.test": set `resource`/;
 
-  it("on a host that is not loopback, answers every MCP endpoint, GET / and the metadata 500 with the sentence; /health stays up", async () => {
+  it("on a host that is not loopback, answers every MCP endpoint, GET / and the metadata 500 with the sentence, /health 503 with it", async () => {
     const worker = createWorker(homeServer, { authorization: oauth({ authorizationServers: ["https://issuer.example"], verify }) });
     const requests = [...mcpRequests(), new Request(`${BASE}/`), new Request(`${BASE}/.well-known/oauth-protected-resource/mcp`), new Request(`${BASE}/.well-known/oauth-protected-resource`)];
     for (const request of requests) {
@@ -79,7 +82,11 @@ describe("authorization without a resource", () => {
       expect(error.code).toBe(-32603);
       expect(error.message, request.url).toMatch(sentence);
     }
-    expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+    const health = await fetchFrom(worker, new Request(`${BASE}/health`));
+    expect(health.status).toBe(503);
+    expect((await health.json<any>()).problem).toMatch(sentence);
+    // On loopback the same Worker serves: the resource is the request's origin.
+    expect((await fetchFrom(worker, new Request("http://127.0.0.1:8787/health"))).status).toBe(200);
   });
 
   it("on a loopback host, takes the resource from the request's origin, port included", async () => {
