@@ -5,11 +5,12 @@
  */
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 
-/** A `home: "user"` definition where requests carry no signed-in user. */
-export function userHomeNeedsSignIn(where: string): TypeError {
-  return new TypeError(
-    `Some definitions keep their state in the signed-in user's home (home: "user"), and ${where} has no signed-in user: configure \`authorization\`, or keep that state under a handle (home: { handle: "…" })`,
-  );
+/**
+ * A `home: "user"` definition where requests carry no signed-in user.
+ * @param fix what gives `where` a signed-in user; default: a deployment's `authorization`
+ */
+export function userHomeNeedsSignIn(where: string, fix = "configure `authorization`"): TypeError {
+  return new TypeError(`Some definitions keep their state in the signed-in user's home (home: "user"), and ${where} has no signed-in user: ${fix}, or keep that state under a handle (home: { handle: "…" })`);
 }
 
 /**
