@@ -173,6 +173,13 @@ describe("createRouter: GET /, for a browser and for everything else (issue 24)"
     expect(Object.keys(body)).toEqual(["server", "runtime", "protocolVersions", "extensions", "endpoints", "limits"]);
   });
 
+  it("answers a POST to / (an MCP URL missing its /mcp) with 405 naming /mcp, and GET in Allow", async () => {
+    const posted = await routerFor(server)(new Request(`${BASE}/`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }), {});
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get("allow")).toBe("GET");
+    expect(((await posted.json()) as { error: { message: string } }).error.message).toBe(`POST / is not an MCP endpoint: send MCP messages to ${BASE}/mcp (or ${BASE}/sse for HTTP+SSE clients); GET / describes this server`);
+  });
+
   it("keeps Vary: Accept beside CORS's Origin for a cross-origin request", async () => {
     const origin = { origin: BASE };
     expect((await get(BROWSER, origin)).headers.get("vary")).toBe("Accept, Origin");

@@ -46,7 +46,7 @@ import type { Tasks } from "../tasks/Tasks.ts";
 import { taskRoutingOf } from "../tasks/TaskRouting.ts";
 import type { Homes } from "../home/Homes.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
-import { homeProblem } from "../home/deploymentProblems.ts";
+import { durableObjectBindings, homeProblem } from "../home/deploymentProblems.ts";
 import { describeServer } from "./describeServer.ts";
 import { health } from "./health.ts";
 import { serverPage } from "./serverPage.ts";
@@ -188,7 +188,8 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const unhosted = routing && !tasks ? `Some tools run as tasks, and ${routing.unhosted}` : undefined;
     if (unhosted) logger.error("config.tasks", { message: serverText(unhosted) });
     const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
-    const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
+    // Where homes are missing, the bindings there are: a misspelled one shows (Workers; elsewhere none are).
+    const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined, homes || !definition.hasHomes ? undefined : boundObjects(env));
     if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
     const problem = definition.problem ?? deployment;
     const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
@@ -243,7 +244,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const methods = route ? undefined : table.get(path);
     if (!route && !methods) return errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${method} ${path}`));
     const handle = methods?.get(method);
-    if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
+    if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, notAllowed(method, path, request.url, methods!), undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
     // null until first asked for: the address itself may be undefined.
     let known: string | undefined | null = null;
@@ -314,4 +315,17 @@ function pathOf(url: string): string {
 /** Every MCP request, while the definition cannot be served: the sentence that says why, until the file is fixed. */
 function invalidDefinition(problem: Error): Response {
   return errorResponse(new McpError(500, ErrorCode.InternalError, problem.message));
+}
+
+/** The Durable Object bindings of a Workers environment; undefined on a runtime that binds none (its homes are its own). */
+function boundObjects(env: Env): string[] | undefined {
+  const bound = durableObjectBindings(env);
+  return bound.length === 0 ? undefined : bound;
+}
+
+/** The 405's sentence: at `/`, where a client given the server's bare URL posts, where MCP is. */
+function notAllowed(method: string, path: string, url: string, methods: Map<string, Handler>): string {
+  if (path !== "/") return `Method not allowed; use ${[...methods.keys()].join(", ")}`;
+  const { origin } = new URL(url);
+  return `${method} / is not an MCP endpoint: send MCP messages to ${origin}/mcp (or ${origin}/sse for HTTP+SSE clients); GET / describes this server`;
 }

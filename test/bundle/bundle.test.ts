@@ -92,6 +92,13 @@
  * `z.locales.en()` spelling ships every locale, 111.50 KiB gzip). Measured 72.12 → 73.10 KiB gzip
  * (207.58 → 210.64 minified); budget 72.1 → 73.2. The one-tool Worker, whose tools use
  * jsonSchema(), is unchanged.
+ *
+ * Then sentences for a new user, in every Worker: `/health` 503 naming what keeps the MCP
+ * endpoints from serving (`health`, the resource server's `addressProblem`), a POST to `/` told
+ * where MCP is, the page at `/` on loopback saying hosted clients cannot reach it, and a missing
+ * `MCP_HOME` naming the Durable Object bindings there are (`durableObjectBindings`). Measured
+ * 43.24 → 43.72 KiB gzip for the one-tool Worker (127.62 → 128.78 minified) and 73.11 → 73.54
+ * for the example (210.64 → 211.80); budgets 43.2 → 43.8 and 73.2 → 73.6.
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";

@@ -63,7 +63,23 @@ describe("a deployment that cannot host its homes", () => {
 
   it("says so for homes without the home class exported (homeObject) and bound", async () => {
     const handles = defineServer({ name: "handles", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] });
-    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `class McpHome extends homeObject\(server\) \{\}` from the entry and bind it as MCP_HOME/);
+    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `class McpHome extends homeObject\(server\) \{\}` from the entry and bind it as MCP_HOME.*; MCP_HOME is bound, so the class is what is missing/);
+  });
+
+  it("names what is bound, and the closest name, when MCP_HOME is misspelled", async () => {
+    const logged: Record<string, string>[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void logged.push(JSON.parse(line)));
+    const worker = createWorker(homeServer, { authorization: oauth({ authorizationServers: ["https://issuer.example"], verify: async () => ({ ok: false as const, reason: "unused" }), resource: "https://durable-mcp.test/mcp" }) });
+    // The home class bound under a name one letter off, as a hand-edited wrangler.toml may have it.
+    const misspelled = { ...env, MCP_HOMES: env.MCP_HOME, MCP_HOME: undefined };
+    const ctx = createExecutionContext();
+    const health = await worker.fetch(new Request(`${BASE}/health`), misspelled, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(health.status).toBe(503);
+    const { problem } = await health.json<{ problem: string }>();
+    expect(problem).toMatch(/this Worker binds [\w, ]*\bMCP_HOMES\b[\w, ]*, and no MCP_HOME: is MCP_HOMES meant to be MCP_HOME\?$/);
+    expect(problem).toContain("MCP_SESSION");
+    expect(logged).toEqual([{ level: "error", event: "config.homes", message: problem }]);
   });
 });
 
