@@ -9,9 +9,9 @@
  *
  * A signed-in user is the test's too (`user`): `ctx.auth`, `home: "user"` state and `scopes`, as
  * a verified token would give them. Homes live as long as the client, unless the test gives
- * `homes` (`testHomes()`) that several clients share. What it cannot stand in for: the token itself (issuers, keys,
- * audiences, 401 and 403 challenges) and HTTP (headers, status codes, streams): test those
- * against a started server.
+ * `homes` (`testHomes()`) that several clients share. What it cannot stand in for: the token
+ * itself (issuers, keys, audiences, 401 and 403 challenges) and HTTP (headers, status codes,
+ * streams): test those against a started server.
  *
  * @example
  * const client = await testClient(server);
@@ -140,7 +140,7 @@ export async function testClient(server: ServerDefinition, options: TestClientOp
     throw new TypeError(`testClient: protocolVersion ${JSON.stringify(protocolVersion)} is not one this server speaks`);
   }
   // Said for a test, whose fix is an option here, not a deployment's `authorization`.
-  if (server.homes.user && !options.user) throw userHomeNeedsSignIn("this test client", 'pass one, testClient(server, { user: { subject: "alice" } })');
+  if (!server.problem && server.homes.user && !options.user) throw userHomeNeedsSignIn("this test client", 'pass one, testClient(server, { user: { subject: "alice" } })');
   const connection = new Connection(server, options);
   try {
     return await connection.start(protocolVersion);
