@@ -24,6 +24,17 @@ describe("the example's tools, through the in-memory client", () => {
     }
   });
 
+  it("says what a wrong argument should have been (zod/mini's English messages), so the model can fix its call", async () => {
+    const client = await testClient(server);
+    try {
+      const refused = await client.callTool("notebook", { action: "rename" });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toContain('expected one of "add"|"list"|"clear"');
+    } finally {
+      await client.close();
+    }
+  });
+
   it("keeps the note pad in a session, and points a 2026-07-28 client to the notebook", async () => {
     const session = await testClient(server, { protocolVersion: "2025-11-25" });
     try {

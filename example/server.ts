@@ -12,11 +12,16 @@
  * (`toJsonSchema`); classic zod, valibot or arktype work the same way.
  */
 import * as z from "zod/mini";
+import { en } from "zod/locales";
 import { apps, defineServer, otlpTelemetry, type ServerEnv, skills, tasks, tool, toolError } from "durable-mcp";
 import { alertBoardTools, alertBoardView } from "./alertBoard.ts";
 import { weatherSkill } from "./weatherSkill.ts";
 import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
 import { notebook, notepad } from "./notes.ts";
+
+// zod/mini ships no messages of its own ("Invalid input"): English ones tell the model what a
+// wrong argument should have been, so it can fix its call.
+z.config(en());
 
 /** The captured server's score table; `lisi` scores 80.0 as in the capture. */
 const SCORES: Record<string, number> = { zhangsan: 92.5, lisi: 80.0, wangwu: 67.0 };

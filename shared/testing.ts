@@ -1,6 +1,7 @@
 /**
  * `durable-mcp/testing`: an MCP client in memory for the unit tests of your own tools, prompts
- * and resources, in any revision, with elicitation, sampling and roots answered by the test.
+ * and resources, in any revision, with elicitation, sampling and roots answered by the test, and
+ * homes (`testHomes()`) that several clients share.
  *
  * @example
  * import { testClient } from "durable-mcp/testing";
@@ -11,3 +12,4 @@
  * await client.close();
  */
 export { MAX_INPUT_ROUNDS, type Progress, TEST_ISSUER, testClient, type TestClient, TestClientError, type TestClientOptions, type TestUser, type WireResult } from "./testing/testClient.ts";
+export { testHomes, type TestHomes } from "./testing/testHomes.ts";

@@ -46,7 +46,8 @@ export function projectPackage({ name, runtimes, durableMcp }) {
   if (has("stdio")) scripts.stdio = COMMANDS.stdio;
   scripts.test = "vitest run";
   scripts.typecheck = has("workers") ? "wrangler types && tsc --noEmit" : "tsc --noEmit";
-  if (has("workers")) scripts.deploy = "wrangler deploy";
+  // Minified for the upload only: wrangler.toml leaves `wrangler dev`'s bundle readable.
+  if (has("workers")) scripts.deploy = "wrangler deploy --minify";
 
   const tools = ["typescript", "vitest"];
   if (has("workers")) tools.push("wrangler");

@@ -65,6 +65,11 @@ export class Gatekeeper {
     return this.#server?.metadata(request);
   }
 
+  /** Why requests addressed like `request` cannot be served (a token check without the `resource` this host needs); undefined when they can. */
+  addressProblem(request: Request): Error | undefined {
+    return this.#server?.addressProblem(request);
+  }
+
   /**
    * The request's caller (undefined where tokens are not checked), or its refusal.
    * @param address the client's address, where the runtime knows it

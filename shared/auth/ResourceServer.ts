@@ -123,6 +123,13 @@ export class ResourceServer {
     return this.#refusal(this.resourceOf(request), 403, "insufficient_scope", message, [...new Set([...needed, ...granted])]);
   }
 
+  /** Why requests addressed like `request` cannot be served (no `resource`, a host that is not loopback); undefined when they can. */
+  addressProblem(request: Request): McpError | undefined {
+    if (this.#fixedResource !== undefined) return undefined;
+    const { hostname } = new URL(request.url);
+    return isLoopbackHost(hostname) ? undefined : resourceRequired(hostname);
+  }
+
   /** The canonical resource a request is addressed to (see the module header). */
   resourceOf(request: Request): string {
     const mcp = this.#mcpResource(request);

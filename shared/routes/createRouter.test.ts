@@ -27,8 +27,8 @@ function routerFor(server: ServerDefinition, options: Parameters<typeof createRo
 }
 
 const BASE = "http://127.0.0.1:8787";
+/** Every route but `/health`, which answers readiness (503) rather than the JSON-RPC 500. */
 const requests = () => [
-  new Request(`${BASE}/health`),
   new Request(`${BASE}/`),
   new Request(`${BASE}/mcp`, {
     method: "POST",
@@ -57,13 +57,25 @@ describe("createRouter: a definition that cannot be served", () => {
     expect(line?.message).toBe(server.problem!.message);
     expect(line?.message).toMatch(/npm install @valibot\/to-json-schema\), e\.g\. input: toStandardJsonSchema\(v\.object\(\{ … \}\)\)$/);
   });
+
+  it("answers /health 503 with the sentence while every MCP request is a 500, and 200 once the definition is fixed", async () => {
+    const twice = tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" });
+    const broken = defineServer({ name: "s", version: "1", tools: [twice, twice] });
+    const health = await routerFor(broken)(new Request(`${BASE}/health`), {});
+    expect(health.status).toBe(503);
+    expect(health.headers.get("cache-control")).toBe("no-store");
+    expect(await health.json()).toEqual({ status: "unavailable", problem: broken.problem!.message });
+    const fixed = await routerFor(defineServer({ name: "s", version: "1", tools: [twice] }))(new Request(`${BASE}/health`), {});
+    expect(fixed.status).toBe(200);
+    expect(await fixed.json()).toEqual({ status: "ok" });
+  });
 });
 
 describe("createRouter: a variable that cannot be used", () => {
   const SENTENCE = 'The configuration is invalid: MAX_QUEUE_BYTES must be a positive integer, got "4MiB"';
   const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
 
-  it("answers every route, /health included, with a JSON 500 naming the variable, and logs it once", async () => {
+  it("answers every route with a JSON 500 naming the variable, /health with a 503 naming it, and logs it once", async () => {
     const handle = routerFor(server);
     const env = { MAX_QUEUE_BYTES: "4MiB" };
     for (const request of [...requests(), ...requests()]) {
@@ -71,13 +83,16 @@ describe("createRouter: a variable that cannot be used", () => {
       expect(response.status, `${request.method} ${request.url}`).toBe(500);
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32603, message: SENTENCE } });
+      const health = await handle(new Request(`${BASE}/health`), env);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toEqual({ status: "unavailable", problem: SENTENCE });
     }
     expect(logged()).toEqual([{ level: "error", event: "config.invalid", message: SENTENCE }]);
   });
 
   it("serves again once the variable is fixed (a new environment, as after a deploy)", async () => {
     const handle = routerFor(server);
-    expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4MiB" })).status).toBe(500);
+    expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4MiB" })).status).toBe(503);
     expect((await handle(new Request(`${BASE}/health`), { MAX_QUEUE_BYTES: "4194304" })).status).toBe(200);
   });
 });
@@ -156,6 +171,13 @@ describe("createRouter: GET /, for a browser and for everything else (issue 24)"
     const body = JSON.parse([...bodies][0]!);
     expect(body).toMatchObject({ server: { name: "s", version: "1" }, runtime: "durable-mcp" });
     expect(Object.keys(body)).toEqual(["server", "runtime", "protocolVersions", "extensions", "endpoints", "limits"]);
+  });
+
+  it("answers a POST to / (an MCP URL missing its /mcp) with 405 naming /mcp, and GET in Allow", async () => {
+    const posted = await routerFor(server)(new Request(`${BASE}/`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }), {});
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get("allow")).toBe("GET");
+    expect(((await posted.json()) as { error: { message: string } }).error.message).toBe(`POST / is not an MCP endpoint: send MCP messages to ${BASE}/mcp (or ${BASE}/sse for HTTP+SSE clients); GET / describes this server`);
   });
 
   it("keeps Vary: Accept beside CORS's Origin for a cross-origin request", async () => {

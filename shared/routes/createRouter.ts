@@ -7,8 +7,9 @@
  * that maps anything thrown to a JSON-RPC error (`errorResponse`); then CORS headers and one debug
  * log line. A configuration that cannot be used (a malformed variable, `authorization` or
  * `rateLimits`) is found when the first request builds the environment's services: then every
- * route, `/health` included (the deployment is not healthy), answers 500 with the sentence that
- * names it (`config.invalid`, logged once per environment, i.e. per isolate on Workers).
+ * route answers 500 with the sentence that names it (`config.invalid`, logged once per
+ * environment, i.e. per isolate on Workers), and `/health` 503 with it (`health`), as it does for
+ * any problem that makes the MCP routes 500.
  *
  * Why not itty-router, which routed here before: on the hot path its per-request work (a
  * parsed URL and query object, properties added to the runtime's Request, a regular expression
@@ -45,8 +46,9 @@ import type { Tasks } from "../tasks/Tasks.ts";
 import { taskRoutingOf } from "../tasks/TaskRouting.ts";
 import type { Homes } from "../home/Homes.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
-import { homeProblem } from "../home/deploymentProblems.ts";
+import { durableObjectBindings, homeProblem } from "../home/deploymentProblems.ts";
 import { describeServer } from "./describeServer.ts";
+import { health } from "./health.ts";
 import { serverPage } from "./serverPage.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
 import type { Handler, Services } from "./Services.ts";
@@ -124,8 +126,8 @@ export interface RouterOptions<E extends Env> {
 
 /**
  * The MCP endpoints, as `GET /` describes them. `public`: served without a token and outside the
- * rate limits even where the server checks them — liveness only, which touches nothing and is
- * cheaper than the limiter's own check (issue 21: monitors got 401, and 429 behind a busy address).
+ * rate limits even where the server checks them — `/health` only, which touches nothing and is
+ * cheaper than the limiter's own check (monitors would get 401, and 429 behind a busy address).
  * Every other route needs a token there; a path that is no route is 404 for everyone, before any
  * token is read, so an unknown path says nothing more to a stranger than this table (and `GET /`,
  * which describes the deployment, is for signed-in clients only).
@@ -136,7 +138,13 @@ const MCP_ROUTES: readonly { method: string; path: string; description: string; 
   { method: "DELETE", path: "/mcp", description: "Streamable HTTP (2025): ends the session", handle: deleteMcp },
   { method: "GET", path: "/sse", description: "HTTP+SSE (2024-11-05): opens a session; the first event names the POST endpoint", handle: openSse },
   { method: "POST", path: "/message", description: "HTTP+SSE: one JSON-RPC message or batch for ?sessionId=…; 202, replies on the stream", handle: postMessage },
-  { method: "GET", path: "/health", description: "liveness for load balancers and monitors", handle: () => Response.json({ status: "ok" }), public: true },
+  {
+    method: "GET",
+    path: "/health",
+    description: "readiness for load balancers and monitors: 200, or 503 naming what keeps the MCP endpoints from serving",
+    handle: (request, services) => health(services.problem ?? services.gate?.addressProblem(request)),
+    public: true,
+  },
 ];
 /** Paths of the MCP routes open to all (`public`). */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(MCP_ROUTES.filter((route) => route.public).map((route) => route.path));
@@ -180,7 +188,8 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const unhosted = routing && !tasks ? `Some tools run as tasks, and ${routing.unhosted}` : undefined;
     if (unhosted) logger.error("config.tasks", { message: serverText(unhosted) });
     const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
-    const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined);
+    // Where homes are missing, the bindings there are: a misspelled one shows (Workers; elsewhere none are).
+    const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined, homes || !definition.hasHomes ? undefined : boundObjects(env));
     if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
     const problem = definition.problem ?? deployment;
     const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
@@ -235,7 +244,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const methods = route ? undefined : table.get(path);
     if (!route && !methods) return errorResponse(new McpError(404, ErrorCode.InvalidRequest, `No route for ${method} ${path}`));
     const handle = methods?.get(method);
-    if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, `Method not allowed; use ${[...methods!.keys()].join(", ")}`, undefined, { allow: [...methods!.keys()].join(", ") }));
+    if (!route && !handle) return errorResponse(new McpError(405, ErrorCode.InvalidRequest, notAllowed(method, path, request.url, methods!), undefined, { allow: [...methods!.keys()].join(", ") }));
     let caller: Caller | undefined;
     // null until first asked for: the address itself may be undefined.
     let known: string | undefined | null = null;
@@ -250,7 +259,9 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
 
   return async (request, env, context) => {
     const services = servicesOrProblem(env);
-    if (services instanceof Error) return errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
+    if (services instanceof Error) {
+      return request.method === "GET" && pathOf(request.url) === "/health" ? health(services) : errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
+    }
     const debug = services.logger.enabled("debug");
     const started = debug ? Date.now() : 0;
     const origin = requestHeaders(request).get("origin");
@@ -304,4 +315,17 @@ function pathOf(url: string): string {
 /** Every MCP request, while the definition cannot be served: the sentence that says why, until the file is fixed. */
 function invalidDefinition(problem: Error): Response {
   return errorResponse(new McpError(500, ErrorCode.InternalError, problem.message));
+}
+
+/** The Durable Object bindings of a Workers environment; undefined on a runtime that binds none (its homes are its own). */
+function boundObjects(env: Env): string[] | undefined {
+  const bound = durableObjectBindings(env);
+  return bound.length === 0 ? undefined : bound;
+}
+
+/** The 405's sentence: at `/`, where a client given the server's bare URL posts, where MCP is. */
+function notAllowed(method: string, path: string, url: string, methods: Map<string, Handler>): string {
+  if (path !== "/") return `Method not allowed; use ${[...methods.keys()].join(", ")}`;
+  const { origin } = new URL(url);
+  return `${method} / is not an MCP endpoint: send MCP messages to ${origin}/mcp (or ${origin}/sse for HTTP+SSE clients); GET / describes this server`;
 }

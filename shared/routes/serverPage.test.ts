@@ -44,6 +44,13 @@ const visible = (html: string) =>
     .replace(/&amp;/g, "&");
 
 describe("serverPage", () => {
+  it("on a loopback origin, says claude.ai and ChatGPT cannot reach this URL: deploy or tunnel first; elsewhere says nothing of it", async () => {
+    const local = visible(await (await serverPage(server, ORIGIN, ROUTES)).text());
+    expect(local).toContain("This URL is on this machine: claude.ai and ChatGPT connect from their own servers and cannot reach it. Deploy first, or expose it through a tunnel (e.g. cloudflared tunnel --url http://127.0.0.1:8787), and paste that URL.");
+    for (const origin of ["http://localhost:3000", "http://[::1]:8787"]) expect(visible(await (await serverPage(server, origin, ROUTES)).text())).toContain("This URL is on this machine");
+    expect(visible(await (await serverPage(server, "https://mcp.example.com", ROUTES)).text())).not.toContain("This URL is on this machine");
+  });
+
   it("answers HTML with no script, under a CSP that allows only its inline style, varying by Accept", async () => {
     const response = await serverPage(server, ORIGIN, ROUTES);
     expect(response.status).toBe(200);

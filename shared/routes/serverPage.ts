@@ -13,6 +13,7 @@ import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { Result } from "../definition/Method.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { isLoopbackHost } from "../http/originPolicy.ts";
 import { anonymousListing } from "./anonymousListing.ts";
 
 const HEADERS = {
@@ -51,7 +52,12 @@ export async function serverPage(definition: ServerDefinition, origin: string, r
     `<h1>${heading}</h1><p class=m>${title ? `${h(name)} ` : ""}${h(version)} · an MCP server</p>`,
     problem ? `<p class=x><b>This server cannot be used:</b> ${h(problem.message)}</p>` : "",
     ...warnings.map((warning) => `<p class=x>${h(warning)}</p>`),
-    `<h2>Connect</h2><p>MCP URL: ${u}<br>Older clients (HTTP+SSE): <code>${h(origin)}/sse</code></p><dl>`,
+    `<h2>Connect</h2><p>MCP URL: ${u}<br>Older clients (HTTP+SSE): <code>${h(origin)}/sse</code></p>`,
+    // Hosted clients connect from their own servers: a loopback URL pasted there reaches nothing.
+    isLoopbackOrigin(origin)
+      ? `<p class=x>This URL is on this machine: claude.ai and ChatGPT connect from their own servers and cannot reach it. Deploy first, or expose it through a tunnel (e.g. <code>cloudflared tunnel --url ${h(origin)}</code>), and paste that URL.</p>`
+      : "",
+    "<dl>",
     `<dt>Claude (claude.ai, Desktop)<dd>Settings → Connectors → Add custom connector: paste ${u}`,
     `<dt>Claude Code<dd>${pre(`claude mcp add --transport http ${key} ${shellWord(url)}`)}`,
     `<dt>ChatGPT<dd>Settings → Apps &amp; Connectors → Advanced → Developer mode; then create a connector with ${u}`,
@@ -86,4 +92,13 @@ function h(value: unknown): string {
 /** `text` as one POSIX shell word: as is when plain, else single-quoted (a Host can carry `$` or `;`). */
 function shellWord(text: string): string {
   return /^[\w:/.@%+=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Whether `origin` names this machine; false for one that does not parse (the page still shows, escaped). */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopbackHost(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
 }

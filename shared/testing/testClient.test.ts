@@ -5,6 +5,7 @@ import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_INPUT_ROUNDS, testClient, type TestClient, TestClientError, type TestClientOptions } from "./testClient.ts";
+import { testHomes } from "./testHomes.ts";
 
 const server = defineServer({
   name: "tested",
@@ -249,8 +250,86 @@ describe("testClient", () => {
       }
     });
 
-    it("refuses a server with user homes without one, with the sentence that says what to do", async () => {
-      await expect(testClient(mine)).rejects.toThrow(/home: "user".*no signed-in user/);
+    it("refuses a server with user homes without one, with the sentence that says to pass one", async () => {
+      await expect(testClient(mine)).rejects.toThrow(/home: "user".*this test client has no signed-in user: pass one, testClient\(server, \{ user: \{ subject: "alice" \} \}\)/);
+      await expect(testClient(mine)).rejects.not.toThrow(/authorization/);
+    });
+  });
+
+  describe("with homes that outlive one client (testHomes)", () => {
+    const notes = defineServer({
+      name: "notes",
+      version: "1.0.0",
+      tools: [
+        tool({
+          name: "notebook",
+          description: "Adds a note to a notebook (a new one without `notebook`), and lists its notes",
+          input: z.object({ notebook: z.string().optional(), note: z.string().optional() }),
+          home: { handle: "notebook" },
+          handler: async ({ note }, ctx) => {
+            const kept = [...((await ctx.storage?.get<string[]>("notes")) ?? []), ...(note ? [note] : [])];
+            if (note) await ctx.storage?.put("notes", kept);
+            return `${ctx.handle}: ${kept.join(", ")}`;
+          },
+        }),
+      ],
+    });
+    const handleOf = (result: { content: unknown }) => JSON.stringify(result.content).match(/"text":"([^:]+):/)![1]!;
+
+    it("finds a handle one client opened from a second client, as after a reconnect, in both kinds of revision", async () => {
+      for (const protocolVersion of ["2026-07-28", SESSION_REVISION]) {
+        const homes = testHomes();
+        const first = await testClient(notes, { protocolVersion, homes });
+        const handle = handleOf(await first.callTool("notebook", { note: "first" }));
+        await first.close();
+        const second = await testClient(notes, { protocolVersion, homes });
+        expect((await second.callTool("notebook", { notebook: handle, note: "second" })).content).toEqual([{ type: "text", text: `${handle}: first, second` }]);
+        await second.close();
+        expect(homes.size).toBe(1);
+      }
+    });
+
+    it("keeps nothing from one test's homes in another's, nor without them", async () => {
+      const homes = testHomes();
+      const first = await testClient(notes, { homes });
+      const handle = handleOf(await first.callTool("notebook", { note: "kept" }));
+      await first.close();
+      const elsewhere = await testClient(notes, { homes: testHomes() });
+      const unknown = await elsewhere.callTool("notebook", { notebook: handle });
+      await elsewhere.close();
+      const alone = await testClient(notes);
+      const unknownAlone = await alone.callTool("notebook", { notebook: handle });
+      await alone.close();
+      for (const refused of [unknown, unknownAlone]) {
+        expect(refused.isError).toBe(true);
+        expect(JSON.stringify(refused.content)).toContain(`Unknown handle \\"${handle}\\"`);
+      }
+    });
+
+    it("keeps a user's home across clients too", async () => {
+      const mine = defineServer({
+        name: "mine",
+        version: "1.0.0",
+        tools: [
+          tool({
+            name: "count",
+            description: "Counts the user's calls",
+            input: z.object({}),
+            home: "user",
+            handler: async (_args, ctx) => {
+              const calls = ((await ctx.storage!.get<number>("calls")) ?? 0) + 1;
+              await ctx.storage!.put("calls", calls);
+              return String(calls);
+            },
+          }),
+        ],
+      });
+      const homes = testHomes();
+      for (const expected of ["1", "2"]) {
+        const alice = await testClient(mine, { user: { subject: "alice" }, homes });
+        expect((await alice.callTool("count")).content).toEqual([{ type: "text", text: expected }]);
+        await alice.close();
+      }
     });
   });
 });

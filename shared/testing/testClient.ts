@@ -8,9 +8,10 @@
  * answers elicitation, sampling and roots itself.
  *
  * A signed-in user is the test's too (`user`): `ctx.auth`, `home: "user"` state and `scopes`, as
- * a verified token would give them. What it cannot stand in for: the token itself (issuers, keys,
- * audiences, 401 and 403 challenges) and HTTP (headers, status codes, streams): test those
- * against a started server.
+ * a verified token would give them. Homes live as long as the client, unless the test gives
+ * `homes` (`testHomes()`) that several clients share. What it cannot stand in for: the token
+ * itself (issuers, keys, audiences, 401 and 403 challenges) and HTTP (headers, status codes,
+ * streams): test those against a started server.
  *
  * @example
  * const client = await testClient(server);
@@ -28,6 +29,10 @@ import { META } from "../protocol/metaKeys.ts";
 import { isModernVersion, isSupportedVersion, MODERN_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { serveMessages } from "../transport/serveMessages.ts";
+import { readConfig } from "../config/readConfig.ts";
+import { userHomeNeedsSignIn } from "../home/deploymentProblems.ts";
+import { LocalHomes } from "../home/LocalHomes.ts";
+import type { TestHomes } from "./testHomes.ts";
 
 export interface TestClientOptions {
   /** The revision spoken: "2026-07-28" (default, no session) or a session revision, "2024-11-05" … "2025-11-25". */
@@ -48,11 +53,19 @@ export interface TestClientOptions {
   logLevel?: LogLevel;
   /**
    * A signed-in user, as a verified token would give one: handlers see it as `ctx.auth`,
-   * `home: "user"` definitions keep its state (in memory, until `close()`), and definitions'
-   * `scopes` are checked against `scopes`. `issuer` defaults to `https://issuer.test`. Without
-   * it, a server with user homes is refused, as over stdio.
+   * `home: "user"` definitions keep its state (in memory, until `close()`, or in `homes`), and
+   * definitions' `scopes` are checked against `scopes`. `issuer` defaults to `https://issuer.test`.
+   * Without it, a server with user homes is refused.
    */
   user?: TestUser;
+  /**
+   * Where homes (`home: "user"` and handles) keep their state: give every client of one test the
+   * same `testHomes()` and a handle one opened is found by the next, as after a reconnect.
+   * Default: the client's own, forgotten at `close()`.
+   *
+   * @example const homes = testHomes(); const first = await testClient(server, { homes }); …; const second = await testClient(server, { homes });
+   */
+  homes?: TestHomes;
 }
 
 /** Who `testClient({ user })` signs in as. */
@@ -126,6 +139,8 @@ export async function testClient(server: ServerDefinition, options: TestClientOp
   if (!isModernVersion(protocolVersion) && !isSupportedVersion(protocolVersion)) {
     throw new TypeError(`testClient: protocolVersion ${JSON.stringify(protocolVersion)} is not one this server speaks`);
   }
+  // Said for a test, whose fix is an option here, not a deployment's `authorization`.
+  if (!server.problem && server.homes.user && !options.user) throw userHomeNeedsSignIn("this test client", 'pass one, testClient(server, { user: { subject: "alice" } })');
   const connection = new Connection(server, options);
   try {
     return await connection.start(protocolVersion);
@@ -144,6 +159,8 @@ class Connection {
   readonly #capabilities: Record<string, unknown>;
   readonly #clientInfo: Implementation;
   readonly #served: Promise<void>;
+  /** The client's host of the test's shared homes, closed with it; undefined where serveMessages keeps its own. */
+  readonly #homes: LocalHomes | undefined;
   #toServer!: ReadableStreamDefaultController<string>;
   #nextId = 1;
   #closed = false;
@@ -164,7 +181,12 @@ class Connection {
     const logger = new Logger(options.logLevel ?? "warning", {}, stderrSink);
     const { user } = options;
     const principal = user && { issuer: user.issuer ?? TEST_ISSUER, subject: user.subject, scopes: [...(user.scopes ?? [])], claims: { ...user.claims } };
-    this.#served = serveMessages({ server, messages: { readable, writable }, kind: "memory", env: options.env ?? {}, logger, user: principal }).then(
+    const env = options.env ?? {};
+    const shared = options.homes;
+    // A bad variable is serveMessages' to report, with its sentence: no shared host for it.
+    const config = shared && server.hasHomes ? configOrUndefined(env) : undefined;
+    this.#homes = shared && config ? new LocalHomes({ server, config, logger, storeFor: (name) => shared.storeFor(name) }) : undefined;
+    this.#served = serveMessages({ server, messages: { readable, writable }, kind: "memory", env, logger, user: principal, homes: this.#homes }).then(
       () => this.#end(new Error("The connection to the server ended")),
       (error: unknown) => this.#end(error instanceof Error ? error : new Error(String(error))),
     );
@@ -210,6 +232,7 @@ class Connection {
       }
     }
     await this.#served;
+    this.#homes?.close();
   }
 
   /** A 2026-07-28 request: this client's `_meta` on it, and, while the answer asks for input, the answers and another round. */
@@ -325,5 +348,14 @@ class Connection {
       this.#pending.delete(id);
       waiting.reject(this.#ended);
     }
+  }
+}
+
+/** The configuration `env` gives, or undefined where it cannot be read (serveMessages then refuses with why). */
+function configOrUndefined(env: ServerEnv): ReturnType<typeof readConfig> | undefined {
+  try {
+    return readConfig(env);
+  } catch {
+    return undefined;
   }
 }

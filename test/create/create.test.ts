@@ -3,8 +3,8 @@
  * packages packed (durable-mcp's prepack builds dist/), create-durable-mcp run from its tarball
  * by `npm exec` (what `npm create` runs) with `--from` the durable-mcp tarball, the new project
  * installed with `npm install --offline`, then its own commands: `npm test`, `npm start`
- * (wrangler dev) reached by the official SDK v1 client over Streamable HTTP and HTTP+SSE, `wrangler
- * deploy --dry-run`, `wrangler types && tsc`, the Node, Deno and stdio entries, and the project's own
+ * (wrangler dev, its bundle unminified) reached by the official SDK v1 client over Streamable HTTP
+ * and HTTP+SSE, `npm run deploy -- --dry-run` (minified), `wrangler types && tsc`, the Node, Deno and stdio entries, and the project's own
  * `durable-mcp check` against what `npm start` serves. One project, every
  * runtime, made once for all the tests.
  *
@@ -140,7 +140,7 @@ describe("npm create durable-mcp", () => {
   it("passes its own tests: npm test", async () => {
     const { stdout } = await npmIn(project, ["test"]);
     expect(stdout).toMatch(/Test Files\s+1 passed \(1\)/);
-    expect(stdout).toMatch(/Tests\s+4 passed \(4\)/);
+    expect(stdout).toMatch(/Tests\s+5 passed \(5\)/);
   });
 
   it("serves on workerd with npm start, to the SDK's client over Streamable HTTP (/mcp) and HTTP+SSE (/sse)", async () => {
@@ -168,6 +168,13 @@ describe("npm create durable-mcp", () => {
       expect(overSse.content).toEqual([{ type: "text", text: "There are 25 prime numbers up to 100." }]);
       await sse.close();
 
+      // What wrangler dev runs is readable: a stack line names the function and a line of the source as written.
+      const devDirs = (await readdir(join(project, ".wrangler/tmp"))).filter((name) => name.startsWith("dev-"));
+      const devBundles = await Promise.all(devDirs.map((name) => readFile(join(project, ".wrangler/tmp", name, "worker.js"), "utf8").catch(() => "")));
+      const devBundle = devBundles.find((text) => text.includes("countPrimes")) ?? "";
+      expect(devBundle).toContain("// src/server.ts");
+      expect(devBundle.split("\n").length).toBeGreaterThan(1000);
+
       // What hosts run before they accept it, from the project's own durable-mcp: nothing fails.
       const { stdout } = await npmIn(project, ["exec", "--offline", "--", "durable-mcp", "check", `${server.url}/mcp`]);
       expect(stdout).toMatch(/\n7 passed, 0 failed, 0 warnings, 1 skipped\n$/);
@@ -176,12 +183,16 @@ describe("npm create durable-mcp", () => {
     }
   });
 
-  it("builds for deployment: wrangler deploy --dry-run, with its Durable Objects bound", async () => {
-    const { stdout } = await npmIn(project, ["exec", "--offline", "--", "wrangler", "deploy", "--dry-run", "--outdir", "out"]);
+  it("builds for deployment: npm run deploy -- --dry-run, minified, with its Durable Objects bound", async () => {
+    const { stdout } = await npmIn(project, ["run", "deploy", "--", "--dry-run", "--outdir", "out"]);
     expect(stdout).toMatch(/Total Upload: [\d.]+ KiB \/ gzip: [\d.]+ KiB/);
     expect(stdout).toContain("env.MCP_SESSION (McpSession)");
     expect(stdout).toContain("env.MCP_WATCH (McpWatch)");
-    expect(await readFile(join(project, "out/worker.js"), "utf8")).toContain("countPrimes");
+    const bundle = await readFile(join(project, "out/worker.js"), "utf8");
+    expect(bundle).toContain("countPrimes");
+    // Minified: no file comments, and a few long lines rather than thousands.
+    expect(bundle).not.toContain("// src/server.ts");
+    expect(bundle.split("\n").length).toBeLessThan(100);
   });
 
   it("type-checks every entry: wrangler types, then tsc prints nothing", async () => {

@@ -2,7 +2,7 @@
  * A definition that cannot be served (two tools with one name, `test/fixtures/brokenServer.ts`),
  * on every entry, as a new user meets it:
  * - `npm start` (wrangler dev) keeps running and answers every MCP request with the sentence
- *   that says what is wrong, so fixing the file is enough: no restart by hand;
+ *   that says what is wrong (`/health` 503 with it), so fixing the file is enough: no restart by hand;
  * - a process entry (Deno over HTTP, stdio) refuses to start, exiting 1 with that sentence,
  *   before it listens or reads stdin; so does one whose definitions keep state per signed-in user
  *   (`home: "user"`) when nobody signs in (`test/fixtures/userHomeServer.ts`), and one with a
@@ -50,10 +50,11 @@ let dev: NpmScript | undefined;
 afterAll(() => dev?.stop());
 
 describe("a definition that cannot be served", () => {
-  it("leaves npm start running, answering MCP requests with the sentence that says why", { timeout: 90_000 }, async () => {
+  it("leaves npm start running, answering MCP requests with the sentence that says why and /health 503 with it", { timeout: 90_000 }, async () => {
     dev = await npmScript(["start"], ["test/fixtures/brokenWorker.ts"]);
     const { base, health } = dev;
-    expect(health?.status, dev.output()).toBe(200);
+    expect(health?.status, dev.output()).toBe(503);
+    expect(await health!.json()).toEqual({ status: "unavailable", problem: SENTENCE });
 
     const posted = await fetch(`${base}/mcp`, {
       method: "POST",
@@ -65,7 +66,7 @@ describe("a definition that cannot be served", () => {
     expect(((await (await fetch(`${base}/`)).json()) as { problem: string }).problem).toBe(SENTENCE);
     // Still up after answering: the dev server did not exit.
     expect(dev.child.exitCode).toBeNull();
-    expect((await fetch(`${base}/health`)).status).toBe(200);
+    expect((await fetch(`${base}/health`)).status).toBe(503);
   });
 
   it("stops the Deno server from starting, with the sentence on one line", { timeout: 60_000 }, async () => {

@@ -4,8 +4,8 @@
  * own (tried first, listed by `GET /`); a definition that cannot be served, which must leave
  * the Worker up (`npm start` keeps running) and say why on every MCP request; tools that run as
  * tasks on a Worker that binds no `MCP_TASK`, whose extension must not be advertised; and a
- * variable that cannot be used, said on every route (`/health` too: the deployment is not
- * healthy) and logged once. The error lines those Workers log are captured here, not printed.
+ * variable that cannot be used, said on every route (`/health` with a 503: the deployment is not
+ * ready) and logged once. The error lines those Workers log are captured here, not printed.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { defineServer, jsonSchema, tasks, tool } from "durable-mcp";
@@ -186,10 +186,12 @@ describe("a definition that cannot be served", () => {
     expect(logged).toEqual([{ level: "error", event: "definition.invalid", message: "The server definition is invalid: Tool echo is defined twice" }]);
   });
 
-  it("keeps /health up and shows the problem on GET /", async () => {
+  it("answers /health 503 with the problem and shows it on GET /", async () => {
     const logged = errorLines();
     const worker = createWorker(twice);
-    expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+    const health = await fetchFrom(worker, new Request(`${BASE}/health`));
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: "unavailable", problem: "The server definition is invalid: Tool echo is defined twice" });
     const described = await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>();
     expect(described.server).toEqual({ name: "broken", version: "0.0.1" });
     expect(described.problem).toBe("The server definition is invalid: Tool echo is defined twice");
@@ -200,13 +202,12 @@ describe("a definition that cannot be served", () => {
 describe("a variable that cannot be used", () => {
   const SENTENCE = 'The configuration is invalid: MAX_QUEUE_BYTES must be a positive integer, got "4MiB"';
 
-  it("answers every route, /health and GET / included, with a JSON 500 naming the variable, and logs it once per isolate", async () => {
+  it("answers every route, GET / included, with a JSON 500 naming the variable, /health with a 503 naming it, and logs it once per isolate", async () => {
     const logged = errorLines();
     const worker = createWorker(server);
     // One environment, as an isolate has: the Worker's bindings, one variable malformed.
     const broken = { ...env, MAX_QUEUE_BYTES: "4MiB" };
     const requests = () => [
-      new Request(`${BASE}/health`),
       new Request(`${BASE}/`),
       listTools(),
       new Request(`${BASE}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize(0, "2025-11-25")) }),
@@ -219,6 +220,11 @@ describe("a variable that cannot be used", () => {
       await waitOnExecutionContext(ctx);
       expect(response.status, `${request.method} ${request.url}`).toBe(500);
       expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32603, message: SENTENCE } });
+      const healthCtx = createExecutionContext();
+      const health = await worker.fetch(new Request(`${BASE}/health`), broken, healthCtx);
+      await waitOnExecutionContext(healthCtx);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toEqual({ status: "unavailable", problem: SENTENCE });
     }
     expect(logged).toEqual([{ level: "error", event: "config.invalid", message: SENTENCE }]);
   });

@@ -38,4 +38,12 @@ describe("{{name}}", () => {
     expect(JSON.stringify(result.content)).toContain("upTo");
     await client.close();
   });
+
+  it("says what a wrong argument should have been, so the model can fix its call", async () => {
+    const client = await testClient(server);
+    const result = await client.callTool("countPrimes", { upTo: "ten" });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("expected number, received string");
+    await client.close();
+  });
 });

@@ -3,7 +3,12 @@
  * (src/worker.ts, src/node.ts, …) serves this same definition; src/server.test.ts tests it.
  */
 import * as z from "zod/mini";
+import { en } from "zod/locales";
 import { defineServer, tool } from "durable-mcp";
+
+// zod/mini ships no messages of its own ("Invalid input"): English ones tell the model what a
+// wrong argument should have been ("expected number, received string"), so it can fix its call.
+z.config(en());
 
 /**
  * The largest `upTo` countPrimes takes: about 1 ms of CPU once warm (7 ms cold), inside the 10 ms

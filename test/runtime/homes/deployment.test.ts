@@ -1,10 +1,11 @@
 /**
  * A deployment that cannot host the homes its definitions declare says so (issue 20), the way a
  * broken definition does: every MCP request is answered 500 with the sentence that says what to
- * do, `GET /` shows it, `/health` stays up — never a silent fallback. So does a Worker behind
- * authorization with no `resource`, on a host that is not loopback (issue 21): the audience a
- * token must name is never taken from a client's Host header. The `config.homes` line each
- * Worker logs is captured here, and checked whole (the sentence ends with what to do).
+ * do, `GET /` shows it, `/health` answers 503 with it (monitors see the deployment cannot serve) —
+ * never a silent fallback; a misspelled `MCP_HOME` is found by the bindings the sentence names.
+ * So does a Worker behind authorization with no `resource`, on a host that is not loopback (issue
+ * 21): the audience a token must name is never taken from a client's Host header. The
+ * `config.homes` line each Worker logs is captured here, and checked whole.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as z from "zod/mini";
@@ -47,7 +48,9 @@ async function expectRefusedEverywhere(worker: Parameters<typeof fetchFrom>[0], 
     expect(error.message).toMatch(sentence);
     answered = error.message;
   }
-  expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+  const health = await fetchFrom(worker, new Request(`${BASE}/health`));
+  expect(health.status).toBe(503);
+  expect(await health.json()).toEqual({ status: "unavailable", problem: answered });
   expect((await (await fetchFrom(worker, new Request(`${BASE}/`))).json<any>()).problem).toMatch(sentence);
   // Once for the Worker's environment, the sentence as answered: not cut before its end.
   expect(logged).toEqual([{ level: "error", event: "config.homes", message: answered }]);
@@ -60,7 +63,23 @@ describe("a deployment that cannot host its homes", () => {
 
   it("says so for homes without the home class exported (homeObject) and bound", async () => {
     const handles = defineServer({ name: "handles", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] });
-    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `class McpHome extends homeObject\(server\) \{\}` from the entry and bind it as MCP_HOME/);
+    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `class McpHome extends homeObject\(server\) \{\}` from the entry and bind it as MCP_HOME.*; MCP_HOME is bound, so the class is what is missing/);
+  });
+
+  it("names what is bound, and the closest name, when MCP_HOME is misspelled", async () => {
+    const logged: Record<string, string>[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void logged.push(JSON.parse(line)));
+    const worker = createWorker(homeServer, { authorization: oauth({ authorizationServers: ["https://issuer.example"], verify: async () => ({ ok: false as const, reason: "unused" }), resource: "https://durable-mcp.test/mcp" }) });
+    // The home class bound under a name one letter off, as a hand-edited wrangler.toml may have it.
+    const misspelled = { ...env, MCP_HOMES: env.MCP_HOME, MCP_HOME: undefined };
+    const ctx = createExecutionContext();
+    const health = await worker.fetch(new Request(`${BASE}/health`), misspelled, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(health.status).toBe(503);
+    const { problem } = await health.json<{ problem: string }>();
+    expect(problem).toMatch(/this Worker binds [\w, ]*\bMCP_HOMES\b[\w, ]*, and no MCP_HOME: is MCP_HOMES meant to be MCP_HOME\?$/);
+    expect(problem).toContain("MCP_SESSION");
+    expect(logged).toEqual([{ level: "error", event: "config.homes", message: problem }]);
   });
 });
 
@@ -69,7 +88,7 @@ describe("authorization without a resource", () => {
   const verify = async () => ({ ok: false as const, reason: "no token is valid here" });
   const sentence = /checks access tokens but has no `resource` configured, and this request is addressed to "durable-mcp\.test": set `resource`/;
 
-  it("on a host that is not loopback, answers every MCP endpoint, GET / and the metadata 500 with the sentence; /health stays up", async () => {
+  it("on a host that is not loopback, answers every MCP endpoint, GET / and the metadata 500 with the sentence, /health 503 with it", async () => {
     const worker = createWorker(homeServer, { authorization: oauth({ authorizationServers: ["https://issuer.example"], verify }) });
     const requests = [...mcpRequests(), new Request(`${BASE}/`), new Request(`${BASE}/.well-known/oauth-protected-resource/mcp`), new Request(`${BASE}/.well-known/oauth-protected-resource`)];
     for (const request of requests) {
@@ -79,7 +98,11 @@ describe("authorization without a resource", () => {
       expect(error.code).toBe(-32603);
       expect(error.message, request.url).toMatch(sentence);
     }
-    expect((await fetchFrom(worker, new Request(`${BASE}/health`))).status).toBe(200);
+    const health = await fetchFrom(worker, new Request(`${BASE}/health`));
+    expect(health.status).toBe(503);
+    expect((await health.json<any>()).problem).toMatch(sentence);
+    // On loopback the same Worker serves: the resource is the request's origin.
+    expect((await fetchFrom(worker, new Request("http://127.0.0.1:8787/health"))).status).toBe(200);
   });
 
   it("on a loopback host, takes the resource from the request's origin, port included", async () => {

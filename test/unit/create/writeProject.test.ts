@@ -80,12 +80,22 @@ describe("writeProject", () => {
     expect(all["start:node"]).toMatch(/^esbuild src\/node\.ts .* && node dist\/node\.mjs$/);
     expect(all["start:deno"]).toBe("deno run --allow-net --allow-env src/deno.ts");
     expect(all.stdio).toMatch(/^esbuild src\/stdio\.ts .* && node dist\/stdio\.mjs$/);
-    expect(all.deploy).toBe("wrangler deploy");
+    expect(all.deploy).toBe("wrangler deploy --minify");
     const node = await scripts(["node", "deno"]);
     expect(node.start).toBe(all["start:node"]);
     expect(node["start:node"]).toBeUndefined();
     expect(node.deploy).toBeUndefined();
     expect((await scripts(["stdio"])).start).toBe(all.stdio);
+  });
+
+  it("minifies only what it deploys: wrangler.toml sets no minify (wrangler dev's stack traces name functions and lines), npm run deploy passes --minify", async () => {
+    const project = join(dir, "minify");
+    await writeProject(project, { name: "m", runtimes: ["workers"], durableMcp: "^0.1.0" });
+    const settings = (await readFile(join(project, "wrangler.toml"), "utf8")).split("\n").filter((line) => /^\s*(minify|keep_names)\s*=/.test(line));
+    expect(settings).toEqual(["keep_names = false"]);
+    expect(JSON.parse(await readFile(join(project, "package.json"), "utf8")).scripts.deploy).toBe("wrangler deploy --minify");
+    // The guide deploys with the script, so the upload is the minified one.
+    expect(await readFile(join(project, "README.md"), "utf8")).toContain("npm run deploy");
   });
 
   it("never overwrites a file", async () => {
