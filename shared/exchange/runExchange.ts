@@ -39,6 +39,7 @@ import { Deadline } from "./Deadline.ts";
 import { describeFailure, type FailureReport, type HandlerFailure, isControlFlow, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 import { logId } from "../log/logId.ts";
 import { redact } from "../log/redact.ts";
+import { serverText } from "../log/Logger.ts";
 import { CURRENT_SPAN, type RequestSpan } from "../telemetry/Telemetry.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 
@@ -148,7 +149,8 @@ function reportFailure(exchange: Exchange, failure: HandlerFailure, span: Reques
   const message = redact(failure.message, secrets);
   const stack = failure.stack === undefined ? undefined : redact(failure.stack, secrets);
   const traceId = span?.traceparent.slice(3, 35);
-  log.error("handler.error", { id: requestId, method: request.method, tool: failure.tool, error: failure.name, message, stack: stack?.split("\n").slice(0, MAX_STACK_FRAMES + 1), traceId });
+  // The trace id is the server's own, written whole: it has a handle's shape, which redaction masks.
+  log.error("handler.error", { id: requestId, method: request.method, tool: failure.tool, error: failure.name, message, stack: stack?.split("\n").slice(0, MAX_STACK_FRAMES + 1), traceId: traceId && serverText(traceId) });
   const { onError } = exchange;
   if (!onError) return;
   const error = Object.assign(new Error(message), { name: failure.name, stack });
