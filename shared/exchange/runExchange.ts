@@ -79,13 +79,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     const ctx = requestContext(request, scope, cancellation, notify, outlet, exchange.auth);
     (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE] = (reported) => void (failure ??= reported);
     if (span) (ctx as { [CURRENT_SPAN]?: string })[CURRENT_SPAN] = span.traceparent;
-    // The handler's result raced against the abort: a cancelled or timed-out request is answered
-    // (or dropped) at once, not when a handler that ignores its signal finally returns.
-    const result = await new Promise<Result>((resolve, reject) => {
-      cancellation.onAbort = reject;
-      exchange.run(ctx).then(resolve, reject);
-      void deadline.armUnlessQuick();
-    });
+    const result = await raced(exchange.run(ctx), cancellation, deadline);
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {
     const reason = cancellation.aborted ? cancellation.reason : thrown;
@@ -128,6 +122,21 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     outlet.drop();
     log.error("rpc.reply-failed", { id: logged, method, message: String(error) });
   }
+}
+
+/**
+ * The handler's result raced against the abort: a cancelled or timed-out request is answered (or
+ * dropped) at once, not when a handler that ignores its signal finally returns. A module function,
+ * not closures made inside `runExchange`: closures made there share one context, and these would
+ * put the exchange and the handler's context in it, kept for as long as any closure of
+ * `runExchange` lives (a flooded session's heap grew to hold them; `npm run bench:flood`).
+ */
+function raced(work: Promise<Result>, cancellation: Cancellation, deadline: Deadline): Promise<Result> {
+  return new Promise<Result>((resolve, reject) => {
+    cancellation.onAbort = reject;
+    work.then(resolve, reject);
+    void deadline.armUnlessQuick();
+  });
 }
 
 /** What the `rpc.out` line says of a reply: its error code, or that a tool answered `isError`. */
