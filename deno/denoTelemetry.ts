@@ -10,7 +10,7 @@
  * started with `OTEL_DENO=true`; the definition's own `telemetry` option is used then.
  */
 import { DURATION_BUCKETS_S, metricAttributes, OPERATION_DURATION, SCOPE, spanEnd, spanStart } from "../shared/telemetry/mcpSpan.ts";
-import type { Attributes, RequestEnd, RequestOrigin, RequestSpan, Telemetry } from "../shared/telemetry/Telemetry.ts";
+import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin, RequestSpan, Telemetry } from "../shared/telemetry/Telemetry.ts";
 import type { JsonRpcRequest } from "../shared/jsonrpc/messages.ts";
 import { formatTraceparent, type SpanContext } from "../shared/telemetry/traceparent.ts";
 
@@ -69,7 +69,8 @@ function contextOf(parent: SpanContext): OtelContext {
   return new ParentContext().setValue(SPAN_KEY, span);
 }
 
-export function denoTelemetry(env: Record<string, string | undefined>): Telemetry | undefined {
+/** `templateOf`: the definition's `handleTemplateOf`, so resource URIs naming a handle are recorded as on every backend. */
+export function denoTelemetry(env: Record<string, string | undefined>, templateOf?: HandleTemplateOf): Telemetry | undefined {
   const otel = (Deno as unknown as { telemetry?: DenoOtel }).telemetry;
   if (env.OTEL_DENO !== "true" || !otel) return undefined;
   const tracer = otel.tracerProvider.getTracer(SCOPE.name, SCOPE.version);
@@ -80,7 +81,7 @@ export function denoTelemetry(env: Record<string, string | undefined>): Telemetr
   });
   return {
     request(request: JsonRpcRequest, origin: RequestOrigin): RequestSpan {
-      const start = spanStart(request, origin);
+      const start = spanStart(request, origin, templateOf);
       const links = start.links.map((c) => ({ context: { traceId: c.traceId, spanId: c.spanId, traceFlags: c.flags, isRemote: true } }));
       const span = tracer.startSpan(start.name, { kind: KIND[start.kind], attributes: start.attributes, links }, start.parent && contextOf(start.parent));
       const startMs = Date.now();

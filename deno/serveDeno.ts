@@ -62,7 +62,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   logUnhandledRejections(logger);
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
-  const telemetry = denoTelemetry(env) ?? definition.telemetryFor(env as ServerEnv, logger);
+  const telemetry = denoTelemetry(env, definition.handleTemplateOf) ?? definition.telemetryFor(env as ServerEnv, logger);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
   const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;

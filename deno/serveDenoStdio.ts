@@ -40,7 +40,7 @@ export async function serveDenoStdio(definition: ServerDefinition): Promise<neve
     // The logger serveStdio would make for itself (stderr, `LOG_LEVEL`), built here so unhandled rejections share it.
     const logger = new Logger(logLevel, {}, stderrSink);
     logUnhandledRejections(logger);
-    await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env, logger, telemetry: denoTelemetry(env) });
+    await serveStdio({ server: definition, input: Deno.stdin.readable, output: Deno.stdout.writable, env, logger, telemetry: denoTelemetry(env, definition.handleTemplateOf) });
   } catch (error) {
     console.error(JSON.stringify({ level: "error", event: "stdio.failed", message: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack }));
     Deno.exit(1);

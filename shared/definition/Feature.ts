@@ -29,6 +29,12 @@ export interface FeatureOptions {
 export interface FeatureGroup extends MethodGroup {
   /** Whether `uri` names a resource this request may read (what `resources/subscribe` checks). */
   resolves?(uri: string, ctx: SwitchView): boolean;
+  /**
+   * The `uriTemplate` of the template with a handle home that a read of `uri` resolves to, which a
+   * span records instead of the URI (the handle is a capability); undefined for any other URI.
+   * Absent when no template has a handle home.
+   */
+  handleTemplateOf?(uri: string): string | undefined;
 }
 
 export interface Feature {

@@ -39,6 +39,7 @@ import { Deadline } from "./Deadline.ts";
 import { describeFailure, type FailureReport, type HandlerFailure, isControlFlow, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
 import { logId } from "../log/logId.ts";
 import { redact } from "../log/redact.ts";
+import { serverText } from "../log/Logger.ts";
 import { CURRENT_SPAN, type RequestSpan } from "../telemetry/Telemetry.ts";
 import { isObject } from "../jsonrpc/isObject.ts";
 
@@ -78,13 +79,7 @@ export async function runExchange(exchange: Exchange): Promise<void> {
     const ctx = requestContext(request, scope, cancellation, notify, outlet, exchange.auth);
     (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE] = (reported) => void (failure ??= reported);
     if (span) (ctx as { [CURRENT_SPAN]?: string })[CURRENT_SPAN] = span.traceparent;
-    // The handler's result raced against the abort: a cancelled or timed-out request is answered
-    // (or dropped) at once, not when a handler that ignores its signal finally returns.
-    const result = await new Promise<Result>((resolve, reject) => {
-      cancellation.onAbort = reject;
-      exchange.run(ctx).then(resolve, reject);
-      void deadline.armUnlessQuick();
-    });
+    const result = await raced(exchange.run(ctx), cancellation, deadline);
     reply = resultReply(id, scope.finish ? await scope.finish(result) : result);
   } catch (thrown) {
     const reason = cancellation.aborted ? cancellation.reason : thrown;
@@ -129,6 +124,21 @@ export async function runExchange(exchange: Exchange): Promise<void> {
   }
 }
 
+/**
+ * The handler's result raced against the abort: a cancelled or timed-out request is answered (or
+ * dropped) at once, not when a handler that ignores its signal finally returns. A module function,
+ * not closures made inside `runExchange`: closures made there share one context, and these would
+ * put the exchange and the handler's context in it, kept for as long as any closure of
+ * `runExchange` lives (a flooded session's heap grew to hold them; `npm run bench:flood`).
+ */
+function raced(work: Promise<Result>, cancellation: Cancellation, deadline: Deadline): Promise<Result> {
+  return new Promise<Result>((resolve, reject) => {
+    cancellation.onAbort = reject;
+    work.then(resolve, reject);
+    void deadline.armUnlessQuick();
+  });
+}
+
 /** What the `rpc.out` line says of a reply: its error code, or that a tool answered `isError`. */
 function outcomeOf(reply: JsonRpcResponse): Record<string, unknown> {
   if ("error" in reply) return { code: reply.error.code };
@@ -148,7 +158,8 @@ function reportFailure(exchange: Exchange, failure: HandlerFailure, span: Reques
   const message = redact(failure.message, secrets);
   const stack = failure.stack === undefined ? undefined : redact(failure.stack, secrets);
   const traceId = span?.traceparent.slice(3, 35);
-  log.error("handler.error", { id: requestId, method: request.method, tool: failure.tool, error: failure.name, message, stack: stack?.split("\n").slice(0, MAX_STACK_FRAMES + 1), traceId });
+  // The trace id is the server's own, written whole: it has a handle's shape, which redaction masks.
+  log.error("handler.error", { id: requestId, method: request.method, tool: failure.tool, error: failure.name, message, stack: stack?.split("\n").slice(0, MAX_STACK_FRAMES + 1), traceId: traceId && serverText(traceId) });
   const { onError } = exchange;
   if (!onError) return;
   const error = Object.assign(new Error(message), { name: failure.name, stack });

@@ -78,3 +78,30 @@ describe("Logger: the server's own sentences", () => {
     expect(JSON.parse(lines[0]!).message).toBe(`${"s".repeat(MAX_LOGGED_SERVER_TEXT)}…(+10 chars)`);
   });
 });
+
+describe("Logger: redaction", () => {
+  const handle = "0123456789abcdef0123456789abcdef";
+
+  it("masks a handle, a password and a bearer token in any string field, as spans do", () => {
+    const { logger, lines } = capture();
+    logger.error("home.wake-failed", { message: `notebook ${handle} failed: password=hunter2`, nested: [`Bearer abcdefgh12345678 for ${handle}`] });
+    expect(lines[0]).not.toContain(handle);
+    expect(lines[0]).not.toContain("hunter2");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ message: "notebook [redacted] failed: password=[redacted]", nested: ["Bearer [redacted] for [redacted]"] });
+  });
+
+  it("masks a handle that straddles the cut, and still says the line was cut", () => {
+    const { logger, lines } = capture();
+    const text = `${"a ".repeat((MAX_LOGGED_STRING - 10) / 2)}${handle}${" tail".repeat(1_000)}`;
+    logger.info("e", { text });
+    const written: string = JSON.parse(lines[0]!).text;
+    expect(written).not.toMatch(/0123456789/);
+    expect(written).toMatch(/…\(\+\d+ chars\)$/);
+  });
+
+  it("writes the server's own text (a trace id) whole", () => {
+    const { logger, lines } = capture();
+    logger.error("handler.error", { traceId: serverText(handle) });
+    expect(JSON.parse(lines[0]!).traceId).toBe(handle);
+  });
+});

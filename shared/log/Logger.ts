@@ -8,14 +8,16 @@
  * any depth, is cut to `MAX_LOGGED_STRING` characters when a line is written: one request cannot
  * turn into a multi-megabyte log line. The server's own sentences (a definition's or the
  * configuration's problem, which end with their fix) are passed as `serverText(…)` and written
- * whole, up to `MAX_LOGGED_SERVER_TEXT` (issue 21: a cut sentence lost its fix). Lines below the
- * level cost nothing (`enabled()` allocates nothing). Not a redactor: secrets must not be passed
- * as fields in the first place.
+ * whole, up to `MAX_LOGGED_SERVER_TEXT`. Every other string is passed through `redact` before it
+ * is cut (a handler's error naming its handle, a password in a storage error): the same masking a
+ * span's status gets. Lines below the level cost nothing (`enabled()` allocates nothing). Secrets
+ * should still not be passed as fields: redaction is a net for what has a telling shape.
  *
  * Events are dotted names (`session.open`, `rpc.out`, `queue.full`); the README lists them.
  * Not the MCP `notifications/message` channel: that goes to clients, this goes to operators.
  */
 import { atLeast, type LogLevel } from "../protocol/logLevels.ts";
+import { redactHead, STRADDLE_CHARS } from "./redact.ts";
 
 /**
  * Longest string field value written whole, in UTF-16 code units. A longer one keeps this many
@@ -90,19 +92,25 @@ export class Logger {
 }
 
 /**
- * `JSON.stringify` replacer: cuts every long string, at any depth, without copying the fields;
- * a `ServerText` becomes its text, cut at the higher bound (a string the replacer returns is
- * written as it is, not passed through the replacer again).
+ * `JSON.stringify` replacer: redacts and cuts every string, at any depth, without copying the
+ * fields; a `ServerText` becomes its text, cut at the higher bound and not redacted (a string the
+ * replacer returns is written as it is, not passed through the replacer again).
  */
 function clipStrings(_key: string, value: unknown): unknown {
-  if (value instanceof ServerText) return clip(value.text, MAX_LOGGED_SERVER_TEXT);
-  return typeof value === "string" ? clip(value, MAX_LOGGED_STRING) : value;
+  if (value instanceof ServerText) return clip(value.text, value.text, MAX_LOGGED_SERVER_TEXT);
+  return typeof value === "string" ? clip(value, redactHead(value, MAX_LOGGED_STRING), MAX_LOGGED_STRING) : value;
 }
 
-/** The cut does not split a surrogate pair, so no lone surrogate (written as `\udXXX`) ends up in the line. */
-function clip(value: string, max: number): string {
-  if (value.length <= max) return value;
-  const last = value.charCodeAt(max - 1);
-  const keep = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
-  return `${value.slice(0, keep)}…(+${value.length - keep} chars)`;
+/**
+ * `text` (what is written of `original`) cut to `max` units, saying how many of the original's are
+ * gone. The cut does not split a surrogate pair, so no lone surrogate (written as `\udXXX`) ends
+ * up in the line.
+ */
+function clip(original: string, text: string, max: number): string {
+  // `redactHead` drops what lies past its slack: then the line says so even if the rest is short.
+  const dropped = original.length > max + STRADDLE_CHARS;
+  if (text.length <= max && !dropped) return text;
+  const last = text.charCodeAt(Math.min(max, text.length) - 1);
+  const keep = Math.min(max, text.length) - (last >= 0xd800 && last <= 0xdbff ? 1 : 0);
+  return `${text.slice(0, keep)}…(+${Math.max(1, original.length - keep)} chars)`;
 }

@@ -9,6 +9,8 @@ describe("redact", () => {
     ["got Authorization: Bearer abcdefgh12345678", "got Authorization: Bearer [redacted]"],
     ["token eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl leaked", "token [redacted] leaked"],
     ["postgres://app:s3cr3t@db.internal/prod", "postgres://app:[redacted]@db.internal/prod"],
+    ["notebook 0123456789abcdef0123456789abcdef is full", "notebook [redacted] is full"],
+    ["scratch://0123456789abcdef0123456789abcdef/text", "scratch://[redacted]/text"],
   ])("masks %j", (text, masked) => {
     expect(redact(text)).toBe(masked);
   });
@@ -16,6 +18,11 @@ describe("redact", () => {
   it("masks the secrets the request knows, wherever they appear", () => {
     const sessionId = "0123456789abcdef0123456789abcdef";
     expect(redact(`session ${sessionId} failed at ${sessionId}`, [sessionId, undefined])).toBe(`session ${REDACTED} failed at ${REDACTED}`);
+  });
+
+  it("leaves hex that is not a handle's shape alone: shorter, longer, or upper case", () => {
+    const text = "digest 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef, tag 4c9e0b1d2a7f, 0123456789ABCDEF0123456789ABCDEF";
+    expect(redact(text)).toBe(text);
   });
 
   it("leaves ordinary text alone", () => {

@@ -71,6 +71,12 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
     }
     return undefined;
   }
+  /** See `FeatureGroup.handleTemplateOf`: the definition `homeOfUri` finds, if its home is a handle's. */
+  function handleTemplateOf(uri: string): string | undefined {
+    if (uri.length > MAX_URI_CHARS || byUri.has(uri)) return undefined;
+    for (const { definition, template, home } of compiled) if (template.match(uri)) return typeof home === "object" ? definition.uriTemplate : undefined;
+    return undefined;
+  }
   const listedResources = resources.map((r) => ({ on: (ctx: RequestContext) => resourceOn(r, ctx), entry: describe(r, { uri: r.uri }) }));
   const listedTemplates = templates.map((t) => ({ on: (ctx: RequestContext) => templateOn(t, ctx), entry: describe(t, { uriTemplate: t.uriTemplate }) }));
   const visible = (listed: typeof listedResources, ctx: RequestContext) => listed.filter(({ on }) => on(ctx)).map(({ entry }) => entry);
@@ -97,6 +103,7 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
 
   return {
     ...(homed && { homeOf: (method: string, params: Record<string, unknown>) => (method === "resources/read" && typeof params.uri === "string" ? homeOfUri(params.uri) : undefined) }),
+    ...(compiled.some((c) => typeof c.home === "object") && { handleTemplateOf }),
     capabilities: { resources: { subscribe: true, listChanged: switchable([...resources, ...templates]) } },
     resolves: (uri, ctx) => resolve(uri, ctx) !== undefined,
     methods: {

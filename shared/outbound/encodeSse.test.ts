@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { encodeSse, encodeSseComment } from "./encodeSse.ts";
+import { encodeSse, encodeSseComment, sseMessage } from "./encodeSse.ts";
 
 /**
  * The data of the one event in `frame`, per the WHATWG "Interpreting an event stream" rules:
@@ -115,5 +115,24 @@ describe("encodeSseComment", () => {
   it("prefixes every line, so a line break cannot start a field", () => {
     expect(encodeSseComment("a\r\ndata: injected\rb")).toBe(": a\n: data: injected\n: b\n\n");
     expect(parseData(encodeSseComment("x\ndata: injected"))).toBe("");
+  });
+});
+
+describe("sseMessage", () => {
+  const decoder = new TextDecoder();
+  it.each([
+    ["ASCII", JSON.stringify({ jsonrpc: "2.0", id: 1, result: { text: "a".repeat(40_000) } }), undefined],
+    ["with an id", JSON.stringify({ jsonrpc: "2.0", id: 2, result: {} }), "s1.7"],
+    ["outside Latin-1, and a surrogate pair", JSON.stringify({ text: "héllo — 😀 \u2028" }), "s1.8"],
+    ["text with raw line breaks", '{"a":\n1}\r\n', undefined],
+  ])("encodes %s exactly as the event's text", (_name, json, id) => {
+    const frame = sseMessage(json, id);
+    const text = id === undefined ? encodeSse({ event: "message", data: json }) : encodeSse({ event: "message", id, data: json });
+    expect(decoder.decode(frame)).toBe(text);
+    expect(frame.byteLength).toBe(new TextEncoder().encode(text).byteLength);
+  });
+
+  it("refuses an id that would inject a field", () => {
+    expect(() => sseMessage("{}", "a\nevent: x")).toThrow(/CR, LF or NUL/);
   });
 });

@@ -6,6 +6,7 @@
  *
  * @example encodeSse({ event: "message", data: '{"a":1}' }) // "event: message\ndata: {\"a\":1}\n\n"
  */
+import { utf8Length } from "../bytes/utf8Length.ts";
 
 export interface SseEvent {
   event?: string;
@@ -27,9 +28,22 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "x-accel-buffering": "no",
 };
 
-/** One JSON-RPC message (its JSON text) as an SSE `message` event, ready for the wire. */
+/**
+ * One JSON-RPC message (its JSON text) as an SSE `message` event, ready for the wire. The text is
+ * encoded straight into the frame, around its head and tail: joining them first would make a
+ * second copy of a large reply on the JavaScript heap for every message.
+ */
 export function sseMessage(json: string, id?: string): Uint8Array {
-  return encoder.encode(encodeSse(id === undefined ? { event: "message", data: json } : { event: "message", id, data: json }));
+  const event: SseEvent = id === undefined ? { event: "message", data: json } : { event: "message", id, data: json };
+  // Only JSON with a raw line break (never JSON.stringify's) needs a data: line per line.
+  if (LINE_BREAK.test(json)) return encoder.encode(encodeSse(event));
+  const head = encoder.encode(encodeSse({ ...event, data: "" }).slice(0, -2));
+  const frame = new Uint8Array(head.length + utf8Length(json) + 2);
+  frame.set(head);
+  encoder.encodeInto(json, frame.subarray(head.length));
+  frame[frame.length - 2] = 10;
+  frame[frame.length - 1] = 10;
+  return frame;
 }
 
 export function encodeSse(event: SseEvent): string {

@@ -178,7 +178,12 @@ export class ServerDefinition {
 
   /** The telemetry backend for `env` (the options' `telemetry`), or undefined where tracing is off. */
   telemetryFor(env: ServerEnv, logger: Logger, keepAlive?: (work: Promise<unknown>) => void): Telemetry | undefined {
-    return this.#options.telemetry?.(env, { serviceName: this.info.name, logger, keepAlive });
+    return this.#options.telemetry?.(env, { serviceName: this.info.name, logger, keepAlive, handleTemplateOf: this.#resources?.handleTemplateOf });
+  }
+
+  /** The template a span records for a resource URI that names a handle (`FeatureGroup.handleTemplateOf`); absent when no template has a handle home. */
+  get handleTemplateOf(): ((uri: string) => string | undefined) | undefined {
+    return this.#resources?.handleTemplateOf;
   }
 
   /** Which homes the definitions use: a deployment must offer them (`user` needs authorization; both need a home host). */

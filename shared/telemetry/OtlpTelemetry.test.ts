@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Logger } from "../log/Logger.ts";
-import { MAX_BUFFERED_SPANS, MAX_SERIES, OtlpTelemetry, otlpTelemetry } from "./OtlpTelemetry.ts";
+import { MAX_BUFFERED_SPAN_BYTES, MAX_BUFFERED_SPANS, MAX_SERIES, OtlpTelemetry, otlpTelemetry } from "./OtlpTelemetry.ts";
+import { MAX_SPAN_NAME_CHARS, MAX_SPAN_STATUS_CHARS, MAX_SPAN_URI_CHARS } from "./mcpSpan.ts";
 import type { OtlpConfig } from "./readOtlpConfig.ts";
 
 /** A real OTLP/HTTP receiver on loopback: every body it was sent, by path. */
@@ -31,7 +32,7 @@ beforeEach(() => void received.splice(0));
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 const call = (name = "echo", meta: Record<string, unknown> = { traceparent: TRACEPARENT, tracestate: "rojo=1" }) => ({ jsonrpc: "2.0" as const, id: 7, method: "tools/call", params: { name, arguments: {}, _meta: meta } });
 
-function telemetry(overrides: Partial<OtlpConfig> = {}, lines: string[] = []): OtlpTelemetry {
+function telemetry(overrides: Partial<OtlpConfig> = {}, lines: string[] = [], templateOf?: (uri: string) => string | undefined): OtlpTelemetry {
   const config: OtlpConfig = {
     tracesUrl: `${base}/v1/traces`,
     metricsUrl: `${base}/v1/metrics`,
@@ -42,7 +43,7 @@ function telemetry(overrides: Partial<OtlpConfig> = {}, lines: string[] = []): O
     timeoutMs: 5_000,
     ...overrides,
   };
-  return new OtlpTelemetry(config, new Logger("debug", {}, (line) => void lines.push(line)));
+  return new OtlpTelemetry(config, new Logger("debug", {}, (line) => void lines.push(line)), undefined, templateOf);
 }
 
 const attribute = (span: any, key: string) => span.attributes.find((a: any) => a.key === key)?.value;
@@ -130,6 +131,63 @@ describe("OtlpTelemetry", () => {
     received.splice(0);
     await t.flush();
     expect(received).toEqual([]);
+  });
+
+  it("redacts a span's status as the logs are: a password, a bearer token and a handle in a handler's error", async () => {
+    const t = telemetry();
+    const handle = "0123456789abcdef0123456789abcdef";
+    const message = `pad ${handle}: password=hunter2 sent with Bearer abcdefgh12345678`;
+    t.request(call(), { transport: "tcp" }).end({ reply: { jsonrpc: "2.0", id: 7, result: { content: [], isError: true } }, failure: { name: "Error", message } });
+    t.request(call(), { transport: "tcp" }).end({ reply: { jsonrpc: "2.0", id: 8, error: { code: -32603, message } } });
+    await t.flush();
+    const spans = received.find((r) => r.path === "/v1/traces")!.body.resourceSpans[0].scopeSpans[0].spans;
+    expect(spans.map((span: any) => span.status.message)).toEqual(Array(2).fill("pad [redacted]: password=[redacted] sent with Bearer [redacted]"));
+  });
+
+  it("records a resource URI naming a handle as its template, and any other URI redacted and cut", async () => {
+    const handle = "0123456789abcdef0123456789abcdef";
+    const t = telemetry({}, [], (uri) => (uri.startsWith("pad://") ? "pad://{pad}" : undefined));
+    const read = (uri: string) => ({ jsonrpc: "2.0" as const, id: 1, method: "resources/read", params: { uri, _meta: { traceparent: TRACEPARENT } } });
+    for (const uri of [`pad://${handle}`, `other://${handle}/x`, `other://${"u".repeat(5_000)}`]) t.request(read(uri), { transport: "tcp" }).end({ reply: { jsonrpc: "2.0", id: 1, result: { contents: [] } } });
+    await t.flush();
+    const spans = received.find((r) => r.path === "/v1/traces")!.body.resourceSpans[0].scopeSpans[0].spans;
+    expect(spans.map((span: any) => attribute(span, "mcp.resource.uri").stringValue)).toEqual(["pad://{pad}", "other://[redacted]/x", `other://${"u".repeat(MAX_SPAN_URI_CHARS - 8)}`]);
+  });
+
+  it("cuts a request id, a method and a status of megabytes to their bounds", async () => {
+    const t = telemetry();
+    const long = "x".repeat(3_000_000);
+    t.request({ jsonrpc: "2.0", id: long, method: long, params: {} }, { transport: "tcp" }).end({ reply: { jsonrpc: "2.0", id: long, error: { code: -32601, message: long } } });
+    await t.flush();
+    const traces = received.find((r) => r.path === "/v1/traces")!;
+    const [exported] = traces.body.resourceSpans[0].scopeSpans[0].spans;
+    expect(attribute(exported, "jsonrpc.request.id").stringValue).toBe("x".repeat(MAX_SPAN_NAME_CHARS));
+    expect(exported.name).toBe("x".repeat(MAX_SPAN_NAME_CHARS));
+    expect(exported.status.message).toHaveLength(MAX_SPAN_STATUS_CHARS);
+    expect(JSON.stringify(traces.body).length).toBeLessThan(4_096);
+  });
+
+  it("holds at most MAX_BUFFERED_SPAN_BYTES of spans between exports, and says once how many it dropped", async () => {
+    const lines: string[] = [];
+    const t = telemetry({}, lines);
+    // Each span as large as its bounds let a client make it: its name, id, URI and status long.
+    const big = (i: number) => ({ jsonrpc: "2.0" as const, id: `${i}-${"i".repeat(200)}`, method: `resources/read${"m".repeat(200)}`, params: { uri: `x://${"u".repeat(2_000)}`, _meta: { traceparent: TRACEPARENT, tracestate: "t".repeat(600) } } });
+    const sent = 1_000;
+    for (let i = 0; i < sent; i++) t.request(big(i), { transport: "tcp" }).end({ reply: { jsonrpc: "2.0", id: i, error: { code: -32603, message: "e".repeat(2_000) } } });
+    await t.flush();
+    const traces = received.filter((r) => r.path === "/v1/traces");
+    expect(traces).toHaveLength(1);
+    const bytes = Buffer.byteLength(JSON.stringify(traces[0]!.body));
+    expect(bytes).toBeLessThanOrEqual(MAX_BUFFERED_SPAN_BYTES + 1_024);
+    const exported = traces[0]!.body.resourceSpans[0].scopeSpans[0].spans.length;
+    expect(exported).toBeLessThan(sent);
+    const dropped = lines.map((l) => JSON.parse(l)).filter((l) => l.event === "telemetry.dropped");
+    expect(dropped).toEqual([expect.objectContaining({ spans: sent - exported, limitBytes: MAX_BUFFERED_SPAN_BYTES })]);
+    // Exported means released: room again for the next export.
+    received.splice(0);
+    t.request(big(0), { transport: "tcp" }).end({ reply: { jsonrpc: "2.0", id: 0, result: {} } });
+    await t.flush();
+    expect(received.find((r) => r.path === "/v1/traces")!.body.resourceSpans[0].scopeSpans[0].spans).toHaveLength(1);
   });
 
   it("logs an export the collector refuses, and keeps nothing of it", async () => {

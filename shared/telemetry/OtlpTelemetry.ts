@@ -8,8 +8,9 @@
  * runtime's `keepAlive`), since an isolate may go away after the request; elsewhere after
  * EXPORT_DELAY_MS, gathering what arrives meanwhile into one request.
  *
- * Bounded, per isolate: at most MAX_BUFFERED_SPANS finished spans wait for an export (newer ones
- * are dropped and counted, the count logged at the next export), and at most MAX_SERIES metric
+ * Bounded, per isolate: at most MAX_BUFFERED_SPANS finished spans, and MAX_BUFFERED_SPAN_BYTES of
+ * them as exported, wait for an export (newer ones are dropped and counted, the count logged once
+ * at the next export; each span's client-chosen strings are cut first, `mcpSpan.ts`), and at most MAX_SERIES metric
  * series (attribute sets) are kept between exports; further ones are folded into one series with
  * `otel.metric.overflow: true`, as the OpenTelemetry metrics SDK does past its cardinality limit.
  * An export that fails is logged and dropped, never retried: tracing must not hold memory or
@@ -21,16 +22,19 @@
  */
 import type { Logger } from "../log/Logger.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
-import { type FinishedSpan, type HistogramPoint, metricsBody, tracesBody } from "./otlpJson.ts";
+import { encodeSpan, type HistogramPoint, metricsBody, tracesBody } from "./otlpJson.ts";
+import { utf8Length } from "../bytes/utf8Length.ts";
 import { DURATION_BUCKETS_S, metricAttributes, OPERATION_DURATION, spanEnd, spanStart } from "./mcpSpan.ts";
 import { type OtlpConfig, readOtlpConfig } from "./readOtlpConfig.ts";
-import type { Attributes, RequestEnd, RequestOrigin, RequestSpan, Telemetry, TelemetryFactory } from "./Telemetry.ts";
+import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin, RequestSpan, Telemetry, TelemetryFactory } from "./Telemetry.ts";
 import { formatTraceparent, newSpanId, newTraceId } from "./traceparent.ts";
 
 /** How long a process that lives on gathers spans before it exports them. */
 export const EXPORT_DELAY_MS = 1_000;
 /** Finished spans held for the next export, per isolate or process. */
 export const MAX_BUFFERED_SPANS = 1_024;
+/** Bytes of finished spans (their OTLP JSON, UTF-8) held for the next export, per isolate or process: the most one export sends. */
+export const MAX_BUFFERED_SPAN_BYTES = 1_048_576;
 /** Distinct metric attribute sets held between exports. */
 export const MAX_SERIES = 256;
 const OVERFLOW_KEY = "otel.metric.overflow";
@@ -38,21 +42,25 @@ const OVERFLOW_KEY = "otel.metric.overflow";
 export class OtlpTelemetry implements Telemetry {
   readonly #config: OtlpConfig;
   readonly #log: Logger;
-  #spans: FinishedSpan[] = [];
+  /** Each finished span as its OTLP JSON, and their UTF-8 bytes together. */
+  #spans: string[] = [];
+  #spanBytes = 0;
   #dropped = 0;
+  readonly #templateOf: HandleTemplateOf | undefined;
   #series = new Map<string, HistogramPoint>();
   #windowStartMs = Date.now();
   readonly #keepAlive: ((work: Promise<unknown>) => void) | undefined;
   #scheduled = false;
 
-  constructor(config: OtlpConfig, log: Logger, keepAlive?: (work: Promise<unknown>) => void) {
+  constructor(config: OtlpConfig, log: Logger, keepAlive?: (work: Promise<unknown>) => void, templateOf?: HandleTemplateOf) {
     this.#config = config;
     this.#log = log;
     this.#keepAlive = keepAlive;
+    this.#templateOf = templateOf;
   }
 
   request(request: JsonRpcRequest, origin: RequestOrigin): RequestSpan {
-    const start = spanStart(request, origin);
+    const start = spanStart(request, origin, this.#templateOf);
     const traceId = start.parent?.traceId ?? newTraceId();
     const sampled = this.#sampled(traceId, start.parent?.flags);
     const spanId = newSpanId();
@@ -70,7 +78,14 @@ export class OtlpTelemetry implements Telemetry {
           this.#dropped++;
           return;
         }
-        this.#spans.push({ traceId, spanId, parentSpanId: start.parent?.spanId, tracestate: start.tracestate, name: start.name, kind: start.kind, startMs, endMs, attributes, links: start.links, error: ended.error });
+        const json = encodeSpan({ traceId, spanId, parentSpanId: start.parent?.spanId, tracestate: start.tracestate, name: start.name, kind: start.kind, startMs, endMs, attributes, links: start.links, error: ended.error });
+        const bytes = utf8Length(json);
+        if (this.#spanBytes + bytes > MAX_BUFFERED_SPAN_BYTES) {
+          this.#dropped++;
+          return;
+        }
+        this.#spans.push(json);
+        this.#spanBytes += bytes;
       },
     };
   }
@@ -81,10 +96,11 @@ export class OtlpTelemetry implements Telemetry {
     if (tracesUrl && this.#spans.length > 0) {
       const spans = this.#spans;
       this.#spans = [];
+      this.#spanBytes = 0;
       sends.push(this.#send(tracesUrl, this.#config.tracesHeaders, tracesBody(this.#config.resource, spans), "traces"));
     }
     if (this.#dropped > 0) {
-      this.#log.warn("telemetry.dropped", { spans: this.#dropped, limit: MAX_BUFFERED_SPANS });
+      this.#log.warn("telemetry.dropped", { spans: this.#dropped, limit: MAX_BUFFERED_SPANS, limitBytes: MAX_BUFFERED_SPAN_BYTES });
       this.#dropped = 0;
     }
     if (metricsUrl && this.#series.size > 0) {
@@ -158,7 +174,7 @@ export class OtlpTelemetry implements Telemetry {
  *
  * @example defineServer({ name: "weather", version: "1.0.0", tools, telemetry: otlpTelemetry })
  */
-export const otlpTelemetry: TelemetryFactory = (env, { serviceName, logger, keepAlive }) => {
+export const otlpTelemetry: TelemetryFactory = (env, { serviceName, logger, keepAlive, handleTemplateOf }) => {
   const config = readOtlpConfig(env, serviceName);
-  return config && new OtlpTelemetry(config, logger, keepAlive);
+  return config && new OtlpTelemetry(config, logger, keepAlive, handleTemplateOf);
 };

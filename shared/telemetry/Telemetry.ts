@@ -93,6 +93,9 @@ export interface Telemetry {
 /** Makes the telemetry backend for one environment (a Worker's bindings, a process's variables); undefined: off. */
 export type TelemetryFactory = (env: Readonly<Record<string, unknown>>, services: TelemetryServices) => Telemetry | undefined;
 
+/** What a span records for a resource URI that names a handle: the template it matched; undefined for any other URI. */
+export type HandleTemplateOf = (uri: string) => string | undefined;
+
 /** What the runtime gives a telemetry backend. */
 export interface TelemetryServices {
   /** The definition's `name`: the default `service.name`. */
@@ -100,4 +103,6 @@ export interface TelemetryServices {
   logger: Logger;
   /** Keeps the request's isolate alive until `work` settles (Workers' `waitUntil`); absent where the process lives on. */
   keepAlive?: (work: Promise<unknown>) => void;
+  /** The template to record for a resource URI that names a handle (`spanStart`); absent when no template has a handle home. */
+  handleTemplateOf?: HandleTemplateOf;
 }

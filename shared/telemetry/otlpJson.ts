@@ -44,15 +44,10 @@ export function encodeAttributes(attributes: Attributes): { key: string; value: 
   }));
 }
 
-export function tracesBody(resource: Attributes, spans: readonly FinishedSpan[]): string {
-  return JSON.stringify({
-    resourceSpans: [
-      {
-        resource: { attributes: encodeAttributes(resource) },
-        scopeSpans: [{ scope: SCOPE, spans: spans.map(encodeSpan) }],
-      },
-    ],
-  });
+/** An `ExportTraceServiceRequest` of spans already encoded (`encodeSpan`): the exporter keeps them as text, to count their bytes. */
+export function tracesBody(resource: Attributes, spans: readonly string[]): string {
+  const head = JSON.stringify({ resource: { attributes: encodeAttributes(resource) } }).slice(0, -1);
+  return `{"resourceSpans":[${head},"scopeSpans":[{"scope":${JSON.stringify(SCOPE)},"spans":[${spans.join(",")}]}]}]}`;
 }
 
 export function metricsBody(resource: Attributes, name: string, bounds: readonly number[], startMs: number, endMs: number, points: readonly HistogramPoint[]): string {
@@ -93,7 +88,8 @@ export function metricsBody(resource: Attributes, name: string, bounds: readonly
   });
 }
 
-function encodeSpan(span: FinishedSpan): Record<string, unknown> {
+/** One span as the JSON text of an OTLP `Span`. */
+export function encodeSpan(span: FinishedSpan): string {
   const out: Record<string, unknown> = {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -107,7 +103,7 @@ function encodeSpan(span: FinishedSpan): Record<string, unknown> {
   if (span.tracestate) out.traceState = span.tracestate;
   if (span.links.length > 0) out.links = span.links.map(({ traceId, spanId }) => ({ traceId, spanId }));
   if (span.error !== undefined) out.status = { code: STATUS_ERROR, message: span.error };
-  return out;
+  return JSON.stringify(out);
 }
 
 /** Epoch milliseconds as a decimal string of nanoseconds (exact: no float on the way). */

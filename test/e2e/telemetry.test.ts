@@ -6,8 +6,13 @@
  * session object's span as the child of the Worker's) and for a task tool (its run's span in
  * the same trace, under the call that created it); the duration metric arrives too.
  *
- * Workers export with `otlpTelemetry` (the example's `telemetry` option); Deno through its
- * built-in OpenTelemetry (`OTEL_DENO=true`), which batches, so spans are awaited, not expected at once.
+ * Secrets stay out of spans and log lines alike: a handler error holding a password and a bearer
+ * token, one naming its handle (`ctx.handle`), and a read of a handle's resource (recorded as its
+ * template). A request id of 3,000,000 characters is recorded cut.
+ *
+ * The server is the runtime tests' (`testServer.ts`: the example's tools and probes), whose
+ * `telemetry` is `otlpTelemetry`. Workers export with it; Deno through its built-in OpenTelemetry
+ * (`OTEL_DENO=true`), which batches, so spans are awaited, not expected at once.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -35,6 +40,8 @@ interface Span {
 }
 
 const spans: Span[] = [];
+/** The largest body the receiver was sent, in bytes. */
+let largestExport = 0;
 const metricNames = new Set<string>();
 let receiver: Server;
 let receiverUrl = "";
@@ -46,7 +53,9 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const bytes = Buffer.concat(chunks);
+      largestExport = Math.max(largestExport, bytes.length);
+      const body = JSON.parse(bytes.toString("utf8"));
       for (const resource of body.resourceSpans ?? []) for (const scope of resource.scopeSpans ?? []) spans.push(...scope.spans);
       for (const resource of body.resourceMetrics ?? []) for (const scope of resource.scopeMetrics ?? []) for (const metric of scope.metrics ?? []) metricNames.add(metric.name);
       response.writeHead(200, { "content-type": "application/json" }).end("{}");
@@ -56,6 +65,9 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   nws = await startNwsFixtureServer();
   example = await startServer({
+    entry: "test/runtime/testWorker.ts",
+    // The handler errors below are logged on purpose: kept for the test to read, not printed.
+    captureLogs: true,
     vars: {
       LOG_LEVEL: "error",
       NWS_BASE_URL: nws.url,
@@ -81,6 +93,9 @@ const attribute = (span: Span, key: string) => {
   const value = span.attributes.find((a) => a.key === key)?.value;
   return value && Object.values(value)[0];
 };
+
+/** The JSON-RPC reply in a POST's answer, JSON or SSE. */
+const replyOf = (text: string) => JSON.parse(text.trimStart().startsWith("{") ? text : text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
 
 /** The spans of the test's trace that match, once there are `count` of them. */
 async function arrived(match: (span: Span) => boolean, count = 1): Promise<Span[]> {
@@ -140,6 +155,47 @@ describe("traces to an OTLP receiver", () => {
     // The run's request id is its task id's tag: the task id is a bearer secret.
     expect(attribute(run!, "jsonrpc.request.id")).toMatch(/^[0-9a-f]{12}$/);
     expect(JSON.stringify(spans)).not.toContain(created.result.taskId);
+  });
+
+  it("keep secrets out of spans and log lines: a handler error's password and token, a handle in an error and in a resource URI", { timeout: 60_000 }, async () => {
+    const session = await openStreamableSession(example.url);
+    const traced = (id: number, name: string, args: Record<string, unknown>) =>
+      session.post({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: { traceparent: TRACEPARENT } } }).then((r) => r.text());
+    await traced(11, "fail", { message: "connect failed: password=hunter2-secret with Authorization: Bearer abcdefgh12345678" });
+    const handle = replyOf(await traced(12, "scratch", { text: "kept" })).result.content[0].text as string;
+    expect(handle).toMatch(/^[0-9a-f]{32}$/);
+    await traced(13, "scratch", { scratch: handle, fail: true });
+    const read = await session.post({ jsonrpc: "2.0", id: 14, method: "resources/read", params: { uri: `scratch://${handle}/text`, _meta: { traceparent: TRACEPARENT } } });
+    expect(await read.text()).toContain("kept");
+
+    // The span that ran the handler holds its status: the server span in process, the session object's on Workers.
+    const [failed] = await arrived((span) => span.name === "tools/call fail" && span.status?.message !== undefined);
+    expect(failed?.status?.message).toBe("connect failed: password=[redacted] with Authorization: Bearer [redacted]");
+    const [broken] = await arrived((span) => span.name === "tools/call scratch" && attribute(span, "jsonrpc.request.id") === "13" && span.status?.message !== undefined);
+    expect(broken?.status?.message).toBe("scratch pad [redacted] is broken");
+    // The hop's span and the session object's alike (one span in process).
+    const reads = await arrived((span) => span.name === "resources/read", IN_PROCESS ? 1 : 2);
+    expect(reads.map((span) => attribute(span, "mcp.resource.uri"))).toEqual(reads.map(() => "scratch://{scratch}/text"));
+
+    const exported = JSON.stringify(spans);
+    const logged = example.logs().join("\n");
+    for (const secret of ["hunter2-secret", "abcdefgh12345678", handle]) {
+      expect(exported).not.toContain(secret);
+      expect(logged).not.toContain(secret);
+    }
+    // The failures were logged, only masked.
+    expect(logged).toContain("scratch pad [redacted] is broken");
+  });
+
+  it("record a request id of 3,000,000 characters cut, in an export of kilobytes", { timeout: 60_000 }, async () => {
+    const session = await openStreamableSession(example.url);
+    const id = `id-${"x".repeat(3_000_000)}`;
+    const response = await session.post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "long id" }, _meta: { traceparent: TRACEPARENT } } });
+    await response.arrayBuffer();
+    const [span] = await arrived((s) => s.name === "tools/call toUpperCase" && String(attribute(s, "jsonrpc.request.id")).startsWith("id-x"));
+    expect(span, "the span of the long id").toBeDefined();
+    expect(String(attribute(span!, "jsonrpc.request.id")).length).toBeLessThanOrEqual(128);
+    expect(largestExport).toBeLessThan(100_000);
   });
 
   it("send the operation-duration metric", { timeout: 60_000 }, async () => {

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { extensions, tools as exampleTools } from "../../example/server.ts";
-import { defineServer, resource, tool } from "durable-mcp";
+import { defineServer, otlpTelemetry, resource, resourceTemplate, tool } from "durable-mcp";
 import { pause } from "../support/pause.ts";
 
 /**
@@ -163,8 +163,32 @@ export const testServer = defineServer({
         return `answered ${answer.action}`;
       },
     }),
+    tool({
+      name: "fail",
+      description: "Throws an Error with the given message: what a handler's failure leaves in logs and traces",
+      input: z.strictObject({ message: z.string() }),
+      handler: async ({ message }) => {
+        throw new Error(message);
+      },
+    }),
+    tool({
+      name: "scratch",
+      description: "A scratch pad under a handle: writes `text` and returns the handle, or throws an error that names it",
+      input: z.strictObject({ scratch: z.string().optional(), text: z.string().default(""), fail: z.boolean().default(false) }),
+      home: { handle: "scratch" },
+      handler: async ({ text, fail }, ctx) => {
+        if (fail) throw new Error(`scratch pad ${ctx.handle} is broken`);
+        await ctx.storage.put("text", text);
+        return ctx.handle;
+      },
+    }),
   ],
   resources: [resource({ uri: "test://counter", name: "counter", description: "A resource tests subscribe to", mimeType: "text/plain", read: async () => "0" })],
+  resourceTemplates: [
+    resourceTemplate({ uriTemplate: "scratch://{scratch}/text", name: "scratch", home: { handle: "scratch" }, read: async (_vars, _uri, ctx) => (await ctx.storage.get<string>("text")) ?? "" }),
+  ],
+  // Spans to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
+  telemetry: otlpTelemetry,
 });
 
 export default testServer;
