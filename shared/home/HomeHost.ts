@@ -63,6 +63,8 @@ export interface HomeHostDeps {
 
 /** How long a holding without a deadline of its own lasts, if never released: a day. */
 const DEFAULT_HOLDING_MS = 24 * 60 * 60 * 1000;
+/** How long a handle's share outlasts its home's due time, so that it has not lapsed when the home's alarm renews it. */
+const HANDLE_SHARE_GRACE_MS = 24 * 60 * 60 * 1000;
 
 export class HomeHost {
   readonly #deps: HomeHostDeps;
@@ -122,7 +124,7 @@ export class HomeHost {
 
   /** Takes a new handle's share of its client's handles: the refusal past it, else undefined. */
   async #admit(address: HomeAddress & { kind: "handle" }): Promise<McpError | undefined> {
-    const until = Date.now() + this.#deps.config.homeRetentionMs;
+    const until = Date.now() + this.#deps.config.homeRetentionMs + HANDLE_SHARE_GRACE_MS;
     const taken = await this.#deps.shares!.acquire("handle", address.client ?? address.owner ?? ANONYMOUS, address.id, { until });
     return taken.ok ? undefined : taken.error;
   }
@@ -159,7 +161,7 @@ export class HomeHost {
     }
     await this.#deps.schedule(next);
     // A handle used since keeps its share until its new end (a renewal: never refused for being full).
-    if (record?.handle && due !== undefined && now < due) await this.#deps.shares?.acquire("handle", record.handle.client, record.handle.id, { until: due });
+    if (record?.handle && due !== undefined && now < due) await this.#deps.shares?.acquire("handle", record.handle.client, record.handle.id, { until: due + HANDLE_SHARE_GRACE_MS });
     return "alive";
   }
 

@@ -113,7 +113,11 @@ export class LocalHomes implements Homes {
       if (users > 0) this.#users.set(name, users);
       else {
         this.#users.delete(name);
-        if (this.#memory.get(name)?.size === 0) this.#memory.delete(name);
+        // Nothing stored, nothing to wake for: the name is forgotten, its time too.
+        if (this.#memory.get(name)?.size === 0) {
+          this.#memory.delete(name);
+          await this.#expiries.clear(name);
+        }
       }
     }
   }
