@@ -51,7 +51,7 @@ const server = defineServer({
   ],
 });
 
-const homes = (config: Partial<Config> = {}) => new LocalHomes({ server, config: { ...DEFAULT_CONFIG, ...config }, logger: new Logger("error") });
+const homes = (config: Partial<Config> = {}, logger = new Logger("error")) => new LocalHomes({ server, config: { ...DEFAULT_CONFIG, ...config }, logger });
 const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
 
 /** One tool call as the eras make it: `owner` signed in (or not), counted as `client`. */
@@ -116,7 +116,8 @@ describe("LocalHomes in memory", () => {
   });
 
   it("erases a user's handles with the user: each answers as unknown, and nothing is held", async () => {
-    const where = homes();
+    const lines: string[] = [];
+    const where = homes({}, new Logger("info", {}, (line) => void lines.push(line)));
     await callTool(where, "notes", { add: "my diagnosis is X" }, { owner: "alice" });
     const handle = await open(where, { owner: "alice" }, "my diagnosis is X");
     const kept = await open(where, { owner: "bob" });
@@ -125,6 +126,9 @@ describe("LocalHomes in memory", () => {
     expect(text(after)).toMatch(/^Unknown handle/);
     expect(JSON.parse(text(await callTool(where, "notebook", { notebook: kept }, { owner: "bob" }))).notes).toEqual(["n"]);
     expect(where.size).toBe(2);
+    // The log line counts what was erased, not what is left.
+    const erased = lines.map((line) => JSON.parse(line)).filter((line) => line.event === "home.erased");
+    expect(erased).toEqual([expect.objectContaining({ kind: "user", erasedKeys: 1 }), expect.objectContaining({ kind: "handle", erasedKeys: 1 })]);
   });
 
   it("answers a handle as unknown to another definition than the one that minted it", async () => {
