@@ -85,6 +85,14 @@
  * claude.ai never echoes the id and a server that refuses loses its calls: every Worker carries
  * it, 0.8 KB minified. Measured 71.76 → 71.99 KiB gzip for the example (206.53 → 207.32 minified)
  * and 42.75 → 43.09 for the one-tool Worker (126.55 → 127.36); budgets 71.9 → 72.1 and 42.9 → 43.2.
+ *
+ * Then handles became a fair share of their client, bound to the definition that minted them,
+ * revocable (`ctx.revokeHandle()`) and erased with their user. Where the home class is exported
+ * (the example), the home's admission of a new handle, its revocation, the share kept in the
+ * client's home and the erasure of a user's handles: 207.32 → 209.21 KiB minified, 71.99 → 72.55
+ * gzip (budget 72.1 → 72.6). In every Worker, the routing of a handle call (the client a new
+ * handle counts against, the definition it belongs to) and the two limits' configuration and
+ * listing: 127.36 → 127.61 minified, 43.09 → 43.21 gzip (budget 43.2 → 43.3).
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
