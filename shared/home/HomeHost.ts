@@ -118,14 +118,14 @@ export class HomeHost {
       if (sqlWrote && !(await store.get(RECORD_KEY))) await this.#sqlOnly(address, admit);
       // What the handler wrote after revoking goes too; a share taken for nothing kept is given back.
       if (revoked && (await store.get(RECORD_KEY))) await this.erase("revoked");
-      else if (admitted && address.kind === "handle" && !(await store.get(RECORD_KEY))) await this.#deps.shares!.release("handle", address.client!, address.id);
+      else if (admitted && address.kind === "handle" && !(await store.get(RECORD_KEY))) await this.#deps.shares!.release("handle", clientOf(address), address.id);
     }
   }
 
   /** Takes a new handle's share of its client's handles: the refusal past it, else undefined. */
   async #admit(address: HomeAddress & { kind: "handle" }): Promise<McpError | undefined> {
     const until = Date.now() + this.#deps.config.homeRetentionMs + HANDLE_SHARE_GRACE_MS;
-    const taken = await this.#deps.shares!.acquire("handle", address.client ?? address.owner ?? ANONYMOUS, address.id, { until });
+    const taken = await this.#deps.shares!.acquire("handle", clientOf(address), address.id, { until });
     return taken.ok ? undefined : taken.error;
   }
 
@@ -160,7 +160,7 @@ export class HomeHost {
       return "erased";
     }
     await this.#deps.schedule(next);
-    // A handle used since keeps its share until its new end (a renewal: never refused for being full).
+    // A handle used since keeps its share until its new end (renewing the holding it has).
     if (record?.handle && due !== undefined && now < due) await this.#deps.shares?.acquire("handle", record.handle.client, record.handle.id, { until: due + HANDLE_SHARE_GRACE_MS });
     return "alive";
   }
@@ -241,8 +241,13 @@ function splitHolding(key: string): [string, string] {
 function freshRecord(address: HomeAddress): HomeRecord {
   const now = Date.now();
   const record: HomeRecord = { kind: address.kind, owner: address.owner ?? null, createdAt: now, usedAt: now, keys: 0, bytes: 0 };
-  if (address.kind === "handle") record.handle = { id: address.id, definition: address.definition, client: address.client ?? address.owner ?? ANONYMOUS };
+  if (address.kind === "handle") record.handle = { id: address.id, definition: address.definition, client: clientOf(address) };
   return record;
+}
+
+/** Whose share of handles a new handle takes: the client the call came from, else its principal, else the anonymous client. */
+function clientOf(address: HomeAddress & { kind: "handle" }): string {
+  return address.client ?? address.owner ?? ANONYMOUS;
 }
 
 /** Whether a handle's home may be used by the definition of this name: the one that minted it (a record from before handles were bound: any). */
