@@ -115,6 +115,18 @@ describe("LocalHomes in memory", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("erases a handle unused past its retention from the one timer, giving its client's slot back and holding nothing", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const where = homes({ maxHandlesPerClient: 1, homeRetentionMs: 60_000 });
+    const handle = await open(where, { client: "address:a" });
+    expect((await callTool(where, "notebook", { add: "x" }, { client: "address:a" })).isError).toBe(true);
+    await vi.advanceTimersByTimeAsync(60_001);
+    expect(text(await callTool(where, "notebook", { notebook: handle }, { client: "address:a" }))).toMatch(/^Unknown handle/);
+    expect(where.size).toBe(0);
+    await open(where, { client: "address:a" });
+    where.close();
+  });
+
   it("erases a user's handles with the user: each answers as unknown, and nothing is held", async () => {
     const lines: string[] = [];
     const where = homes({}, new Logger("info", {}, (line) => void lines.push(line)));
