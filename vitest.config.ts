@@ -56,6 +56,7 @@ export default defineConfig({
                 MAX_HOME_BYTES: "65536",
                 MAX_SESSIONS_PER_CLIENT: "3",
                 MAX_TASKS_PER_CLIENT: "2",
+                MAX_HANDLES_PER_CLIENT: "3",
               },
             },
           }),

@@ -45,11 +45,6 @@ export class KvStorage implements AtomicStore {
     return names(kv, SESSIONS);
   }
 
-  /** Every home with something stored: whose retention a restarted server must keep. */
-  static homeNames(kv: Deno.Kv): Promise<string[]> {
-    return names(kv, HOMES);
-  }
-
   async get<T>(key: string): Promise<T | undefined> {
     const entry = await this.#kv.get<T>([...this.#prefix, key]);
     return entry.value ?? undefined;

@@ -25,6 +25,7 @@ import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
+import { KvHomeExpiries } from "./KvHomeExpiries.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "./denoTelemetry.ts";
@@ -65,8 +66,12 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
   const telemetry = denoTelemetry(env, definition.handleTemplateOf) ?? definition.telemetryFor(env as ServerEnv, logger);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
-  const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger, storeFor: kv && ((name) => KvStorage.home(kv, name)) }) : undefined;
-  if (kv && homes) await homes.restore(await KvStorage.homeNames(kv));
+  const expiries = kv && definition.hasHomes ? new KvHomeExpiries(kv) : undefined;
+  const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger, ...(kv && expiries && { storeFor: (name: string) => KvStorage.home(kv, name), expiries }) }) : undefined;
+  if (expiries && homes) {
+    await expiries.indexOnce(Date.now());
+    await homes.start();
+  }
   // One count of fair shares for the process: sessions and tasks, per client and in total.
   const shares = new LocalShares(config);
   const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry, storageFor: kv && ((id) => new KvStorage(kv, id)) });

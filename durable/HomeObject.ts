@@ -13,7 +13,8 @@
  *
  * The same class keeps each client's fair shares (`acquireShare`): a signed-in user's in their
  * home, a client without a token in one per address (`client:<address digest>`), which holds
- * nothing else and is deleted when its last holding lapses.
+ * nothing else and is deleted when its last holding lapses. A handle's home takes its share there
+ * at its first write and gives it back when it is erased (through `MCP_HOME`, this namespace).
  *
  * Persisted: the home's record and its handlers' keys (`HomeRecord.ts`), any SQL tables, and the
  * client's holdings.
@@ -34,7 +35,7 @@ import { boundedSql } from "./boundedSql.ts";
 import { atomicStorage } from "./durableStorage.ts";
 import { type Settled, settle, settleAll } from "./settled.ts";
 import { type ShareLimit, shareLimits } from "../shared/shares/ShareLimits.ts";
-import type { ShareClaim, ShareResource } from "../shared/shares/Shares.ts";
+import type { ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
 
 /** What the home object reads from its environment: the limits, and handlers' `ctx.env`. */
 export type HomeObjectEnv = ServerEnv;
@@ -54,8 +55,10 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
   readonly #running = new Map<string, AbortController>();
   readonly #limits: Record<ShareResource, ShareLimit>;
 
-  constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: ServerDefinition) {
+  /** @param sharesIn the fair shares in this namespace's objects, where a handle takes its client's share (`durableShares`) */
+  constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: ServerDefinition, sharesIn?: (namespace: DurableObjectNamespace<HomeObject>) => Shares) {
     super(ctx, env);
+    const namespace = env.MCP_HOME as DurableObjectNamespace<HomeObject> | undefined;
     const config = readConfig(env);
     this.#deadlineMs = { call: config.handlerTimeoutMs + ORPHAN_GRACE_MS, task: config.taskTimeoutMs + ORPHAN_GRACE_MS };
     this.#host = new HomeHost({
@@ -66,6 +69,7 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
       sql: (wrote) => boundedSql(ctx.storage, config.maxHomeBytes, wrote),
       scheduled: () => ctx.storage.getAlarm(),
+      ...(namespace && sharesIn && { shares: sharesIn(namespace) }),
     });
     this.#limits = shareLimits(config);
   }
@@ -104,7 +108,7 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
 
   /**
    * Deletes everything this home holds (a user's data, on request), and answers what its client
-   * held live — sessions and tasks — for the caller to end them too.
+   * held live — sessions, tasks and handles — for the caller to end them too.
    */
   async erase(): Promise<Record<ShareResource, string[]>> {
     const held = await this.#host.holdings();

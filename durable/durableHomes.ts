@@ -6,7 +6,7 @@
  * apart from the object, as `durableTasks.ts` is.
  */
 import type { Homes } from "../shared/home/Homes.ts";
-import { homeName } from "../shared/home/Homes.ts";
+import { handleHomeName, homeName } from "../shared/home/Homes.ts";
 import { toRemote } from "../shared/home/homePeer.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import type { HomeObject } from "./HomeObject.ts";
@@ -34,7 +34,13 @@ export function durableHomes(namespace: DurableObjectNamespace<HomeObject>, serv
   };
 }
 
-/** Deletes the home of the principal with this digest — every key, table and alarm of its object — and answers the sessions and tasks it held. */
-export function eraseUserHome(namespace: DurableObjectNamespace<HomeObject>, owner: string): Promise<Record<ShareResource, string[]>> {
-  return namespace.get(namespace.idFromName(homeName({ kind: "user", owner }))).erase();
+/**
+ * Deletes the home of the principal with this digest — every key, table and alarm of its object —
+ * then the homes of the handles minted for them (their holdings are that index), and answers the
+ * sessions and tasks it held.
+ */
+export async function eraseUserHome(namespace: DurableObjectNamespace<HomeObject>, owner: string): Promise<Record<ShareResource, string[]>> {
+  const held = await namespace.get(namespace.idFromName(homeName({ kind: "user", owner }))).erase();
+  await Promise.all(held.handle.map((id) => namespace.get(namespace.idFromName(handleHomeName(id))).erase()));
+  return held;
 }

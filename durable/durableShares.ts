@@ -7,15 +7,14 @@
  */
 import { McpError } from "../shared/errors/McpError.ts";
 import { PASSED, refused } from "../shared/errors/Checked.ts";
-import { homeName } from "../shared/home/Homes.ts";
+import { clientHomeName } from "../shared/home/Homes.ts";
 import type { Shares } from "../shared/shares/Shares.ts";
-import { isPrincipalKey } from "../shared/shares/clientKey.ts";
 import type { HomeObject } from "./HomeObject.ts";
 import { unsettle } from "./settled.ts";
 
 /** The home that counts `shareKey`'s shares: a principal's own, else one for the client's address. */
 export function shareHome(shareKey: string): string {
-  return isPrincipalKey(shareKey) ? homeName({ kind: "user", owner: shareKey }) : `client:${shareKey}`;
+  return clientHomeName(shareKey);
 }
 
 export function durableShares(namespace: DurableObjectNamespace<HomeObject>): Shares {

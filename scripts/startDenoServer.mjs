@@ -17,6 +17,8 @@ const denoPackage = dirname(createRequire(import.meta.url).resolve("deno/package
 // The binary itself, not the package's `bin.cjs`: that wrapper runs it with spawnSync, so killing
 // the wrapper would leave the server running. (`npm ci` installs the binary beside bin.cjs.)
 const deno = join(denoPackage, process.platform === "win32" ? "deno.exe" : "deno");
+/** The Deno binary, for a test that runs a Deno script of its own. */
+export const denoBinary = deno;
 
 /** The flags `npm run start:deno` uses: loopback serving, outbound fetches for tools, env, KV files. */
 export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--allow-read", "--allow-write", "--unstable-kv"];

@@ -1,10 +1,9 @@
 /**
  * Deletes everything a user has in this deployment (a data-protection request): their home —
- * every key and SQL table of `home: "user"` definitions, and its alarm — and the sessions and tasks
- * it counts as theirs (each with its storage), found by the same digest of issuer and subject the
- * requests use, so the user need not be signed in. Handles the user opened keep their own objects
- * until their retention ends. Call it from a route or a scheduled job of your own with the
- * Worker's `env`.
+ * every key and SQL table of `home: "user"` definitions, and its alarm — the homes of the handles
+ * minted for them, and the sessions and tasks it counts as theirs (each with its storage), found
+ * by the same digest of issuer and subject the requests use, so the user need not be signed in.
+ * Call it from a route or a scheduled job of your own with the Worker's `env`.
  *
  * @example await deleteUserData(env, { issuer: "https://auth.example.com", subject: "user-123" })
  */

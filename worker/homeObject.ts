@@ -20,7 +20,7 @@ export function homeObject(definition: ServerDefinition): new (ctx: DurableObjec
   hostHomes(definition, { homes: (namespace) => durableHomes(namespace, definition), shares: durableShares });
   return class McpHome extends HomeObject {
     constructor(ctx: DurableObjectState, env: HomeObjectEnv) {
-      super(ctx, env, definition);
+      super(ctx, env, definition, durableShares);
     }
   };
 }

@@ -34,6 +34,8 @@ describe("readConfig", () => {
       homeRetentionMs: 90 * 86_400_000,
       maxHomeBytes: 16 * 1024 * 1024,
       maxHomeKeys: 10_000,
+      maxHandlesPerClient: 100,
+      maxHandles: 10_000,
       allowedOrigins: [],
       allowedHosts: [],
     });
@@ -75,6 +77,8 @@ describe("readConfig", () => {
       HOME_RETENTION_MS: "86400000",
       MAX_HOME_BYTES: "65536",
       MAX_HOME_KEYS: "100",
+      MAX_HANDLES_PER_CLIENT: "7",
+      MAX_HANDLES: "70",
       ALLOWED_ORIGINS: "https://app.example.com",
       ALLOWED_HOSTS: "mcp.example.com",
     });
@@ -108,6 +112,8 @@ describe("readConfig", () => {
       homeRetentionMs: 86_400_000,
       maxHomeBytes: 65536,
       maxHomeKeys: 100,
+      maxHandlesPerClient: 7,
+      maxHandles: 70,
       allowedOrigins: ["https://app.example.com"],
       allowedHosts: ["mcp.example.com"],
     });

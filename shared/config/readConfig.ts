@@ -111,6 +111,10 @@ export interface Config {
   maxHomeBytes: number;
   /** Keys one home may store (`MAX_HOME_KEYS`); a write of a new key past it is refused. */
   maxHomeKeys: number;
+  /** Handles one client holds at once, from a handle's first write to its erasure (`MAX_HANDLES_PER_CLIENT`). */
+  maxHandlesPerClient: number;
+  /** Handles one process holds at once where homes are in its memory (Deno without `--kv`, Node, stdio) (`MAX_HANDLES`). */
+  maxHandles: number;
   /** Browser origins allowed besides loopback ones in local development (`ALLOWED_ORIGINS`, comma-separated, or `*`). */
   allowedOrigins: readonly string[] | "*";
   /**
@@ -158,6 +162,8 @@ export const DEFAULT_CONFIG: Config = {
   homeRetentionMs: 90 * 24 * 60 * 60 * 1000,
   maxHomeBytes: 16 * 1024 * 1024,
   maxHomeKeys: 10_000,
+  maxHandlesPerClient: 100,
+  maxHandles: 10_000,
   allowedOrigins: [],
   allowedHosts: [],
 };
@@ -191,6 +197,8 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
   homeRetentionMs: "HOME_RETENTION_MS",
   maxHomeBytes: "MAX_HOME_BYTES",
   maxHomeKeys: "MAX_HOME_KEYS",
+  maxHandlesPerClient: "MAX_HANDLES_PER_CLIENT",
+  maxHandles: "MAX_HANDLES",
 };
 
 /**

@@ -12,7 +12,8 @@
  * - `{ handle: "<argument>" }`: state addressed by an unguessable handle the server mints and the
  *   model passes back in that argument (2026-07-28 "Stateful Tools"). A call without the argument
  *   opens a new handle (`ctx.handle`), kept once something is stored under it; a handle minted for
- *   one principal is unknown to every other.
+ *   one principal is unknown to every other, and one minted by a definition is unknown to
+ *   definitions of other names (a tool, and a prompt or template of the same name, share one).
  *
  * Not here: how a request finds its home (`ServerDefinition.homeOf`, `home/runInHome.ts`) and how
  * a home runs (`home/HomeHost.ts`).
@@ -40,15 +41,16 @@ export function checkHome(what: string, home: unknown): "user" | HandleHome | un
 
 /**
  * Where one request runs: a user's home, or a handle's — `id` as the request gave it (checked by
- * the home), or undefined for a call that opens a new handle.
+ * the home), or undefined for a call that opens a new handle; `definition`, the name of the
+ * definition asking, to which the handle must belong.
  */
-export type HomePlan = { kind: "user" } | { kind: "handle"; argument: string; id: unknown };
+export type HomePlan = { kind: "user" } | { kind: "handle"; argument: string; id: unknown; definition: string };
 
-/** The plan for a request to a definition with this home, given the arguments (or template variables) that may carry a handle. */
-export function planFor(home: "user" | HandleHome, args: unknown): HomePlan {
+/** The plan for a request to the definition named `definition` with this home, given the arguments (or template variables) that may carry a handle. */
+export function planFor(home: "user" | HandleHome, args: unknown, definition: string): HomePlan {
   if (home === "user") return USER_PLAN;
   const value = typeof args === "object" && args !== null ? (args as Record<string, unknown>)[home.handle] : undefined;
-  return { kind: "handle", argument: home.handle, id: value };
+  return { kind: "handle", argument: home.handle, id: value, definition };
 }
 
 const USER_PLAN: HomePlan = Object.freeze({ kind: "user" });

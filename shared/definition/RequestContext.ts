@@ -246,6 +246,14 @@ interface InHome {
    * it). Undefined in a user's home.
    */
   handle?: string;
+  /**
+   * A handle home's: erases this handle's home at once — every key, its alarm, its client's share
+   * — so that from then on the handle answers as unknown, as if it had expired. What the handler
+   * writes after it is erased too when the call ends. Undefined in a user's home.
+   *
+   * @example if (action === "close") { await ctx.revokeHandle?.(); return "Notebook closed."; }
+   */
+  revokeHandle?(): Promise<void>;
 }
 
 /** Everything a handler may use besides its arguments. One object per request. */

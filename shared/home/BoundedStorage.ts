@@ -7,7 +7,10 @@
  *
  * Every write is a transaction over the home's `AtomicStore` that also rewrites its record (the
  * counts, `usedAt`), so what the record says is what is stored, on every runtime; the first write
- * creates the record (`fresh()`), which makes the home exist (`HomeRecord.ts`).
+ * creates the record (`fresh()`), which makes the home exist (`HomeRecord.ts`). A home that must
+ * be admitted before it exists (a new handle, counted in its client's share) is: the transaction
+ * that would create it is rolled back, `admit()` asked (rejecting with its refusal), and the body
+ * run again — as an optimistic store may run it again anyway.
  */
 import { storedSize } from "../bytes/storedSize.ts";
 import type { HandlerStorage } from "../storage/KeyValueStore.ts";
@@ -19,6 +22,9 @@ import { DATA_PREFIX, type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
 export const MAX_HOME_VALUE_BYTES = 1_048_576;
 /** The longest key a handler may use, in UTF-16 units: both backends take 2 KiB keys, with room for the prefix. */
 export const MAX_HOME_KEY_CHARS = 512;
+
+/** What a transaction that would create a home not yet admitted answers in place of committing. */
+const NOT_ADMITTED = Symbol("not admitted");
 
 export interface HomeLimits {
   maxBytes: number;
@@ -32,12 +38,22 @@ export class BoundedStorage implements HomeStorage {
   readonly #fresh: () => HomeRecord;
   readonly #committed: (record: HomeRecord, created: boolean) => void | Promise<void>;
   readonly #maxValueBytes: number;
+  #admit: (() => Promise<void>) | undefined;
 
   /**
    * @param fresh the record of a home that has none yet (its kind and owner, now)
    * @param committed told of each committed write, with the record it left and whether it created the home
+   * @param admit asked once before the first write that would create the home; rejects to refuse it
    */
-  constructor(store: AtomicStore, limits: HomeLimits, fresh: () => HomeRecord, committed: (record: HomeRecord, created: boolean) => void | Promise<void>, sql?: SqlDatabase) {
+  constructor(
+    store: AtomicStore,
+    limits: HomeLimits,
+    fresh: () => HomeRecord,
+    committed: (record: HomeRecord, created: boolean) => void | Promise<void>,
+    sql?: SqlDatabase,
+    admit?: () => Promise<void>,
+  ) {
+    this.#admit = admit;
     this.#store = store;
     this.#limits = limits;
     this.#fresh = fresh;
@@ -63,22 +79,35 @@ export class BoundedStorage implements HomeStorage {
   }
 
   async transaction<T>(body: (txn: HandlerStorage) => Promise<T>): Promise<T> {
-    let outcome: { record: HomeRecord; created: boolean } | undefined;
-    const result = await this.#store.atomically(async (raw) => {
-      // Per attempt: an optimistic store may run this again after a conflict.
-      outcome = undefined;
-      const view = new Counted(raw, this.#fresh, this.#limits, this.#maxValueBytes);
-      const value = await body(view);
-      const written = view.written;
-      if (written) {
-        written.record.usedAt = Math.max(written.record.usedAt, Date.now());
-        raw.put(RECORD_KEY, written.record);
-        outcome = written;
+    for (;;) {
+      let outcome: { record: HomeRecord; created: boolean } | undefined;
+      const result = await this.#store.atomically<T | typeof NOT_ADMITTED>(async (raw) => {
+        // Per attempt: an optimistic store may run this again after a conflict.
+        outcome = undefined;
+        const view = new Counted(raw, this.#fresh, this.#limits, this.#maxValueBytes);
+        const value = await body(view);
+        const written = view.written;
+        // Thrown, so that the attempt's writes are dropped with it.
+        if (written?.created && this.#admit) throw NOT_ADMITTED;
+        if (written) {
+          written.record.usedAt = Math.max(written.record.usedAt, Date.now());
+          raw.put(RECORD_KEY, written.record);
+          outcome = written;
+        }
+        return value;
+      }).catch((error: unknown) => {
+        if (error === NOT_ADMITTED) return NOT_ADMITTED;
+        throw error;
+      });
+      if (result === NOT_ADMITTED) {
+        // Nothing was written (the body's writes are dropped with the attempt): admitted, it runs again.
+        await this.#admit!();
+        this.#admit = undefined;
+        continue;
       }
-      return value;
-    });
-    if (outcome) await this.#committed(outcome.record, outcome.created);
-    return result;
+      if (outcome) await this.#committed(outcome.record, outcome.created);
+      return result as T;
+    }
   }
 }
 

@@ -47,34 +47,34 @@ describe("HomeHost", () => {
   it("runs the method with ctx.storage its own and ctx.handle the handle, and arms retention when the home is made", async () => {
     const { home, store, alarms } = host();
     const before = Date.now();
-    expect(text(await home.run({ kind: "handle", id: HANDLE, owner: "alice", fresh: true }, call({ text: "hi" }), stubContext()))).toBe(`${HANDLE}:hi`);
+    expect(text(await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: "alice", fresh: true }, call({ text: "hi" }), stubContext()))).toBe(`${HANDLE}:hi`);
     const record = (await store.get<HomeRecord>(RECORD_KEY))!;
     expect(record).toMatchObject({ kind: "handle", owner: "alice", keys: 1 });
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toBeGreaterThanOrEqual(before + RETENTION);
-    expect(text(await home.run({ kind: "handle", id: HANDLE, owner: "alice", fresh: false }, call({}), stubContext()))).toBe(`${HANDLE}:hi`);
+    expect(text(await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: "alice", fresh: false }, call({}), stubContext()))).toBe(`${HANDLE}:hi`);
     expect(alarms).toHaveLength(1);
   });
 
   it("answers a handle with nothing stored, or another principal's, as unknown: a tool error, the home untouched", async () => {
     const { home, store } = host();
-    const unknown = await home.run({ kind: "handle", id: HANDLE, owner: "alice", fresh: false }, call({ pad: HANDLE }), stubContext());
+    const unknown = await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: "alice", fresh: false }, call({ pad: HANDLE }), stubContext());
     expect(unknown.isError).toBe(true);
     expect(text(unknown)).toBe(`Unknown handle "${HANDLE}": it was never made, has expired unused, or is not yours. Call note without it to start a new one.`);
-    await home.run({ kind: "handle", id: HANDLE, owner: "alice", fresh: true }, call({ text: "mine" }), stubContext());
-    const foreign = await home.run({ kind: "handle", id: HANDLE, owner: "bob", fresh: false }, call({ pad: HANDLE }), stubContext());
+    await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: "alice", fresh: true }, call({ text: "mine" }), stubContext());
+    const foreign = await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: "bob", fresh: false }, call({ pad: HANDLE }), stubContext());
     expect(foreign).toEqual(unknown);
-    const anonymous = await home.run({ kind: "handle", id: HANDLE, owner: undefined, fresh: false }, call({ pad: HANDLE }), stubContext());
+    const anonymous = await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: undefined, fresh: false }, call({ pad: HANDLE }), stubContext());
     expect(anonymous).toEqual(unknown);
     expect(await store.get("data:text")).toBe("mine");
   });
 
   it("leaves nothing for a call that stores nothing: the handle it opened was never made", async () => {
     const { home, store, alarms } = host();
-    await home.run({ kind: "handle", id: HANDLE, owner: undefined, fresh: true }, call({}), stubContext());
+    await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: undefined, fresh: true }, call({}), stubContext());
     expect(await store.list("")).toEqual(new Map());
     expect(alarms).toEqual([]);
-    expect((await home.run({ kind: "handle", id: HANDLE, owner: undefined, fresh: false }, call({}), stubContext())).isError).toBe(true);
+    expect((await home.run({ kind: "handle", id: HANDLE, definition: "note", owner: undefined, fresh: false }, call({}), stubContext())).isError).toBe(true);
   });
 
   it("keeps a home used within the retention (re-armed at its last use), and erases one unused that long, leaving zero keys", async () => {

@@ -3,11 +3,15 @@
  * requests sent to it with `ctx.storage` its bounded storage, and ends it when it has gone unused
  * for HOME_RETENTION_MS. Its storage layout and lifetime are in `HomeRecord.ts`.
  *
- * - Ownership: a handle's record names the principal it was minted for; a call from anyone else
- *   (or with a handle never stored, or expired) is answered as for an unknown handle — a tool
- *   error the model can recover from by opening a new one (2026-07-28 "Stateful Tools"), -32602
- *   for a prompt or a read. A user's home is named by its owner's digest, so only its owner
- *   reaches it.
+ * - Ownership: a handle's record names the principal it was minted for and the definition that
+ *   minted it; a call from anyone else, through another definition, or with a handle never stored
+ *   (or expired, or revoked) is answered as for an unknown handle — a tool error the model can
+ *   recover from by opening a new one (2026-07-28 "Stateful Tools"), -32602 for a prompt or a
+ *   read. A user's home is named by its owner's digest, so only its owner reaches it.
+ * - A handle's fair share: its first write first takes a share of its client's handles (`shares`,
+ *   held in the client's home until the handle's retention; renewed when the alarm re-arms,
+ *   given back when the home is erased); past the client's share the write is refused with the
+ *   sentence naming the limit, and nothing is kept. `ctx.revokeHandle()` erases the home at once.
  * - Retention: the alarm is armed when the home is made, at its creation plus the retention; when
  *   it rings, a home used since is re-armed at its last use plus the retention, and one unused
  *   that long is erased — every key, the alarm too. Reads push `usedAt` at most once per
@@ -33,9 +37,11 @@ import { BoundedStorage } from "./BoundedStorage.ts";
 import { type HomeRecord, RECORD_KEY, SHARE_PREFIX } from "./HomeRecord.ts";
 import { type Checked, PASSED, refused } from "../errors/Checked.ts";
 import { checkShare, type ShareLimit, tally } from "../shares/ShareLimits.ts";
-import type { Holding, ShareClaim, ShareResource } from "../shares/Shares.ts";
+import type { Holding, ShareClaim, ShareResource, Shares } from "../shares/Shares.ts";
 import type { HomeAddress, HomeCall } from "./Homes.ts";
 import { unknownHandle } from "./unknownHandle.ts";
+import { toolError } from "../methods/callTool.ts";
+import { ANONYMOUS } from "../shares/clientKey.ts";
 
 /** How often reads alone push a home's `usedAt`: a day, or a tenth of the retention if that is shorter. */
 const TOUCH_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -51,10 +57,14 @@ export interface HomeHostDeps {
   sql?(wrote: () => void): SqlDatabase;
   /** The alarm now set, if any (epoch ms): a holding arms one only where none is. */
   scheduled?(): Promise<number | null>;
+  /** Where a handle's home takes its client's share of handles (in the client's home); none: handles are not counted. */
+  shares?: Shares;
 }
 
 /** How long a holding without a deadline of its own lasts, if never released: a day. */
 const DEFAULT_HOLDING_MS = 24 * 60 * 60 * 1000;
+/** How long a handle's share outlasts its home's due time, so that it has not lapsed when the home's alarm renews it. */
+const HANDLE_SHARE_GRACE_MS = 24 * 60 * 60 * 1000;
 
 export class HomeHost {
   readonly #deps: HomeHostDeps;
@@ -69,27 +79,65 @@ export class HomeHost {
     const record = await store.get<HomeRecord>(RECORD_KEY);
     const owner = address.owner ?? null;
     // A fresh handle may already have a record: the same call run again (a task's next run).
-    if (address.kind === "handle" && (record === undefined ? !address.fresh : record.owner !== owner)) return unknownHandle(call, address.id);
+    if (address.kind === "handle" && (record === undefined ? !address.fresh : record.owner !== owner || !mintedBy(record, address.definition))) return unknownHandle(call, address.id);
     if (record && record.owner !== owner) throw new Error(`Home ${logId(address.kind === "user" ? address.owner : address.id)} belongs to another principal than its name says`);
     const method = server.method(call.method);
     if (!method) throw McpError.methodNotFound(call.method);
     const now = Date.now();
     if (record && now - record.usedAt >= Math.min(TOUCH_INTERVAL_MS, config.homeRetentionMs / 10)) await this.#touch(address);
     let sqlWrote = false;
+    // A new handle takes its client's share at its first write, once per run; one this run took and did not keep is given back.
+    let admitted = false;
+    let refusal: McpError | undefined;
+    const admit =
+      address.kind === "handle" && !record && this.#deps.shares
+        ? async () => {
+            refusal = await this.#admit(address);
+            if (refusal) throw refusal;
+            admitted = true;
+          }
+        : undefined;
     const storage = new BoundedStorage(
       store,
       { maxBytes: config.maxHomeBytes, maxKeys: config.maxHomeKeys },
       () => freshRecord(address),
       (stored, created) => (created ? this.#created(address, stored) : undefined),
       this.#deps.sql?.(() => (sqlWrote = true)),
+      admit,
     );
-    const handle = address.kind === "handle" ? address.id : undefined;
+    let revoked = false;
+    const handleOf = address.kind === "handle" ? { handle: address.id, revokeHandle: async () => void (await this.erase("revoked"), (revoked = true)) } : {};
     try {
-      return await method(call.params, { ...ctx, storage, handle } as RequestContext);
+      return await method(call.params, { ...ctx, storage, ...handleOf } as RequestContext);
+    } catch (error) {
+      // Past the client's share of handles: for a tool, a tool error the model can read.
+      if (error === refusal && call.method === "tools/call") return { ...toolError(refusal!.message) };
+      throw error;
     } finally {
       // SQL writes bypass the record: a home written only through SQL is made here, so that it too expires.
-      if (sqlWrote && !(await store.get(RECORD_KEY))) await this.#touch(address);
+      if (sqlWrote && !(await store.get(RECORD_KEY))) await this.#sqlOnly(address, admit);
+      // What the handler wrote after revoking goes too; a share taken for nothing kept is given back.
+      if (revoked && (await store.get(RECORD_KEY))) await this.erase("revoked");
+      else if (admitted && address.kind === "handle" && !(await store.get(RECORD_KEY))) await this.#deps.shares!.release("handle", clientOf(address), address.id);
     }
+  }
+
+  /** Takes a new handle's share of its client's handles: the refusal past it, else undefined. */
+  async #admit(address: HomeAddress & { kind: "handle" }): Promise<McpError | undefined> {
+    const until = Date.now() + this.#deps.config.homeRetentionMs + HANDLE_SHARE_GRACE_MS;
+    const taken = await this.#deps.shares!.acquire("handle", clientOf(address), address.id, { until });
+    return taken.ok ? undefined : taken.error;
+  }
+
+  /** A home made by SQL alone: a new handle's share is taken now, and without one the home is not kept. */
+  async #sqlOnly(address: HomeAddress, admit: (() => Promise<void>) | undefined): Promise<void> {
+    try {
+      await admit?.();
+    } catch (refusal) {
+      await this.#deps.store.deleteAll();
+      throw refusal;
+    }
+    await this.#touch(address);
   }
 
   /**
@@ -112,6 +160,8 @@ export class HomeHost {
       return "erased";
     }
     await this.#deps.schedule(next);
+    // A handle used since keeps its share until its new end (renewing the holding it has).
+    if (record?.handle && due !== undefined && now < due) await this.#deps.shares?.acquire("handle", record.handle.client, record.handle.id, { until: due + HANDLE_SHARE_GRACE_MS });
     return "alive";
   }
 
@@ -147,7 +197,7 @@ export class HomeHost {
 
   /** The ids of what this home's client holds now, by resource: what erasing a user's data must end too. */
   async holdings(now = Date.now()): Promise<Record<ShareResource, string[]>> {
-    const held: Record<ShareResource, string[]> = { session: [], task: [] };
+    const held: Record<ShareResource, string[]> = { session: [], task: [], handle: [] };
     for (const [key, { until }] of await this.#deps.store.list<Holding>(SHARE_PREFIX)) {
       const [resource, id] = splitHolding(key);
       if (until > now && resource in held) held[resource as ShareResource].push(id);
@@ -155,11 +205,13 @@ export class HomeHost {
     return held;
   }
 
-  /** Deletes every key of this home and its alarm. Idempotent. */
+  /** Deletes every key of this home and its alarm; a handle's gives its client's share back. Idempotent. */
   async erase(reason: string): Promise<void> {
     const record = await this.#deps.store.get<HomeRecord>(RECORD_KEY);
     await this.#deps.store.deleteAll();
-    if (record) this.#deps.logger.info("home.erased", { kind: record.kind, reason, keys: record.keys, bytes: record.bytes });
+    await this.#deps.schedule(undefined);
+    if (record?.handle) await this.#deps.shares?.release("handle", record.handle.client, record.handle.id);
+    if (record) this.#deps.logger.info("home.erased", { kind: record.kind, reason, erasedKeys: record.keys, erasedBytes: record.bytes });
   }
 
   /** Marks the home used now, making it if it has no record yet (a home written only through SQL). */
@@ -188,5 +240,17 @@ function splitHolding(key: string): [string, string] {
 
 function freshRecord(address: HomeAddress): HomeRecord {
   const now = Date.now();
-  return { kind: address.kind, owner: address.owner ?? null, createdAt: now, usedAt: now, keys: 0, bytes: 0 };
+  const record: HomeRecord = { kind: address.kind, owner: address.owner ?? null, createdAt: now, usedAt: now, keys: 0, bytes: 0 };
+  if (address.kind === "handle") record.handle = { id: address.id, definition: address.definition, client: clientOf(address) };
+  return record;
+}
+
+/** Whose share of handles a new handle takes: the client the call came from, else its principal, else the anonymous client. */
+function clientOf(address: HomeAddress & { kind: "handle" }): string {
+  return address.client ?? address.owner ?? ANONYMOUS;
+}
+
+/** Whether a handle's home may be used by the definition of this name: the one that minted it (a record from before handles were bound: any). */
+function mintedBy(record: HomeRecord, definition: string): boolean {
+  return record.handle === undefined || record.handle.definition === definition;
 }

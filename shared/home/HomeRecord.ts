@@ -5,13 +5,15 @@
  * |---|---|
  * | `home` | the `HomeRecord`: whose home it is, when it was made and last used, what it holds |
  * | `data:<key>` | the handlers' values (`ctx.storage`), under their own keys |
- * | `share:<resource>:<id>` | on Workers, a fair share its client holds (a `Holding`, `shares/Shares.ts`): a session or a task, until when, how many bytes |
+ * | `share:<resource>:<id>` | a fair share its client holds (a `Holding`, `shares/Shares.ts`): on Workers a session or a task, on every host a handle; until when, how many bytes |
  *
  * A home exists from its first write: a call that only reads leaves nothing, so a handle opened
  * by a call that stored nothing was never made. Its record is written with every write, in the
  * same transaction, so the counts are always those of what is stored. It ends when unused for
  * HOME_RETENTION_MS (an alarm, `HomeHost.wake`), or when its user's data is erased: every key and
- * the alarm go. Its holdings (the client's sessions and tasks, counted for fair shares) lapse by
+ * the alarm go. A handle's home takes a share of its client's handles at its first write, held in
+ * the client's home (`share:handle:<id>`) until it ends: that holding is also the index by which
+ * erasing a user erases the handles minted for them. Its holdings (the client's sessions and tasks, counted for fair shares) lapse by
  * themselves; a home that holds nothing else is deleted once the last has lapsed, and retention
  * waits for those still live.
  */
@@ -30,6 +32,8 @@ export interface HomeRecord {
   keys: number;
   /** Bytes those keys and values take (`storedSize`). */
   bytes: number;
+  /** A handle's: its id, the definition that minted it (no other may use it), and whose fair share of handles it holds (`clientKey`). */
+  handle?: { id: string; definition: string; client: string };
 }
 
 export const SHARE_PREFIX = "share:";

@@ -11,6 +11,7 @@
 import type { Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { randomHex } from "../bytes/randomHex.ts";
+import { isPrincipalKey } from "../shares/clientKey.ts";
 
 /** The home one request runs in. */
 export type HomeAddress =
@@ -18,10 +19,12 @@ export type HomeAddress =
   | { kind: "user"; owner: string }
   /**
    * A handle's home. `owner` is the caller's digest (undefined without authorization): the handle
-   * answers as unknown to anyone but the principal it was minted for. `fresh`: minted for this
-   * call, so nothing may be stored under it yet.
+   * answers as unknown to anyone but the principal it was minted for. `definition`: the name of
+   * the definition asking, which must be the one that minted it. `fresh`: minted for this call, so
+   * nothing may be stored under it yet; `client` (`clientKey`) is whose fair share of handles it
+   * takes if it is kept.
    */
-  | { kind: "handle"; id: string; owner: string | undefined; fresh: boolean };
+  | { kind: "handle"; id: string; owner: string | undefined; definition: string; fresh: boolean; client?: string };
 
 /** A request's method and params, as its home runs them. */
 export interface HomeCall {
@@ -36,13 +39,26 @@ export interface Homes {
    * as the method would.
    */
   run(address: HomeAddress, call: HomeCall, ctx: RequestContext): Promise<Result>;
-  /** Deletes the home of the principal with this digest, every key and alarm of it. */
+  /** Deletes the home of the principal with this digest, every key and alarm of it, and the homes of the handles minted for them. */
   erase(owner: string): Promise<void>;
 }
 
 /** The name a home goes by in its host (a Durable Object's `idFromName`, a KV key prefix). */
 export function homeName(address: HomeAddress): string {
-  return address.kind === "user" ? `user:${address.owner}` : `handle:${address.id}`;
+  return address.kind === "user" ? `user:${address.owner}` : handleHomeName(address.id);
+}
+
+/** The name of the home of the handle `id`. */
+export function handleHomeName(id: string): string {
+  return `handle:${id}`;
+}
+
+/**
+ * The home that counts a client's fair shares (`clientKey`), handles among them: a signed-in
+ * principal's own, else one for the client's address, which holds nothing else.
+ */
+export function clientHomeName(client: string): string {
+  return isPrincipalKey(client) ? homeName({ kind: "user", owner: client }) : `client:${client}`;
 }
 
 /** A new handle: 128 bits, hex, as unguessable as a session id. */

@@ -13,6 +13,7 @@ import { McpError } from "../errors/McpError.ts";
 import type { Method, Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { ANONYMOUS } from "../shares/clientKey.ts";
 import { unknownHandle } from "./unknownHandle.ts";
 import { type HomeAddress, type Homes, isHandle, newHandle } from "./Homes.ts";
 
@@ -24,25 +25,28 @@ export interface HomeRoute {
   owner: string | undefined;
   /** The handle a call that names none opens; default a new one. A task passes its own id, so that each run of it opens the same. */
   freshHandle?: string;
+  /** Whose fair share of handles a new one takes (`clientKey`), asked only for a call that opens one; default the owner, else the anonymous client. */
+  client?: () => Promise<string>;
 }
 
 /** Runs `method` (found by the era, `local`) where the definition it names lives. */
-export function runInHome(server: ServerDefinition, method: string, params: Record<string, unknown>, ctx: RequestContext, local: Method, route: HomeRoute): Promise<Result> {
+export async function runInHome(server: ServerDefinition, method: string, params: Record<string, unknown>, ctx: RequestContext, local: Method, route: HomeRoute): Promise<Result> {
   const plan = server.homeOf(method, params);
   if (!plan) return local(params, ctx);
   const call = { method, params };
   let address: HomeAddress;
   if (plan.kind === "user") {
-    if (route.owner === undefined) return Promise.reject(notHosted(`${describe(call)} keeps its state in the signed-in user's home, and this request has no user: configure \`authorization\``));
+    if (route.owner === undefined) throw notHosted(`${describe(call)} keeps its state in the signed-in user's home, and this request has no user: configure \`authorization\``);
     address = { kind: "user", owner: route.owner };
   } else if (plan.id === undefined) {
-    address = { kind: "handle", id: route.freshHandle ?? newHandle(), owner: route.owner, fresh: true };
+    const client = (await route.client?.()) ?? route.owner ?? ANONYMOUS;
+    address = { kind: "handle", id: route.freshHandle ?? newHandle(), owner: route.owner, definition: plan.definition, fresh: true, client };
   } else if (!isHandle(plan.id)) {
-    return Promise.resolve().then(() => unknownHandle(call, plan.id));
+    return unknownHandle(call, plan.id);
   } else {
-    address = { kind: "handle", id: plan.id, owner: route.owner, fresh: false };
+    address = { kind: "handle", id: plan.id, owner: route.owner, definition: plan.definition, fresh: false };
   }
-  if (!route.homes) return Promise.reject(notHosted(`${describe(call)} keeps its state in a home of its own, and this deployment hosts none (on Workers: bind MCP_HOME)`));
+  if (!route.homes) throw notHosted(`${describe(call)} keeps its state in a home of its own, and this deployment hosts none (on Workers: bind MCP_HOME)`);
   return route.homes.run(address, call, ctx);
 }
 

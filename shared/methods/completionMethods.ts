@@ -60,7 +60,7 @@ export function completionMethods(prompts: readonly PromptDefinition[], template
         const home = definition && checkHome("", definition.home);
         if (!home) return undefined;
         const chosen = (home as HandleHome).handle === undefined ? undefined : parsed.arguments[(home as HandleHome).handle];
-        return home === "user" || chosen !== undefined ? planFor(home, parsed.arguments) : undefined;
+        return home === "user" || chosen !== undefined ? planFor(home, parsed.arguments, definition.name) : undefined;
       },
     }),
     capabilities: { completions: {} },

@@ -47,7 +47,7 @@ export function promptMethods(prompts: readonly PromptDefinition[], convert?: Js
     ...(homes.size > 0 && {
       homeOf: (method: string, params: Record<string, unknown>) => {
         const home = method === "prompts/get" && typeof params.name === "string" ? homes.get(params.name) : undefined;
-        return home && planFor(home, params.arguments);
+        return home && planFor(home, params.arguments, params.name as string);
       },
     }),
     capabilities: { prompts: { listChanged: switchable(prompts) } },

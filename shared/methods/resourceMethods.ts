@@ -64,10 +64,10 @@ export function resourceMethods(resources: readonly ResourceDefinition[], templa
   /** The home of the definition a read of `uri` names (a static resource first, then the first matching template), as a read resolves it. */
   function homeOfUri(uri: string): HomePlan | undefined {
     if (uri.length > MAX_URI_CHARS) return undefined;
-    if (byUri.has(uri)) return homes.has(uri) ? planFor("user", undefined) : undefined;
-    for (const { template, home } of compiled) {
+    if (byUri.has(uri)) return homes.has(uri) ? planFor("user", undefined, uri) : undefined;
+    for (const { definition, template, home } of compiled) {
       const vars = template.match(uri);
-      if (vars) return home && planFor(home, vars);
+      if (vars) return home && planFor(home, vars, definition.name);
     }
     return undefined;
   }

@@ -56,7 +56,7 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
     ...(homed && {
       homeOf: (method: string, params: Record<string, unknown>) => {
         const home = method === "tools/call" && typeof params.name === "string" ? byName.get(params.name)?.home : undefined;
-        return home && planFor(home, params.arguments);
+        return home && planFor(home, params.arguments, params.name as string);
       },
     }),
     paramHeaders: (name) => byName.get(name)?.headers ?? [],

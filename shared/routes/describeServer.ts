@@ -31,7 +31,7 @@ export function describeServer(definition: ServerDefinition, config: Config, rou
       sessionIdleTtlMs: config.sessionIdleTtlMs,
       requestStateTtlMs: config.requestStateTtlMs,
       // Fair shares: what one client (the signed-in user, else its address) may hold.
-      perClient: { sessions: config.maxSessionsPerClient, listens: config.maxListensPerClient, tasks: config.maxTasksPerClient, taskBytes: config.maxTaskBytesPerClient },
+      perClient: { sessions: config.maxSessionsPerClient, listens: config.maxListensPerClient, tasks: config.maxTasksPerClient, taskBytes: config.maxTaskBytesPerClient, handles: config.maxHandlesPerClient },
       ...(definition.hasHomes ? { homes: { maxBytes: config.maxHomeBytes, maxKeys: config.maxHomeKeys, retentionMs: config.homeRetentionMs } } : {}),
     },
     // A browser gets a page at the same URL (`serverPage`): caches must keep the two apart.

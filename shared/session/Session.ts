@@ -24,6 +24,7 @@
  * - The record is changed by one update at a time, stored first and then adopted, so a refused
  *   write (a record over its size limit) leaves memory and storage alike.
  */
+import { ANONYMOUS } from "../shares/clientKey.ts";
 import type { Principal } from "../auth/Principal.ts";
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
@@ -331,7 +332,7 @@ export class Session<T extends Transport = Transport> {
         if (Object.hasOwn(this.#methods, message.method)) return this.#methods[message.method]!(params, ctx);
         const method = server.method(message.method);
         if (!method) throw McpError.methodNotFound(message.method);
-        return runInHome(server, message.method, params, ctx, method, { homes: this.#deps.homes, owner: this.#record.owner });
+        return runInHome(server, message.method, params, ctx, method, { homes: this.#deps.homes, owner: this.#record.owner, client: async () => this.#record.shareKey ?? this.#record.owner ?? ANONYMOUS });
       },
       scope: this.#scope,
       outlet: replies.outlet(this.#budget.reserve(size)),

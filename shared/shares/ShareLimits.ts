@@ -52,6 +52,14 @@ export function shareLimits(config: Config): Record<ShareResource, ShareLimit> {
       noun: "tasks",
       variables: { perClient: "MAX_TASKS_PER_CLIENT", perClientBytes: "MAX_TASK_BYTES_PER_CLIENT", total: "MAX_TASKS", totalBytes: "MAX_TASK_BYTES" },
     },
+    handle: {
+      perClient: config.maxHandlesPerClient,
+      total: config.maxHandles,
+      // A handle's slot frees when its home is erased: its retention, or its revocation by a tool.
+      retryAfterSeconds: 60,
+      noun: "handles",
+      variables: { perClient: "MAX_HANDLES_PER_CLIENT", total: "MAX_HANDLES" },
+    },
   };
 }
 

@@ -7,6 +7,7 @@
  * |---|---|---|---|---|
  * | `session` | its creation | it ends (or its deadline, if its end is never told) | MAX_SESSIONS_PER_CLIENT | MAX_SESSIONS, in a process |
  * | `task` | its creation | it is cancelled, or deleted at its TTL | MAX_TASKS_PER_CLIENT, and MAX_TASK_BYTES_PER_CLIENT of stored arguments | MAX_TASKS and MAX_TASK_BYTES, in a process |
+ * | `handle` | its home's first write | its home is erased (retention, revocation, its user's erasure) | MAX_HANDLES_PER_CLIENT | MAX_HANDLES, where homes are in memory |
  *
  * Open listens are counted by `OpenListens`, per client and per isolate or process, since that is
  * what a listen holds. A refusal is a 429 with `Retry-After` and a sentence naming the limit.
@@ -17,7 +18,7 @@
  */
 import type { Checked } from "../errors/Checked.ts";
 
-export type ShareResource = "session" | "task";
+export type ShareResource = "session" | "task" | "handle";
 
 /** What one holding claims: until when at most (its deadline, if its release is never told), and how many bytes. */
 /** One share held: until when at most (epoch ms, after which it lapses by itself) and how many bytes it claims. */

@@ -150,7 +150,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       const handler = STATELESS_METHODS.has(method) || server.isExtensionMethod(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);
       const task = method === "tools/call" ? tasks?.plan(server, params, meta.clientCapabilities, deps.tasks) : undefined;
-      const route = { homes: deps.homes, owner: caller?.owner };
+      const route = { homes: deps.homes, owner: caller?.owner, client: () => clientKey(caller, address?.()) };
       if (!task || !tasks) return runInHome(server, method, params, ctx, handler, route);
       // The task's runs continue this request's trace under its span (its stored `_meta.traceparent`).
       if (!task.startsItself) return tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address?.()));

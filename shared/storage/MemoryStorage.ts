@@ -29,6 +29,11 @@ export class MemoryStorage implements AtomicStore {
     this.#map.clear();
   }
 
+  /** Keys stored now: none means nothing to keep. */
+  get size(): number {
+    return this.#map.size;
+  }
+
   atomically<T>(body: (txn: Transaction) => Promise<T>): Promise<T> {
     const run = this.#turn.then(async () => {
       const txn = new WriteBuffer(this);

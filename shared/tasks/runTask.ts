@@ -14,6 +14,7 @@
  * `failed` with the JSON-RPC error (a protocol fault, or the run passing TASK_TIMEOUT_MS), or
  * `aborted` when the run was cancelled or the task expired, which decided the status already.
  */
+import { ANONYMOUS } from "../shares/clientKey.ts";
 import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import { McpError, type JsonRpcErrorObject } from "../errors/McpError.ts";
@@ -97,7 +98,7 @@ export async function runTask(start: TaskStart, answers: Record<string, unknown>
     loggedId: tag,
     timeoutMs: config.taskTimeoutMs,
     maxReplyBytes: Math.min(config.maxQueueBytes, MAX_TASK_VALUE_BYTES),
-    run: (ctx) => runInHome(server, "tools/call", params, ctx, server.method("tools/call")!, { homes: deps.homes, owner: start.owner, freshHandle: start.taskId }),
+    run: (ctx) => runInHome(server, "tools/call", params, ctx, server.method("tools/call")!, { homes: deps.homes, owner: start.owner, freshHandle: start.taskId, client: async () => start.shareKey ?? start.owner ?? ANONYMOUS }),
     onError: server.onError,
   };
   // A run is the creating request's work, done later: its span is an internal child of the context

@@ -107,6 +107,19 @@
  * `MCP_HOME` naming the Durable Object bindings there are (`durableObjectBindings`). Measured
  * 43.24 → 43.72 KiB gzip for the one-tool Worker (127.62 → 128.78 minified) and 73.11 → 73.54
  * for the example (210.64 → 211.80); budgets 43.2 → 43.8 and 73.2 → 73.6.
+ *
+ * Then handles became a fair share of their client, bound to the definition that minted them,
+ * revocable (`ctx.revokeHandle()`) and erased with their user. Where the home class is exported
+ * (the example), the home's admission of a new handle, its revocation, the share kept in the
+ * client's home and the erasure of a user's handles: 207.32 → 209.21 KiB minified, 71.99 → 72.55
+ * gzip (budget 72.1 → 72.6). In every Worker, the routing of a handle call (the client a new
+ * handle counts against, the definition it belongs to) and the two limits' configuration and
+ * listing: 127.36 → 127.61 minified, 43.09 → 43.21 gzip (budget 43.2 → 43.3).
+ *
+ * All of these together, with the fair shares' grouping by network (`networkOf`, the room kept
+ * for newcomers), the client address a self-hosted Worker reads from its socket (`workerAddress`)
+ * and the spans' bounds: measured 75.62 KiB gzip for the example (218.00 minified) and 44.09 for
+ * the one-tool Worker (129.95); budgets 75.7 and 44.2.
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";

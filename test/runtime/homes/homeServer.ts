@@ -2,7 +2,8 @@
  * What the home runtime tests serve (`homeWorker.ts`): the OAuth example's tools — the weather
  * and score tools, the user's own `notepad` (home: "user") and the `notebook` (a handle) — plus
  * probes of what a home gives a handler: SQL, a long wait that reports progress and records its
- * abort, and a task whose handler runs in the user's home.
+ * abort, and a task whose handler runs in the user's home; a jar under a handle that can be closed
+ * (`ctx.revokeHandle()`), and a second definition on the same argument, which may not open it.
  */
 import * as z from "zod/mini";
 import { defineServer, tool } from "durable-mcp";
@@ -57,6 +58,27 @@ export const homeServer = defineServer({
         await pause(ms, ctx.signal);
         return "waited";
       },
+    }),
+    tool({
+      name: "jar",
+      description: "Under a handle: puts `text` in the jar, or closes the jar for good",
+      input: z.strictObject({ jar: z.optional(z.string()), text: z.optional(z.string()), close: z.optional(z.boolean()) }),
+      home: { handle: "jar" },
+      handler: async ({ text, close }, ctx) => {
+        if (close) {
+          await ctx.revokeHandle!();
+          return "closed";
+        }
+        if (text !== undefined) await ctx.storage.put("text", text);
+        return JSON.stringify({ jar: ctx.handle, text: (await ctx.storage.get<string>("text")) ?? null });
+      },
+    }),
+    tool({
+      name: "jar_peek",
+      description: "Another definition on the jar's argument: reads what a jar holds",
+      input: z.strictObject({ jar: z.optional(z.string()) }),
+      home: { handle: "jar" },
+      handler: async (_args, ctx) => JSON.stringify((await ctx.storage.get<string>("text")) ?? null),
     }),
     tool({
       name: "user_task",

@@ -32,7 +32,7 @@ async function initializeAs(subject: string): Promise<Response> {
 describe("fair shares in the client's home", () => {
   it("are listed on GET /, with the homes' bounds", async () => {
     const described = (await (await SELF.fetch(`${BASE}/`, { headers: { authorization: `Bearer ${await tokenFor(someone("reader"))}` } })).json()) as any;
-    expect(described.limits.perClient).toEqual({ sessions: 3, listens: 10, tasks: 2, taskBytes: 32 * 1024 * 1024 });
+    expect(described.limits.perClient).toEqual({ sessions: 3, listens: 10, tasks: 2, taskBytes: 32 * 1024 * 1024, handles: 3 });
     expect(described.limits.homes).toEqual({ maxBytes: 65_536, maxKeys: 20, retentionMs: 90 * 24 * 3_600_000 });
   });
 

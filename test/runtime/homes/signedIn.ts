@@ -5,7 +5,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { ownerOf } from "../../../shared/auth/Caller.ts";
-import { homeName } from "../../../shared/home/Homes.ts";
+import { handleHomeName, homeName } from "../../../shared/home/Homes.ts";
 import { SseReader } from "../../support/SseReader.ts";
 import { call, initialize } from "../../support/messages.ts";
 import { type TestIssuer, testIssuer } from "../../support/testIssuer.ts";
@@ -105,7 +105,7 @@ export async function userHome(subject: string) {
 
 /** The home object of a handle. */
 export function handleHome(handle: string) {
-  return env.MCP_HOME!.get(env.MCP_HOME!.idFromName(homeName({ kind: "handle", id: handle, owner: undefined, fresh: false })));
+  return env.MCP_HOME!.get(env.MCP_HOME!.idFromName(handleHomeName(handle)));
 }
 
 export const text = (result: Json): string => result.content[0].text;
