@@ -37,6 +37,7 @@ import { KvTasks } from "./KvTasks.ts";
 import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { refuseToStart } from "./refuseToStart.ts";
+import { refuseOtherTargetHost } from "./refuseOtherTargetHost.ts";
 import { type ListeningServer, listeningServer, type ListenOptions, listenSettings } from "../shared/routes/listenSettings.ts";
 
 export interface ServeDenoOptions extends ListenOptions {
@@ -89,7 +90,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
     boundPort = address.port;
     listening(`http://${address.hostname}:${address.port}`);
   };
-  const http = Deno.serve({ hostname, port, onListen }, (request, info) => handle(request, env, info));
+  const http = Deno.serve({ hostname, port, onListen }, (request, info) => refuseOtherTargetHost(request) ?? handle(request, env, info));
   const server = listeningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
   console.log(`listening on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));

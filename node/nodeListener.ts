@@ -4,8 +4,9 @@
  * route reads it, and a signal aborted when the client leaves before its answer is sent; the
  * response's status and headers sent at once (an event stream's first bytes are not held back),
  * its body written with the socket's backpressure, and cancelled when the client leaves, which
- * is how a session learns its stream closed. A Host that does not make a URL is refused 400
- * here, as workerd and Deno refuse it before the Worker sees it.
+ * is how a session learns its stream closed. The URL is the Host header's authority and the
+ * target's path (`requestUrl`); a request that has none is refused 400 here, as workerd and Deno
+ * refuse a malformed Host before the Worker sees it.
  *
  * A request answered before its body was read (a 413 by its declared length, a body cut off at
  * the limit) is answered once the rest of its body has been read and dropped, so that the
@@ -20,6 +21,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { requestUrl, type UnaddressedRequest } from "./requestUrl.ts";
 
 /** What the shared router is: a request, its client's address, its answer. */
 export type FetchHandler = (request: Request, address: string | undefined) => Promise<Response>;
@@ -39,9 +41,9 @@ async function serve(handle: FetchHandler, incoming: IncomingMessage, outgoing: 
   // GET and HEAD carry no body: nothing reads theirs, and Node drops what comes (`_dump`).
   const body = incoming.method === "GET" || incoming.method === "HEAD" ? undefined : bodyOf(incoming);
   const request = toRequest(incoming, body?.stream, left.signal);
-  if (!request) {
+  if ("refused" in request) {
     outgoing.shouldKeepAlive = false;
-    outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request: the Host header is not a host name");
+    outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(request.refused);
     return;
   }
   const response = await handle(request, incoming.socket.remoteAddress);
@@ -50,14 +52,10 @@ async function serve(handle: FetchHandler, incoming: IncomingMessage, outgoing: 
   await send(response, outgoing, left.signal);
 }
 
-/** The web request for `incoming` with `body` as its body, or undefined when its Host does not make a URL. */
-function toRequest(incoming: IncomingMessage, body: ReadableStream<Uint8Array> | undefined, signal: AbortSignal): Request | undefined {
-  let url: URL;
-  try {
-    url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "localhost"}`);
-  } catch {
-    return undefined;
-  }
+/** The web request for `incoming` with `body` as its body, or why it has no URL (`requestUrl`). */
+function toRequest(incoming: IncomingMessage, body: ReadableStream<Uint8Array> | undefined, signal: AbortSignal): Request | UnaddressedRequest {
+  const url = requestUrl(incoming.headers.host, incoming.url ?? "/");
+  if (!(url instanceof URL)) return url;
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
