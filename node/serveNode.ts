@@ -7,8 +7,8 @@
  * Options not given come from the command line (`--port N`, `--hostname H`) and the environment
  * (`PORT`; limits and `LOG_LEVEL` as on Workers). It prints `listening on <url>` once it accepts
  * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
- * that cannot be served stops the process before it listens: one line on stderr that says why,
- * exit 1. A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead
+ * that cannot be served stops the process before it listens, and so does an address it cannot
+ * listen on: one line on stderr that says why, exit 1. A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead
  * of ending the process.
  *
  * @example
@@ -29,6 +29,7 @@ import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { type ListeningServer, listeningServer, type ListenOptions, listenSettings, reportRefusal, type StartRefusal } from "../shared/routes/listenSettings.ts";
+import { listenFailure } from "../shared/routes/startFailure.ts";
 import { nodeListener, refuseClientError } from "./nodeListener.ts";
 
 export type ServeNodeOptions = ListenOptions;
@@ -36,7 +37,8 @@ export type NodeServer = ListeningServer;
 
 /**
  * Exits the process with 1 and one line on stderr when the definition cannot be served ("The
- * server definition is invalid: …"), nor its homes here, nor a variable as set.
+ * server definition is invalid: …"), nor its homes here, nor a variable as set; or when it cannot
+ * listen where asked (`start.failed`).
  */
 export async function serveNode(definition: ServerDefinition, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const env = options.env ?? processEnv();
@@ -61,9 +63,14 @@ export async function serveNode(definition: ServerDefinition, options: ServeNode
   // A held stream (HTTP+SSE, a listen) is no reason to cut a connection: no request timeout.
   http.requestTimeout = 0;
   http.on("clientError", refuseClientError);
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(port, hostname, () => resolve());
+  // A port in use, an address not this machine's: one line and exit 1, not Node's stack.
+  await new Promise<void>((resolve) => {
+    const refused = (error: Error) => refuseToStart({ event: "start.failed", problem: listenFailure(error, { hostname, port }) });
+    http.once("error", refused);
+    http.listen(port, hostname, () => {
+      http.off("error", refused);
+      resolve();
+    });
   });
   boundPort = (http.address() as AddressInfo).port;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;

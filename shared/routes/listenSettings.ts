@@ -43,9 +43,12 @@ export interface ListenSettings {
   config: Config;
 }
 
-/** Why a process does not start: the event its one line on stderr is logged under, and the problem. */
+/**
+ * Why a process does not start: the event its one line on stderr is logged under, and the problem
+ * (`start.failed`: what it was given to listen on or open refused it, `startFailure.ts`).
+ */
 export interface StartRefusal {
-  event: "definition.invalid" | "config.homes" | "config.invalid";
+  event: "definition.invalid" | "config.homes" | "config.invalid" | "start.failed";
   problem: unknown;
 }
 
