@@ -90,7 +90,8 @@ export default defineConfig({
           name: "contract-node",
           // As for contract-deno: one module graph per worker.
           isolate: false,
-          include: ["test/e2e/**/*.test.ts"],
+          // test/node: what only Node has (its request timeout and connections per address).
+          include: ["test/e2e/**/*.test.ts", "test/node/**/*.test.ts"],
           // As for Deno, and: restart and userState restart the server, whose sessions and homes Node
           // keeps in memory only (nothing outlives the process yet); webSocket: its entry is Workers' and Deno's.
           exclude: [

@@ -21,6 +21,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { ErrorCode } from "../shared/errors/errorCodes.ts";
+import { McpError } from "../shared/errors/McpError.ts";
 import { requestUrl, type UnaddressedRequest } from "./requestUrl.ts";
 
 /** What the shared router is: a request, its client's address, its answer. */
@@ -87,7 +89,9 @@ function bodyOf(incoming: IncomingMessage): { stream: ReadableStream<Uint8Array>
           if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
         });
         incoming.once("end", () => dropping || controller.close());
-        incoming.once("error", (error) => dropping || controller.error(error));
+        // The client left, or was cut off (Node's request timeout), mid-body: the request is
+        // refused as such, not an error of the server's to log.
+        incoming.once("error", () => dropping || controller.error(cutOff()));
       },
       pull() {
         incoming.resume();
@@ -121,13 +125,25 @@ function bodyOf(incoming: IncomingMessage): { stream: ReadableStream<Uint8Array>
   return { stream, discard };
 }
 
+/** Why a body that stopped before its end was not read: the client's connection closed. */
+function cutOff(): McpError {
+  return new McpError(400, ErrorCode.InvalidRequest, "The request body did not arrive whole: its connection closed first");
+}
+
 /**
  * Node's `clientError` (a request its parser refused: a header block past `maxHeaderSize`, bad
  * framing): 431 or 400, `Connection: close`, then the rest of what the client sends is read and
- * dropped until it closes, so it reads the answer instead of a reset.
+ * dropped until it closes, so it reads the answer instead of a reset. A request that did not
+ * arrive whole within Node's request timeout gets 408 and its connection is closed at once: its
+ * client is the slow one. Nothing is written into an answer already under way.
  */
 export function refuseClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) return void socket.destroy();
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || answering) return void socket.destroy();
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
+    return;
+  }
   const status = error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   socket.on("data", () => {});

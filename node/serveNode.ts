@@ -5,7 +5,9 @@
  * or a handle) live in this process too and end with it; change notifications fan out in memory.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`) and the environment
- * (`PORT`; limits and `LOG_LEVEL` as on Workers). It prints `listening on <url>` once it accepts
+ * (`PORT`; limits and `LOG_LEVEL` as on Workers; and Node's own: a request must arrive whole
+ * within `REQUEST_TIMEOUT_MS`, and one address holds at most `MAX_CONNECTIONS_PER_ADDRESS`
+ * connections, `capConnections`). It prints `listening on <url>` once it accepts
  * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
  * that cannot be served stops the process before it listens, and so does an address it cannot
  * listen on: one line on stderr that says why, exit 1. A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead
@@ -31,8 +33,15 @@ import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { type ListeningServer, listeningServer, type ListenOptions, listenSettings, reportRefusal, type StartRefusal } from "../shared/routes/listenSettings.ts";
 import { listenFailure } from "../shared/routes/startFailure.ts";
 import { nodeListener, refuseClientError } from "./nodeListener.ts";
+import { capConnections, tooManyConnections } from "./capConnections.ts";
 
 export type ServeNodeOptions = ListenOptions;
+
+/** A request's header block must have arrived this long after its first byte (or its connection's opening), when `REQUEST_TIMEOUT_MS` is longer. */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/** How often Node looks for requests past those bounds: a request is cut at most this long after its bound. */
+const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 export type NodeServer = ListeningServer;
 
 /**
@@ -59,9 +68,18 @@ export async function serveNode(definition: ServerDefinition, options: ServeNode
     { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort },
     options,
   );
-  const http = createServer(nodeListener((request, address) => handle(request, env, address)));
-  // A held stream (HTTP+SSE, a listen) is no reason to cut a connection: no request timeout.
-  http.requestTimeout = 0;
+  // Node's request timeout bounds receiving a request (its headers, then its body) and nothing
+  // after: a response streamed for hours (HTTP+SSE, a GET stream, a listen) is not cut by it.
+  const http = createServer({
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
+    connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+  });
+  const serve = nodeListener((request, address) => handle(request, env, address));
+  // Behind a proxy every connection is the proxy's: it bounds its own clients.
+  const overCap = config.trustProxy ? undefined : capConnections(http, config.maxConnectionsPerAddress);
+  const refuse = nodeListener(async () => tooManyConnections(config.maxConnectionsPerAddress));
+  http.on("request", (incoming, outgoing) => (overCap?.(incoming.socket) ? refuse : serve)(incoming, outgoing));
   http.on("clientError", refuseClientError);
   // A port in use, an address not this machine's: one line and exit 1, not Node's stack.
   await new Promise<void>((resolve) => {

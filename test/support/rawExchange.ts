@@ -42,9 +42,10 @@ export function openRaw(url: string, localAddress?: string): Promise<Socket> {
 
 /**
  * What `socket` receives from now on, until the first response has ended (by its Content-Length)
- * or the connection closes; `written` is sent first.
+ * or the connection closes — with `untilClose`, until it closes, for an answer that says
+ * `Connection: close`; `written` is sent first.
  */
-export function readAnswer(socket: Socket, written = ""): Promise<RawAnswer> {
+export function readAnswer(socket: Socket, written = "", { untilClose = false } = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     let text = "";
     const finish = (closed: boolean) => {
@@ -63,7 +64,7 @@ export function readAnswer(socket: Socket, written = ""): Promise<RawAnswer> {
       text += chunk.toString("latin1");
       const at = text.indexOf(HEAD_END);
       const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, at + 2))?.[1];
-      if (at >= 0 && length !== undefined && text.length >= at + HEAD_END.length + Number(length)) finish(false);
+      if (!untilClose && at >= 0 && length !== undefined && text.length >= at + HEAD_END.length + Number(length)) finish(false);
     };
     const onClose = () => finish(true);
     // A reset after the answer is still a close; before it, the status stays 0.
@@ -77,11 +78,11 @@ export function readAnswer(socket: Socket, written = ""): Promise<RawAnswer> {
   });
 }
 
-/** One request written as is on a fresh connection, and its answer; the connection is then closed. */
-export async function rawExchange(url: string, request: string): Promise<RawAnswer> {
+/** One request written as is on a fresh connection, and its answer (`readAnswer`); the connection is then closed. */
+export async function rawExchange(url: string, request: string, options: { untilClose?: boolean } = {}): Promise<RawAnswer> {
   const socket = await openRaw(url);
   try {
-    return await readAnswer(socket, request);
+    return await readAnswer(socket, request, options);
   } finally {
     socket.destroy();
   }
