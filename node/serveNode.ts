@@ -10,8 +10,8 @@
  * connections, `capConnections`). It prints `listening on <url>` once it accepts
  * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
  * that cannot be served stops the process before it listens, and so does an address it cannot
- * listen on: one line on stderr that says why, exit 1. A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead
- * of ending the process.
+ * listen on: one line on stderr that says why, exit 1. A promise rejection nothing handled is
+ * logged (`internal.unhandled-rejection`) instead of ending the process.
  *
  * @example
  * // node.ts, bundled or run by a TypeScript-aware Node: node server.mjs --port 8787
@@ -36,13 +36,13 @@ import { nodeListener, refuseClientError } from "./nodeListener.ts";
 import { capConnections, tooManyConnections } from "./capConnections.ts";
 
 export type ServeNodeOptions = ListenOptions;
+export type NodeServer = ListeningServer;
 
 /** A request's header block must have arrived this long after its first byte (or its connection's opening), when `REQUEST_TIMEOUT_MS` is longer. */
 const HEADERS_TIMEOUT_MS = 10_000;
 
 /** How often Node looks for requests past those bounds: a request is cut at most this long after its bound. */
 const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
-export type NodeServer = ListeningServer;
 
 /**
  * Exits the process with 1 and one line on stderr when the definition cannot be served ("The

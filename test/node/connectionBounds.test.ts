@@ -56,12 +56,14 @@ describe("a request that does not arrive whole", () => {
     expect(closed).toBe(true);
   });
 
-  it("is answered 408 and closed too when its header block never ends", async () => {
-    const socket = await openRaw(server.url);
-    const { status, closed, text } = await readAnswer(socket, `GET /health HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: `, { untilClose: true });
-    socket.destroy();
-    expect(status, text).toBe(408);
-    expect(closed).toBe(true);
+  it("is answered 408 and closed too when its header block never ends, or never starts", async () => {
+    for (const written of [`GET /health HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: `, ""]) {
+      const socket = await openRaw(server.url);
+      const { status, closed, text } = await readAnswer(socket, written, { untilClose: true });
+      socket.destroy();
+      expect(status, `${JSON.stringify(written)}: ${text}`).toBe(408);
+      expect(closed).toBe(true);
+    }
   });
 
   it("does not cut an answer streamed past the bound: an HTTP+SSE stream still carries a reply", async () => {
