@@ -104,7 +104,7 @@ function portFrom(raw: string | undefined): number {
  * Why this server may not check tokens as configured: it has `authorization` without `resource`
  * and answers a name that is not loopback (it listens on another host, or `ALLOWED_HOSTS` lets
  * other names in, or lets any in) — else undefined. Tokens' audience is never taken from a Host
- * header a client writes (issue 21).
+ * header a client writes.
  */
 function listenProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
   const authorization = options.authorization?.resourceServer(env, {});
