@@ -91,7 +91,8 @@ export default defineConfig({
           name: "contract-node",
           // As for contract-deno: one module graph per worker.
           isolate: false,
-          include: ["test/e2e/**/*.test.ts"],
+          // test/node: what only Node has (its request timeout and connections per address).
+          include: ["test/e2e/**/*.test.ts", "test/node/**/*.test.ts"],
           // As for Deno, and: restart and userState restart the server, whose sessions and homes Node
           // keeps in memory only (nothing outlives the process yet); webSocket: its entry is Workers' and Deno's.
           exclude: [
@@ -125,6 +126,8 @@ export default defineConfig({
           // As for contract-deno: one module graph per worker.
           isolate: false,
           include: ["test/e2e/**/*.test.ts"],
+          // absoluteTarget: workerd answers an absolute-form request target itself, before the Worker runs.
+          exclude: ["test/e2e/absoluteTarget.test.ts"],
           environment: "node",
           execArgv: ["--experimental-websocket"],
           testTimeout: 30_000,

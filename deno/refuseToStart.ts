@@ -2,10 +2,12 @@
  * How a Deno entry (`serveDeno`, `serveDenoStdio`) refuses to start: one JSON line on stderr
  * with the sentence that says what is wrong and what to do, then exit 1 — before it listens or
  * reads a line. Deno's own report of a rejected promise ("error: Uncaught (in promise)", the
- * source line, a dozen stack frames) buried that sentence (issue 21).
+ * source line, a dozen stack frames) would bury that sentence, and with an `unhandledrejection`
+ * listener (`logUnhandledRejections`) the process would exit 0 without listening.
  *
  * The events are those a Worker logs for the same problems: `definition.invalid`,
- * `config.homes`, `config.invalid` (a malformed variable or flag). The line is written whatever
+ * `config.homes`, `config.invalid` (a malformed variable or flag); and `start.failed`, what the
+ * process was given to listen on or open refused it (`startFailure.ts`). The line is written whatever
  * `LOG_LEVEL` says: that variable may be the malformed one. Not for failures while serving:
  * those are bugs, logged with their stack.
  */

@@ -11,7 +11,8 @@
  * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
  * `listening on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
  * A definition, deployment or variable that cannot be served stops the process before it
- * listens: one line on stderr that says why, exit 1 (`refuseToStart`).
+ * listens, and so does a port it cannot have or a KV file it cannot open: one line on stderr that
+ * says why, exit 1 (`refuseToStart`).
  * A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead of ending
  * the process (`logUnhandledRejections`, shared with `serveDenoStdio`).
  *
@@ -38,7 +39,9 @@ import { KvTasks } from "./KvTasks.ts";
 import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { refuseToStart } from "./refuseToStart.ts";
-import { type ListeningServer, listeningServer, type ListenOptions, listenSettings } from "../shared/routes/listenSettings.ts";
+import { refuseOtherTargetHost } from "./refuseOtherTargetHost.ts";
+import { type ListeningServer, listeningServer, type ListenOptions, type ListenSettings, listenSettings } from "../shared/routes/listenSettings.ts";
+import { listenFailure } from "../shared/routes/startFailure.ts";
 
 export interface ServeDenoOptions extends ListenOptions {
   /** A Deno KV database file for session storage. Default: `--kv`, `KV_PATH`, else in memory. */
@@ -52,15 +55,27 @@ const KV_OPEN_ATTEMPTS = 10;
 
 /**
  * Exits the process with 1 and one line on stderr (`refuseToStart`) when the definition cannot be
- * served ("The server definition is invalid: …"), nor its homes here, nor a variable as set.
+ * served ("The server definition is invalid: …"), nor its homes here, nor a variable as set; or
+ * when it cannot listen where asked, or open its KV file (`start.failed`).
  */
 export async function serveDeno(definition: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
   const env = options.env ?? Deno.env.toObject();
   const settings = listenSettings(definition, options, env, flag);
   if ("event" in settings) refuseToStart(settings.event, settings.problem);
-  const { hostname, port, config } = settings;
-  const logger = new Logger(config.logLevel);
+  const logger = new Logger(settings.config.logLevel);
   logUnhandledRejections(logger);
+  // What fails from here on (the port taken, a KV file that cannot be opened) fails the start,
+  // which nothing awaits in a way that would end the process: one line, and exit 1.
+  try {
+    return await start(definition, options, env, settings, logger);
+  } catch (error) {
+    refuseToStart("start.failed", error);
+  }
+}
+
+/** `serveDeno` once the settings are read: opens what it was given, listens, resolves once it does. */
+async function start(definition: ServerDefinition, options: ServeDenoOptions, env: Record<string, string>, settings: ListenSettings, logger: Logger): Promise<DenoServer> {
+  const { hostname, port, config } = settings;
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
   const telemetry = denoTelemetry(env, definition.handleTemplateOf) ?? definition.telemetryFor(env as ServerEnv, logger);
@@ -94,7 +109,12 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
     boundPort = address.port;
     listening(`http://${address.hostname}:${address.port}`);
   };
-  const http = Deno.serve({ hostname, port, onListen }, (request, info) => handle(request, env, info));
+  let http: ReturnType<typeof Deno.serve>;
+  try {
+    http = Deno.serve({ hostname, port, onListen }, (request, info) => refuseOtherTargetHost(request) ?? handle(request, env, info));
+  } catch (error) {
+    throw listenFailure(error, { hostname, port });
+  }
   const server = listeningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
   console.log(`listening on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
@@ -103,11 +123,13 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
 
 /** Opens a KV file another process may be opening at the same moment (SQLite then answers "database is locked" for a while). */
 async function openShared(path: string): Promise<Deno.Kv> {
+  // Without the flag, Deno has no `openKv` at all.
+  if (typeof Deno.openKv !== "function") throw new Error(`A KV file (--kv or KV_PATH: ${JSON.stringify(path)}) needs Deno KV, which this deno offers only with --unstable-kv: run it with that flag`);
   for (let attempt = 1; ; attempt++) {
     try {
       return await Deno.openKv(path);
     } catch (error) {
-      if (attempt >= KV_OPEN_ATTEMPTS || !String(error).includes("locked")) throw error;
+      if (attempt >= KV_OPEN_ATTEMPTS || !String(error).includes("locked")) throw new Error(`Cannot open the KV file ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }

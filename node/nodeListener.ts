@@ -4,8 +4,9 @@
  * route reads it, and a signal aborted when the client leaves before its answer is sent; the
  * response's status and headers sent at once (an event stream's first bytes are not held back),
  * its body written with the socket's backpressure, and cancelled when the client leaves, which
- * is how a session learns its stream closed. A Host that does not make a URL is refused 400
- * here, as workerd and Deno refuse it before the Worker sees it.
+ * is how a session learns its stream closed. The URL is the Host header's authority and the
+ * target's path (`requestUrl`); a request that has none is refused 400 here, as workerd and Deno
+ * refuse a malformed Host before the Worker sees it.
  *
  * A request answered before its body was read (a 413 by its declared length, a body cut off at
  * the limit) is answered once the rest of its body has been read and dropped, so that the
@@ -20,6 +21,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { ErrorCode } from "../shared/errors/errorCodes.ts";
+import { McpError } from "../shared/errors/McpError.ts";
+import { requestUrl, type UnaddressedRequest } from "./requestUrl.ts";
 
 /** What the shared router is: a request, its client's address, its answer. */
 export type FetchHandler = (request: Request, address: string | undefined) => Promise<Response>;
@@ -39,9 +43,9 @@ async function serve(handle: FetchHandler, incoming: IncomingMessage, outgoing: 
   // GET and HEAD carry no body: nothing reads theirs, and Node drops what comes (`_dump`).
   const body = incoming.method === "GET" || incoming.method === "HEAD" ? undefined : bodyOf(incoming);
   const request = toRequest(incoming, body?.stream, left.signal);
-  if (!request) {
+  if ("refused" in request) {
     outgoing.shouldKeepAlive = false;
-    outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request: the Host header is not a host name");
+    outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(request.refused);
     return;
   }
   const response = await handle(request, incoming.socket.remoteAddress);
@@ -50,14 +54,10 @@ async function serve(handle: FetchHandler, incoming: IncomingMessage, outgoing: 
   await send(response, outgoing, left.signal);
 }
 
-/** The web request for `incoming` with `body` as its body, or undefined when its Host does not make a URL. */
-function toRequest(incoming: IncomingMessage, body: ReadableStream<Uint8Array> | undefined, signal: AbortSignal): Request | undefined {
-  let url: URL;
-  try {
-    url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "localhost"}`);
-  } catch {
-    return undefined;
-  }
+/** The web request for `incoming` with `body` as its body, or why it has no URL (`requestUrl`). */
+function toRequest(incoming: IncomingMessage, body: ReadableStream<Uint8Array> | undefined, signal: AbortSignal): Request | UnaddressedRequest {
+  const url = requestUrl(incoming.headers.host, incoming.url ?? "/");
+  if (!(url instanceof URL)) return url;
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
@@ -89,7 +89,9 @@ function bodyOf(incoming: IncomingMessage): { stream: ReadableStream<Uint8Array>
           if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
         });
         incoming.once("end", () => dropping || controller.close());
-        incoming.once("error", (error) => dropping || controller.error(error));
+        // The client left, or was cut off (Node's request timeout), mid-body: the request is
+        // refused as such, not an error of the server's to log.
+        incoming.once("error", () => dropping || controller.error(cutOff()));
       },
       pull() {
         incoming.resume();
@@ -123,13 +125,25 @@ function bodyOf(incoming: IncomingMessage): { stream: ReadableStream<Uint8Array>
   return { stream, discard };
 }
 
+/** Why a body that stopped before its end was not read: the client's connection closed. */
+function cutOff(): McpError {
+  return new McpError(400, ErrorCode.InvalidRequest, "The request body did not arrive whole: its connection closed first");
+}
+
 /**
  * Node's `clientError` (a request its parser refused: a header block past `maxHeaderSize`, bad
  * framing): 431 or 400, `Connection: close`, then the rest of what the client sends is read and
- * dropped until it closes, so it reads the answer instead of a reset.
+ * dropped until it closes, so it reads the answer instead of a reset. A request that did not
+ * arrive whole within Node's request timeout gets 408 and its connection is closed at once: its
+ * client is the slow one. Nothing is written into an answer already under way.
  */
 export function refuseClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) return void socket.destroy();
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || answering) return void socket.destroy();
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
+    return;
+  }
   const status = error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   socket.on("data", () => {});

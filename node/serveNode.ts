@@ -5,11 +5,13 @@
  * or a handle) live in this process too and end with it; change notifications fan out in memory.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`) and the environment
- * (`PORT`; limits and `LOG_LEVEL` as on Workers). It prints `listening on <url>` once it accepts
+ * (`PORT`; limits and `LOG_LEVEL` as on Workers; and Node's own: a request must arrive whole
+ * within `REQUEST_TIMEOUT_MS`, and one address holds at most `MAX_CONNECTIONS_PER_ADDRESS`
+ * connections, `capConnections`). It prints `listening on <url>` once it accepts
  * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
- * that cannot be served stops the process before it listens: one line on stderr that says why,
- * exit 1. A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead
- * of ending the process.
+ * that cannot be served stops the process before it listens, and so does an address it cannot
+ * listen on: one line on stderr that says why, exit 1. A promise rejection nothing handled is
+ * logged (`internal.unhandled-rejection`) instead of ending the process.
  *
  * @example
  * // node.ts, bundled or run by a TypeScript-aware Node: node server.mjs --port 8787
@@ -29,14 +31,23 @@ import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { type ListeningServer, listeningServer, type ListenOptions, listenSettings, reportRefusal, type StartRefusal } from "../shared/routes/listenSettings.ts";
+import { listenFailure } from "../shared/routes/startFailure.ts";
 import { nodeListener, refuseClientError } from "./nodeListener.ts";
+import { capConnections, tooManyConnections } from "./capConnections.ts";
 
 export type ServeNodeOptions = ListenOptions;
 export type NodeServer = ListeningServer;
 
+/** A request's header block must have arrived this long after its first byte (or its connection's opening), when `REQUEST_TIMEOUT_MS` is longer. */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/** How often Node looks for requests past those bounds: a request is cut at most this long after its bound. */
+const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+
 /**
  * Exits the process with 1 and one line on stderr when the definition cannot be served ("The
- * server definition is invalid: …"), nor its homes here, nor a variable as set.
+ * server definition is invalid: …"), nor its homes here, nor a variable as set; or when it cannot
+ * listen where asked (`start.failed`).
  */
 export async function serveNode(definition: ServerDefinition, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const env = options.env ?? processEnv();
@@ -57,13 +68,27 @@ export async function serveNode(definition: ServerDefinition, options: ServeNode
     { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort },
     options,
   );
-  const http = createServer(nodeListener((request, address) => handle(request, env, address)));
-  // A held stream (HTTP+SSE, a listen) is no reason to cut a connection: no request timeout.
-  http.requestTimeout = 0;
+  // Node's request timeout bounds receiving a request (its headers, then its body) and nothing
+  // after: a response streamed for hours (HTTP+SSE, a GET stream, a listen) is not cut by it.
+  const http = createServer({
+    requestTimeout: config.requestTimeoutMs,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
+    connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+  });
+  const serve = nodeListener((request, address) => handle(request, env, address));
+  // Behind a proxy every connection is the proxy's: it bounds its own clients.
+  const overCap = config.trustProxy ? undefined : capConnections(http, config.maxConnectionsPerAddress);
+  const refuse = nodeListener(async () => tooManyConnections(config.maxConnectionsPerAddress));
+  http.on("request", (incoming, outgoing) => (overCap?.(incoming.socket) ? refuse : serve)(incoming, outgoing));
   http.on("clientError", refuseClientError);
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(port, hostname, () => resolve());
+  // A port in use, an address not this machine's: one line and exit 1, not Node's stack.
+  await new Promise<void>((resolve) => {
+    const refused = (error: Error) => refuseToStart({ event: "start.failed", problem: listenFailure(error, { hostname, port }) });
+    http.once("error", refused);
+    http.listen(port, hostname, () => {
+      http.off("error", refused);
+      resolve();
+    });
   });
   boundPort = (http.address() as AddressInfo).port;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;

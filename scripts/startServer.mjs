@@ -11,7 +11,7 @@
  * By default the server's console goes to the test's, as miniflare prints workerd's output, less
  * workerd's report of a client that left (`clientLeftReport.mjs`). A test
  * whose server logs errors on purpose passes `captureLogs: true`: the lines are kept, not printed,
- * and `server.logs()` returns them for the test to assert on (issue 21: a green run prints nothing).
+ * and `server.logs()` returns them for the test to assert on (a green run prints nothing).
  *
  * @example
  * const server = await startServer({ vars: { LOG_LEVEL: "error" } });

@@ -39,6 +39,18 @@ export interface Config {
   /** Largest accepted request body (`MAX_BODY_BYTES`). */
   maxBodyBytes: number;
   /**
+   * Node: a request whose headers and body have not all arrived this long after its first byte
+   * is answered 408 and its connection closed (`REQUEST_TIMEOUT_MS`, at most `MAX_TIMER_MS`).
+   * Receiving only: an answer streamed for hours (a GET stream, a listen) is not cut.
+   */
+  requestTimeoutMs: number;
+  /**
+   * Node: connections one address (an IPv6 /64) holds open at once (`MAX_CONNECTIONS_PER_ADDRESS`);
+   * a further one has its requests answered 429. Not counted behind `TRUST_PROXY`, where every
+   * connection is the proxy's.
+   */
+  maxConnectionsPerAddress: number;
+  /**
    * A tool's or prompt's arguments, as compact UTF-8 JSON, checked before validation
    * (`MAX_ARGUMENT_BYTES`); a tool's own `limits.maxBytes` wins. See `ArgumentLimits.ts`.
    */
@@ -136,6 +148,8 @@ export const DEFAULT_CONFIG: Config = {
   logLevel: "info",
   keepaliveIntervalMs: 25_000,
   maxBodyBytes: 4 * 1024 * 1024,
+  requestTimeoutMs: 30_000,
+  maxConnectionsPerAddress: 64,
   maxArgumentBytes: 1024 * 1024,
   maxArgumentDepth: 32,
   maxArgumentValues: 10_000,
@@ -171,6 +185,8 @@ export const DEFAULT_CONFIG: Config = {
 const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "allowedHosts" | "trustProxy">, string> = {
   keepaliveIntervalMs: "KEEPALIVE_INTERVAL_MS",
   maxBodyBytes: "MAX_BODY_BYTES",
+  requestTimeoutMs: "REQUEST_TIMEOUT_MS",
+  maxConnectionsPerAddress: "MAX_CONNECTIONS_PER_ADDRESS",
   maxArgumentBytes: "MAX_ARGUMENT_BYTES",
   maxArgumentDepth: "MAX_ARGUMENT_DEPTH",
   maxArgumentValues: "MAX_ARGUMENT_VALUES",
@@ -208,6 +224,7 @@ const NUMERIC: Record<Exclude<keyof Config, "logLevel" | "allowedOrigins" | "all
 const TIMER_BOUND = { ms: MAX_TIMER_MS, why: "the longest delay setTimeout can hold, about 24.8 days" };
 const MAX_DURATION: Partial<Record<keyof typeof NUMERIC, { ms: number; why: string }>> = {
   keepaliveIntervalMs: TIMER_BOUND,
+  requestTimeoutMs: TIMER_BOUND,
   handlerTimeoutMs: TIMER_BOUND,
   sessionIdleTtlMs: { ms: MAX_SESSION_IDLE_TTL_MS, why: "365 days" },
   requestStateTtlMs: TIMER_BOUND,

@@ -174,7 +174,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     const logger = new Logger(config.logLevel);
     const secret = requestStateSecret(env);
     if (secret === undefined) {
-      logger.warn("config.request-state-secret", { message: serverText("REQUEST_STATE_SECRET is not set: requestState is sealed with a per-isolate key, so a retry that reaches another isolate is refused") });
+      logger.warn("config.request-state-secret", { message: serverText("REQUEST_STATE_SECRET is not set: requestState is sealed with a key drawn at random by this server (each Worker isolate, each Deno or Node process), so a retry that reaches another is refused") });
     }
     if (definition.problem) logger.error("definition.invalid", { message: serverText(definition.problem.message) });
     const broadcast = platform.broadcaster(env, config);

@@ -43,9 +43,12 @@ export interface ListenSettings {
   config: Config;
 }
 
-/** Why a process does not start: the event its one line on stderr is logged under, and the problem. */
+/**
+ * Why a process does not start: the event its one line on stderr is logged under, and the problem
+ * (`start.failed`: what it was given to listen on or open refused it, `startFailure.ts`).
+ */
 export interface StartRefusal {
-  event: "definition.invalid" | "config.homes" | "config.invalid";
+  event: "definition.invalid" | "config.homes" | "config.invalid" | "start.failed";
   problem: unknown;
 }
 
@@ -101,7 +104,7 @@ function portFrom(raw: string | undefined): number {
  * Why this server may not check tokens as configured: it has `authorization` without `resource`
  * and answers a name that is not loopback (it listens on another host, or `ALLOWED_HOSTS` lets
  * other names in, or lets any in) — else undefined. Tokens' audience is never taken from a Host
- * header a client writes (issue 21).
+ * header a client writes.
  */
 function listenProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
   const authorization = options.authorization?.resourceServer(env, {});

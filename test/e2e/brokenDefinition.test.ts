@@ -6,24 +6,37 @@
  * - a process entry (Deno over HTTP, stdio) refuses to start, exiting 1 with that sentence,
  *   before it listens or reads stdin; so does one whose definitions keep state per signed-in user
  *   (`home: "user"`) when nobody signs in (`test/fixtures/userHomeServer.ts`), and one with a
- *   malformed variable. The sentence is one line on stderr: no "Uncaught", no stack (issue 21).
+ *   malformed variable. The sentence is one line on stderr: no "Uncaught", no stack;
+ * - so does a process that cannot start serving a good definition: Deno whose port is taken, or
+ *   asked for a KV file without `--unstable-kv`; Node whose port is taken, or asked to listen on
+ *   an address that is not this machine's (`start.failed`).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DENO_FLAGS } from "../../scripts/startDenoServer.mjs";
+import { bundleNodeEntry } from "../../scripts/startNodeServer.mjs";
+import { type Server, createServer } from "node:net";
 import { type NpmScript, npmScript } from "../support/npmScript.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SENTENCE = "The server definition is invalid: Tool echo is defined twice";
 
 /**
- * Runs `test/support/denoServer.ts` on a definition (`--stdio` for the stdio entry) and waits for
+ * Runs `test/support/denoServer.ts` on a definition (`--stdio` for the stdio entry; a `--port` in
+ * `args` comes first, so it wins over the default 0) and waits for
  * it to exit on its own: stdin stays open, so it must not be waiting for its input to end.
  */
-async function refusal(definition: string, args: string[] = [], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["node_modules/deno/bin.cjs", ...DENO_FLAGS, "test/support/denoServer.ts", "--server", definition, "--port", "0", ...args], {
+async function refusal(definition: string, args: string[] = [], env: Record<string, string> = {}, flags = DENO_FLAGS) {
+  return exited(["node_modules/deno/bin.cjs", ...flags, "test/support/denoServer.ts", "--server", definition, ...args, "--port", "0"], env);
+}
+
+/** Runs Node with `args` and waits for it to exit on its own, stdin left open. */
+async function exited(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
@@ -47,7 +60,20 @@ function expectOneLine(stderr: string, event: string, sentence: string | RegExp)
 }
 
 let dev: NpmScript | undefined;
-afterAll(() => dev?.stop());
+let taken: Server | undefined;
+afterAll(() => {
+  dev?.stop();
+  taken?.close();
+});
+
+/** A port on 127.0.0.1 that this test process listens on, so a server asked for it cannot have it. */
+async function takenPort(): Promise<number> {
+  taken ??= await new Promise<Server>((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+  return (taken.address() as { port: number }).port;
+}
 
 describe("a definition that cannot be served", () => {
   it("leaves npm start running, answering MCP requests with the sentence that says why and /health 503 with it", { timeout: 90_000 }, async () => {
@@ -93,5 +119,40 @@ describe("a definition that cannot be served", () => {
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expectOneLine(stderr, "definition.invalid", SENTENCE);
+  });
+});
+
+describe("a server that cannot start serving", () => {
+  it("stops Deno whose port is taken, with one line that names the port", { timeout: 60_000 }, async () => {
+    const port = await takenPort();
+    const { code, stdout, stderr } = await refusal("test/runtime/testServer.ts", ["--port", String(port)]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expectOneLine(stderr, "start.failed", new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use`));
+  });
+
+  it("stops Deno asked for a KV file without --unstable-kv, with one line that says to add it", { timeout: 60_000 }, async () => {
+    const flags = DENO_FLAGS.filter((flag) => flag !== "--unstable-kv");
+    const { code, stdout, stderr } = await refusal("test/runtime/testServer.ts", ["--kv", join(tmpdir(), `durable-mcp-no-kv-${process.pid}.sqlite`)], {}, flags);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expectOneLine(stderr, "start.failed", /--unstable-kv/);
+  });
+
+  it("stops Node whose port is taken, or asked for an address that is not this machine's, with one line each", { timeout: 60_000 }, async () => {
+    const bundled = await bundleNodeEntry({ definition: "test/runtime/testServer.ts" });
+    try {
+      const port = await takenPort();
+      const inUse = await exited([bundled.outfile, "--port", String(port)]);
+      expect(inUse.code).toBe(1);
+      expect(inUse.stdout).toBe("");
+      expectOneLine(inUse.stderr, "start.failed", new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use`));
+      // 192.0.2.0/24 is for documentation (RFC 5737): no machine has it.
+      const elsewhere = await exited([bundled.outfile, "--port", "0", "--hostname", "192.0.2.1"], { ALLOWED_HOSTS: "192.0.2.1" });
+      expect(elsewhere.code).toBe(1);
+      expectOneLine(elsewhere.stderr, "start.failed", /^Cannot listen on 192\.0\.2\.1:0: /);
+    } finally {
+      bundled.remove();
+    }
   });
 });
