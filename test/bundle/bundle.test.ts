@@ -117,9 +117,11 @@
  * listing: 127.36 → 127.61 minified, 43.09 → 43.21 gzip (budget 43.2 → 43.3).
  *
  * All of these together, with the fair shares' grouping by network (`networkOf`, the room kept
- * for newcomers), the client address a self-hosted Worker reads from its socket (`workerAddress`)
- * and the spans' bounds: measured 75.62 KiB gzip for the example (218.00 minified) and 44.09 for
- * the one-tool Worker (129.95); budgets 75.7 and 44.2.
+ * for newcomers), the client address a self-hosted Worker reads from its socket (`workerAddress`),
+ * the spans' bounds and the two new variables Node reads (`REQUEST_TIMEOUT_MS`,
+ * `MAX_CONNECTIONS_PER_ADDRESS`, validated in every runtime's config): measured 75.72 KiB gzip
+ * for the example (218.22 minified) and 44.18 for the one-tool Worker (130.17); budgets 75.8
+ * and 44.3.
  */
 import { describe, expect, it } from "vitest";
 import { deploySize } from "../../scripts/deploySize.mjs";
