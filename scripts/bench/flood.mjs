@@ -1,5 +1,5 @@
 /**
- * `npm run bench:flood`: memory after repeated abuse (issue 11, part 4). On one bare-workerd
+ * `npm run bench:flood`: memory after repeated abuse. On one bare-workerd
  * server, ROUNDS times: a legacy HTTP+SSE client opens its stream and stops reading while it
  * posts WAVE concurrent 32 KiB tool calls at a time, until 429s come back (or MAX_WAVES); then it
  * reads what was accepted — every accepted request must be answered, once — and leaves. After
@@ -11,7 +11,9 @@
  *
  * With FLOOD_CALLS=N, one stalled reader instead: the client reads nothing while it posts N calls
  * in waves of WAVE (429s or not), workerd's RSS sampled after every wave; then it reads, and every
- * accepted call must be answered once. Prints the growth from idle to the peak. Goal ≤ 32 MiB.
+ * accepted call must be answered once. Prints the growth from idle to the peak (goal ≤ 32 MiB), and
+ * where it was after the first wave (the session's first use) and when the first 429 came (the
+ * accepted calls), so the refused calls' share is the rest.
  *
  * It also prints the isolate's heap while the reader is stalled (used, reserved, outside the heap in
  * array buffers, live after a collection). FLOOD_SAMPLE=1 adds the JavaScript allocation sites
@@ -99,6 +101,8 @@ async function stalled(calls) {
   const accepted = new Set();
   const statuses = {};
   let peak = idle;
+  let firstWave;
+  let full;
   if (process.env.FLOOD_SAMPLE) await inspector.send("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   for (let id = 1; id <= calls; ) {
     const wave = Array.from({ length: Math.min(WAVE, calls - id + 1) }, () => id++);
@@ -114,7 +118,10 @@ async function stalled(calls) {
         if (response.status === 202) accepted.add(callId);
       }),
     );
-    peak = Math.max(peak, workerdRssMiB());
+    const rss = workerdRssMiB();
+    peak = Math.max(peak, rss);
+    firstWave ??= rss;
+    if (statuses[429] && full === undefined) full = rss;
   }
   if (process.env.FLOOD_SAMPLE) {
     const { profile } = await inspector.send("HeapProfiler.stopSampling");
@@ -141,6 +148,8 @@ async function stalled(calls) {
   const mib = (bytes) => (bytes / 1048576).toFixed(1);
   console.log(`while stalled: JS heap used ${mib(usedSize)} of ${mib(totalSize)} MiB (idle: ${mib(idleUsage.totalSize)}), array buffers ${mib(backingStorageSize)} MiB, live after a collection ${live.toFixed(1)} MiB, RSS then ${collected.toFixed(1)} MiB`);
   console.log(`stalled reader, ${calls} calls of ${INPUT_KIB} KiB: statuses ${JSON.stringify(statuses)}; accepted ${accepted.size}, answered ${answered()}, lost ${accepted.size - answered()}, duplicates ${duplicates}`);
+  const since = (rss) => (rss === undefined ? "-" : `+${(rss - idle).toFixed(1)}`);
+  console.log(`workerd RSS growth after the first wave ${since(firstWave)} MiB, at the first 429 ${since(full)} MiB`);
   console.log(`workerd RSS idle ${idle.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB: growth ${(peak - idle).toFixed(1)} MiB (goal ≤ 32)`);
 }
 

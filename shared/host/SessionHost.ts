@@ -119,7 +119,7 @@ export class SessionHost {
       case "deliver": {
         const transport = this.#find(sessionId, "legacy", operation.owner);
         if (!transport.ok) return errorAnswer(transport.error);
-        const refused = await transport.value.deliver(operation.messages, operation.size, operation.auth, operation.trace);
+        const refused = await transport.value.deliverBody(operation.body, operation.requests, operation.size, operation.auth, operation.trace);
         return refused ? errorAnswer(refused.error, refused.id) : { status: 202 };
       }
       case "post": {

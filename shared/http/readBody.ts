@@ -9,7 +9,7 @@
  * Not here: JSON parsing (`parseMessages()`), content-type checks (`guards.ts`).
  */
 import { concatBytes } from "../bytes/concatBytes.ts";
-import { type Checked, passed, refused } from "../errors/Checked.ts";
+import { type Checked, passed, type Refused, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { requestHeaders } from "./requestHeaders.ts";
@@ -17,15 +17,26 @@ import { requestHeaders } from "./requestHeaders.ts";
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export async function readBody(request: Request, maxBytes: number): Promise<Checked<string>> {
+  const bytes = await readBodyBytes(request, maxBytes);
+  return bytes.ok ? decodeUtf8(bytes.value) : bytes;
+}
+
+/** `readBody` before decoding: the bytes as sent, within `maxBytes` (what a route hands on to a session object). */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Checked<Uint8Array>> {
   const declared = requestHeaders(request).get("content-length");
   if (declared !== null && Number(declared) > maxBytes) return tooLarge(maxBytes);
   // The common case, a declared length within the limit: one native read, no chunk loop (and no
   // look at `request.body`, a platform call of its own).
   let bytes: Uint8Array | undefined;
   if (declared !== null) bytes = new Uint8Array(await request.arrayBuffer());
-  else if (!request.body) return passed("");
+  else if (!request.body) return passed(new Uint8Array(0));
   else bytes = await readChunks(request.body, maxBytes);
   if (!bytes || bytes.byteLength > maxBytes) return tooLarge(maxBytes);
+  return passed(bytes);
+}
+
+/** Strict UTF-8: invalid input is a parse error (400, -32700), not U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array): Checked<string> {
   try {
     return passed(utf8.decode(bytes));
   } catch {
@@ -50,6 +61,6 @@ async function readChunks(body: ReadableStream<Uint8Array>, maxBytes: number): P
   }
 }
 
-function tooLarge(maxBytes: number): Checked<string> {
+function tooLarge(maxBytes: number): Refused {
   return refused(new McpError(413, ErrorCode.InvalidRequest, `Request body exceeds the limit of ${maxBytes} bytes`));
 }

@@ -51,6 +51,10 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 export function isRequest(m: JsonRpcMessage): m is JsonRpcRequest {
   return "method" in m && "id" in m;
 }
+/** The ids of a batch's requests (its notifications and responses have none to answer): what admitting it counts. */
+export function requestIds(messages: readonly JsonRpcMessage[]): RequestId[] {
+  return messages.filter(isRequest).map((m) => m.id);
+}
 export function isNotification(m: JsonRpcMessage): m is JsonRpcNotification {
   return "method" in m && !("id" in m);
 }

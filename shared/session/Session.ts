@@ -32,7 +32,7 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Scope } from "../exchange/Exchange.ts";
 import { DISCONNECTED, Exchanges } from "../exchange/Exchanges.ts";
-import { isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest, notification, request } from "../jsonrpc/messages.ts";
+import { isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest, notification, request, type RequestId } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
 import { QueueBudget } from "../outbound/QueueBudget.ts";
@@ -240,7 +240,7 @@ export class Session<T extends Transport = Transport> {
       budget: this.#budget,
       storage: this.#storage,
       protocolVersion: () => this.#record.protocolVersion ?? DEFAULT_PROTOCOL_VERSION,
-      admit: (messages, size) => this.admit(messages, size),
+      admit: (requests, size) => this.admit(requests, size),
       accept: (messages, replies, size, auth, trace) => this.#accept(messages, replies, size, auth, trace),
       closed: (stream, reason, cancel) => this.#closed(stream, reason, cancel),
       touch: () => this.#touch(),
@@ -289,8 +289,7 @@ export class Session<T extends Transport = Transport> {
    * The 429 answer when a message's requests do not fit the budget, else undefined. Transports ask
    * through their link; a connection that also carries 2026-07-28 requests asks here (`serveMessages`).
    */
-  admit(messages: JsonRpcMessage[], size: number): Refusal | undefined {
-    const requests = messages.filter(isRequest);
+  admit(requests: readonly RequestId[], size: number): Refusal | undefined {
     if (requests.length === 0 || this.#budget.canAdmit(requests.length, size)) return undefined;
     const { bytes, messages: queued, reserved, reservedBytes } = this.#budget;
     this.#log.warn("queue.full", { bytes, messages: queued, reserved, reservedBytes, refused: requests.length });
@@ -301,7 +300,7 @@ export class Session<T extends Transport = Transport> {
       undefined,
       { "retry-after": String(RETRY_AFTER_SECONDS) },
     );
-    return { error, id: requests.length === 1 ? requests[0]!.id : null };
+    return { error, id: requests.length === 1 ? requests[0]! : null };
   }
 
   /** Starts requests (answered through `replies`), applies notifications, routes client responses. */

@@ -62,10 +62,11 @@ export interface TransportLink {
   /** The negotiated revision, or the default before `initialize`. */
   protocolVersion(): string;
   /**
-   * The refusal for a batch whose requests do not fit the budget; undefined when they do. Ask
-   * before `accept`. `size` is the batch's text length, reserved while its requests are in flight.
+   * The refusal for a batch whose requests (`requests`: their ids, `requestIds`) do not fit the
+   * budget; undefined when they do. Ask before `accept`. `size` is the batch's text length,
+   * reserved while its requests are in flight.
    */
-  admit(messages: JsonRpcMessage[], size: number): Refusal | undefined;
+  admit(requests: readonly RequestId[], size: number): Refusal | undefined;
   /**
    * Takes admitted messages: requests start and are answered through `replies`; notifications and
    * client responses apply. `auth` is the principal the messages' own request established (their

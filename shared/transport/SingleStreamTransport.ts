@@ -14,7 +14,9 @@
  * Not here: routing (there is nothing to route), resumption (no event ids on these wires).
  */
 import type { Principal } from "../auth/Principal.ts";
-import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { type Checked, passed } from "../errors/Checked.ts";
+import { type JsonRpcMessage, type RequestId, requestIds } from "../jsonrpc/messages.ts";
+import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
 import type { Frame } from "../outbound/OutboundQueue.ts";
@@ -82,10 +84,24 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
 
   /** Takes one batch of the client's messages; replies go out on the stream. The refusal if it did not fit. */
   async deliver(messages: JsonRpcMessage[], size: number, auth?: Principal, trace?: HopTrace): Promise<Refusal | undefined> {
+    return this.#deliver(requestIds(messages), size, () => passed(messages), auth, trace);
+  }
+
+  /**
+   * `deliver` for a body as the route read and checked it (`requests`: its requests' ids): parsed
+   * only once the batch is admitted, so a refused one costs no parse here.
+   */
+  async deliverBody(body: Uint8Array, requests: readonly RequestId[], size: number, auth?: Principal, trace?: HopTrace): Promise<Refusal | undefined> {
+    return this.#deliver(requests, size, () => parsedBody(body), auth, trace);
+  }
+
+  async #deliver(requests: readonly RequestId[], size: number, messages: () => Checked<JsonRpcMessage[]>, auth: Principal | undefined, trace: HopTrace | undefined): Promise<Refusal | undefined> {
     await this.#link.touch();
-    const refused = this.#link.admit(messages, size);
+    const refused = this.#link.admit(requests, size);
     if (refused) return refused;
-    await this.#link.accept(messages, this.replies, size, auth, trace);
+    const batch = messages();
+    if (!batch.ok) return { error: batch.error, id: batch.id ?? null };
+    await this.#link.accept(batch.value, this.replies, size, auth, trace);
     return undefined;
   }
 
@@ -96,4 +112,12 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
   close(): void {
     this.#stream.close();
   }
+}
+
+const utf8 = new TextDecoder();
+
+/** A body the route already checked, checked again where it arrived (a scan and a parse, nothing trusted across the hop). */
+function parsedBody(body: Uint8Array): Checked<JsonRpcMessage[]> {
+  const parsed = parseMessages(utf8.decode(body));
+  return parsed.ok ? passed(parsed.value.messages) : parsed;
 }

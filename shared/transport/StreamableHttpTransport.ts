@@ -23,7 +23,7 @@ import { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import type { Answer } from "../http/Answer.ts";
 import { errorAnswer } from "../http/errorResponse.ts";
-import { isRequest, type JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { type JsonRpcMessage, requestIds } from "../jsonrpc/messages.ts";
 import { EventStore } from "../outbound/EventStore.ts";
 import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
 import type { Reservation } from "../outbound/QueueBudget.ts";
@@ -87,9 +87,9 @@ export class StreamableHttpTransport implements Transport {
    */
   async post(messages: JsonRpcMessage[], size: number, { headers = {}, auth, trace }: { headers?: Record<string, string>; auth?: Principal; trace?: HopTrace } = {}): Promise<Answer> {
     await this.#link.touch();
-    const refused = this.#link.admit(messages, size);
+    const ids = requestIds(messages);
+    const refused = this.#link.admit(ids, size);
     if (refused) return errorAnswer(refused.error, refused.id);
-    const ids = messages.filter(isRequest).map((m) => m.id);
     let owed = ids.length;
     if (owed === 0) {
       await this.#link.accept(messages, undefined, size, auth, trace);

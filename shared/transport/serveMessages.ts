@@ -169,7 +169,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     const admitted = admitStateless(message, undefined, server);
     if (!admitted.ok) return admitted.error;
     const { meta, plan } = admitted.value;
-    const full = session.admit([message], size);
+    const full = session.admit([message.id], size);
     if (full) return full.error;
     const outlet = transport.replies.outlet(session.budget.reserve(size));
     if (!plan) {

@@ -25,6 +25,8 @@ it("refuses with 429 when a non-reading client's queue is full, and answers ever
   const body = await refused!.json<any>();
   expect(body.error.code).toBe(-32000);
   expect(body.error.message).toMatch(/queue is full/);
+  // The refusal answers the request it refused (the session admits by the ids the Worker read).
+  expect(body.id).toBe(accepted.length + 1);
 
   // The bound holds: messages plus reservations within the cap; bytes within the cap plus the
   // replies that were already reserved when it was reached.
