@@ -52,6 +52,18 @@ async function liveHeapMiB() {
 const input = "a".repeat(INPUT_KIB * 1024);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** POSTs one `toUpperCase` call to a legacy session's endpoint; counts its status, and its id as accepted on 202. */
+async function postCall(endpoint, callId, statuses, accepted) {
+  const response = await fetch(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: "toUpperCase", arguments: { input } } }),
+  });
+  await response.arrayBuffer();
+  statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+  if (response.status === 202) accepted.add(callId);
+}
+
 async function round(n) {
   const stream = await openLegacyStream(server.port);
   stream.pause();
@@ -60,18 +72,7 @@ async function round(n) {
   const statuses = {};
   let id = 0;
   for (let wave = 0; wave < MAX_WAVES && !statuses[429]; wave++) {
-    const posts = Array.from({ length: WAVE }, async () => {
-      const callId = ++id;
-      const response = await fetch(endpoint, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: "toUpperCase", arguments: { input } } }),
-      });
-      await response.arrayBuffer();
-      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-      if (response.status === 202) accepted.add(callId);
-    });
-    await Promise.all(posts);
+    await Promise.all(Array.from({ length: WAVE }, () => postCall(endpoint, ++id, statuses, accepted)));
   }
   stream.resume();
   const answered = () => stream.messages.filter((m) => accepted.has(m.id)).length;
@@ -106,18 +107,7 @@ async function stalled(calls) {
   if (process.env.FLOOD_SAMPLE) await inspector.send("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   for (let id = 1; id <= calls; ) {
     const wave = Array.from({ length: Math.min(WAVE, calls - id + 1) }, () => id++);
-    await Promise.all(
-      wave.map(async (callId) => {
-        const response = await fetch(endpoint, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name: "toUpperCase", arguments: { input } } }),
-        });
-        await response.arrayBuffer();
-        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-        if (response.status === 202) accepted.add(callId);
-      }),
-    );
+    await Promise.all(wave.map((callId) => postCall(endpoint, callId, statuses, accepted)));
     const rss = workerdRssMiB();
     peak = Math.max(peak, rss);
     firstWave ??= rss;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
-import { rawExchange } from "../support/rawExchange.ts";
+import { rawGet } from "../support/rawExchange.ts";
 
 /** The loopback names, as `npm start`, Deno and Node on 127.0.0.1 answer by default. */
 const VARS = { LOG_LEVEL: "error", ALLOWED_HOSTS: "localhost,127.0.0.1,[::1]" };
@@ -19,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.dispose());
 
-/** A GET of `target` with `host` in its Host header. */
-const get = (target: string, host: string) => rawExchange(server.url, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\n\r\n`);
+const get = (target: string, host: string) => rawGet(server.url, target, host);
 
 describe("a request target of two leading slashes", () => {
   for (const path of ["/health", "/", "/sse"]) {

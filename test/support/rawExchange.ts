@@ -87,3 +87,8 @@ export async function rawExchange(url: string, request: string, options: { until
     socket.destroy();
   }
 }
+
+/** A GET of `target` (sent as written, whatever its form) with `host` in its Host header, on a connection of its own. */
+export function rawGet(url: string, target: string, host: string): Promise<RawAnswer> {
+  return rawExchange(url, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\n\r\n`);
+}
