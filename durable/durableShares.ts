@@ -1,7 +1,7 @@
 /**
- * Fair shares on Workers (issue 20): each client's counters live in its home object — a signed-in
+ * Fair shares on Workers: each client's counters live in its home object — a signed-in
  * user's own (`user:<owner>`), else one per client address (`client:<clientKey>`) — so a
- * client's sessions and tasks are counted wherever they are created, from any isolate. One RPC
+ * client's sessions, tasks and handles are counted wherever they are created, from any isolate. One RPC
  * call to take a share (and renew it, as a session's deadline is pushed), one to give it back;
  * a share that is never given back lapses at its deadline.
  */
@@ -12,13 +12,8 @@ import type { Shares } from "../shared/shares/Shares.ts";
 import type { HomeObject } from "./HomeObject.ts";
 import { unsettle } from "./settled.ts";
 
-/** The home that counts `shareKey`'s shares: a principal's own, else one for the client's address. */
-export function shareHome(shareKey: string): string {
-  return clientHomeName(shareKey);
-}
-
 export function durableShares(namespace: DurableObjectNamespace<HomeObject>): Shares {
-  const stub = (shareKey: string) => namespace.get(namespace.idFromName(shareHome(shareKey)));
+  const stub = (shareKey: string) => namespace.get(namespace.idFromName(clientHomeName(shareKey)));
   return {
     async acquire(resource, shareKey, id, claim = {}) {
       try {

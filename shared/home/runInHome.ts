@@ -11,11 +11,12 @@
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Method, Result } from "../definition/Method.ts";
+import type { HomePlan } from "../definition/Home.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { ANONYMOUS } from "../shares/clientKey.ts";
 import { unknownHandle } from "./unknownHandle.ts";
-import { type HomeAddress, type Homes, isHandle, newHandle } from "./Homes.ts";
+import { type HomeAddress, type HomeCall, type Homes, isHandle, newHandle } from "./Homes.ts";
 
 /** What an era knows of where homes are and who is asking. */
 export interface HomeRoute {
@@ -30,10 +31,14 @@ export interface HomeRoute {
 }
 
 /** Runs `method` (found by the era, `local`) where the definition it names lives. */
-export async function runInHome(server: ServerDefinition, method: string, params: Record<string, unknown>, ctx: RequestContext, local: Method, route: HomeRoute): Promise<Result> {
+export function runInHome(server: ServerDefinition, method: string, params: Record<string, unknown>, ctx: RequestContext, local: Method, route: HomeRoute): Promise<Result> {
   const plan = server.homeOf(method, params);
-  if (!plan) return local(params, ctx);
-  const call = { method, params };
+  // Most calls name no home: they run here with no extra promise turn.
+  return plan ? inHome(plan, { method, params }, ctx, route) : local(params, ctx);
+}
+
+/** Runs `call` in the home `plan` names, once the handle (or the user) and whose share a new handle takes are known. */
+async function inHome(plan: HomePlan, call: HomeCall, ctx: RequestContext, route: HomeRoute): Promise<Result> {
   let address: HomeAddress;
   if (plan.kind === "user") {
     if (route.owner === undefined) throw notHosted(`${describe(call)} keeps its state in the signed-in user's home, and this request has no user: configure \`authorization\``);
