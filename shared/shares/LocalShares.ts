@@ -26,7 +26,8 @@ export class LocalShares implements Shares {
     const holding = { until: claim.until ?? Number.POSITIVE_INFINITY, bytes: claim.bytes ?? 0 };
     if (!holdings.has(id) && !claim.held) {
       const network = networkOf(client);
-      const refusal = checkShare(this.#limits[resource], tally(holdings.values()), this.#tally(clients), holding.bytes, network === client ? undefined : this.#tally(clients, network));
+      const held = this.#tally(clients, network);
+      const refusal = checkShare(this.#limits[resource], tally(holdings.values()), held.all, holding.bytes, network === client ? undefined : held.network);
       if (refusal) return refused(refusal);
     }
     holdings.set(id, holding);
@@ -52,16 +53,19 @@ export class LocalShares implements Shares {
     return clients;
   }
 
-  /** What every client holds, or those of one network. */
-  #tally(clients: Map<string, Map<string, Holding>>, network?: string): { count: number; bytes: number } {
-    const sum = { count: 0, bytes: 0 };
+  /** What every client holds, and what the clients of `network` hold, in one pass. */
+  #tally(clients: Map<string, Map<string, Holding>>, network: string): { all: { count: number; bytes: number }; network: { count: number; bytes: number } } {
+    const all = { count: 0, bytes: 0 };
+    const mine = { count: 0, bytes: 0 };
     for (const [client, holdings] of clients) {
-      if (network !== undefined && networkOf(client) !== network) continue;
       const { count, bytes } = tally(holdings.values());
-      sum.count += count;
-      sum.bytes += bytes;
+      all.count += count;
+      all.bytes += bytes;
+      if (networkOf(client) !== network) continue;
+      mine.count += count;
+      mine.bytes += bytes;
     }
-    return sum;
+    return { all, network: mine };
   }
 
   /** Drops holdings past their `until`. */
