@@ -1,6 +1,13 @@
 import { describe, it, expect } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { readBody } from "./readBody.ts";
+import type { Checked } from "../errors/Checked.ts";
+import { decodeUtf8, readBodyBytes } from "./readBody.ts";
+
+/** The body as text, as a route reads it: its bytes within the limit, then strict UTF-8. */
+async function readBody(request: Request, maxBytes: number): Promise<Checked<string>> {
+  const bytes = await readBodyBytes(request, maxBytes);
+  return bytes.ok ? decodeUtf8(bytes.value) : bytes;
+}
 
 function post(body: BodyInit | null, headers: Record<string, string> = {}): Request {
   // `duplex` is required by Node (undici) for a stream body; it is not in the DOM RequestInit type.

@@ -16,12 +16,7 @@ import { requestHeaders } from "./requestHeaders.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-export async function readBody(request: Request, maxBytes: number): Promise<Checked<string>> {
-  const bytes = await readBodyBytes(request, maxBytes);
-  return bytes.ok ? decodeUtf8(bytes.value) : bytes;
-}
-
-/** `readBody` before decoding: the bytes as sent, within `maxBytes` (what a route hands on to a session object). */
+/** The body's bytes as sent, within `maxBytes` (what a route parses, and hands on to a session object). */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Checked<Uint8Array>> {
   const declared = requestHeaders(request).get("content-length");
   if (declared !== null && Number(declared) > maxBytes) return tooLarge(maxBytes);

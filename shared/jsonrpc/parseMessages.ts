@@ -6,7 +6,7 @@
  * 2024-11-05 and 2025-03-26 clients may batch. Validation does not mutate: the messages handed
  * on are the parsed objects as sent (`invalidMessage` only checks them), minus nothing.
  *
- * Not here: size limits and UTF-8 decoding (`readBody()`), session routing.
+ * Not here: size limits and UTF-8 decoding (`readBody.ts`), session routing.
  */
 import { type Checked, passed, type Refused, refused } from "../errors/Checked.ts";
 import { McpError } from "../errors/McpError.ts";

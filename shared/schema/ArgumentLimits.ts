@@ -21,7 +21,7 @@
  *
  * The walk is iterative (no recursion a deep value could exhaust) and stops at the first bound
  * passed, so its cost is bounded by the limits, not by the input. Not here: the schema itself,
- * the message's own bounds (`parseMessages`, `readBody`).
+ * the message's own bounds (`parseMessages`, `readBodyBytes`).
  */
 import type { Config } from "../config/readConfig.ts";
 import { MAX_JSON_DEPTH } from "../jsonrpc/parseMessages.ts";

@@ -17,6 +17,7 @@ import type { Principal } from "../auth/Principal.ts";
 import { type Checked, passed } from "../errors/Checked.ts";
 import { type JsonRpcMessage, type RequestId, requestIds } from "../jsonrpc/messages.ts";
 import { parseMessages } from "../jsonrpc/parseMessages.ts";
+import { decodeUtf8 } from "../http/readBody.ts";
 import { SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
 import type { Frame } from "../outbound/OutboundQueue.ts";
@@ -114,10 +115,10 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
   }
 }
 
-const utf8 = new TextDecoder();
-
-/** A body the route already checked, checked again where it arrived (a scan and a parse, nothing trusted across the hop). */
+/** A body the route already checked, checked again where it arrived (the same strict decode and parse: nothing trusted across the hop). */
 function parsedBody(body: Uint8Array): Checked<JsonRpcMessage[]> {
-  const parsed = parseMessages(utf8.decode(body));
+  const text = decodeUtf8(body);
+  if (!text.ok) return text;
+  const parsed = parseMessages(text.value);
   return parsed.ok ? passed(parsed.value.messages) : parsed;
 }
