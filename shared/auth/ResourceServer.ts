@@ -13,7 +13,7 @@
  * configured `resource`, or — only on a loopback host (local development) — the request's own
  * origin, port included, with `/mcp`. Anywhere else the request's Host is the client's to write,
  * so taking the audience from it would let a token the same issuer minted for another resource
- * pass (issue 21): such a request is answered 500 with the sentence that says to set `resource`
+ * pass: such a request is answered 500 with the sentence that says to set `resource`
  * (Deno refuses to start instead, `serveDeno`). Where the runtime knows the port it listens on,
  * a loopback request addressed to another port is refused (403): its token is for another local
  * server. Both are thrown as `McpError` from `resourceOf`, which three answers need; the router's

@@ -1,9 +1,9 @@
 /**
- * Bounds on a tool's or prompt's arguments, checked before any validator sees them (issue 21).
- * Validation costs what the input makes it cost: classic zod keeps one issue object per bad array
- * item (170 MiB of heap for 488 KiB of them), and zod/mini and `@cfworker/json-schema` collect
- * issues with `push(...all)`, which overflows the stack near 150,000. The request body's bound
- * (`MAX_BODY_BYTES`) does not help: 4 MiB of `[1,1,…]` is two million items.
+ * Bounds on a tool's or prompt's arguments, checked before any validator sees them. Validation
+ * costs what the input makes it cost: classic zod keeps one issue object per bad array item, and
+ * zod/mini and `@cfworker/json-schema` collect issues with `push(...all)`, which overflows the
+ * stack on a long enough array. The request body's bound (`MAX_BODY_BYTES`) does not help: a few
+ * MiB of `[1,1,…]` is millions of items.
  *
  * Three bounds, each a default from the environment that a tool may override in its definition:
  *

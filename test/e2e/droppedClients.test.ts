@@ -1,5 +1,5 @@
 /**
- * Clients that vanish (issue 11, 5a): the client closes a real TCP connection — raw HTTP/1.1
+ * Clients that vanish: the client closes a real TCP connection — raw HTTP/1.1
  * written on a `node:net` socket (`openRawSse`), then `destroy()`ed; not a reader cancelled
  * in-process — on every way this repository serves a Worker, and on Deno. The e2e project runs
  * workerd through miniflare (`startServer`, as `npm run fixture` does), bare workerd

@@ -108,7 +108,7 @@ describe("the packed package", () => {
   });
 
   // `wrangler types` names each bound class in type position (`DurableObjectNamespace<import("./worker").McpSession>`):
-  // an entry that exported them as consts failed here with TS2694 (issue 21).
+  // an entry that exported them as consts would fail here with TS2694.
   it("type-checks the README's Worker entry against the types wrangler types generates, with the README's tsconfig", async () => {
     const wrangler = require.resolve("wrangler/bin/wrangler.js");
     await node([wrangler, "types"], project);
