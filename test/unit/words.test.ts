@@ -17,7 +17,7 @@ const HISTORY_FILES = new Set(["CHANGELOG.md"]);
 
 /** What a sentence must not cite: an issue by number, and files that live beside the repository. */
 const ISSUE_NUMBER = /\bissues? ?#?\d+|(?<![\w&/#])#\d+\b/i;
-const OUTSIDE_NAMES = /\bFIELD\.md\b|\bSTYLE\.md\b|\bseeds\/|\bhandbook\b/i;
+const OUTSIDE_NAMES = /\bFIELD\.md\b|\bSTYLE(?:\.md\b| habit| \d)|\bseeds\/|\bhandbook\b/i;
 const RELATIVE_PATH = /(?:\.\.\/)+[\w.@-]+/g;
 
 interface Finding {
@@ -117,6 +117,7 @@ describe("the project's words", () => {
     expect(cited("bounded before validation (issue 21)")).toHaveLength(1);
     expect(cited("see #23 for why")).toHaveLength(1);
     expect(cited("the style guide, STYLE.md, says so")).toHaveLength(1);
+    expect(cited("values, not exceptions (STYLE habit 3)")).toHaveLength(1);
     expect(cited("read from ../../shared/seeds/001.txt")).toHaveLength(2);
     expect(cited("imports ../errors/McpError.ts, inside the repository")).toEqual([]);
     expect(cited("the fragment test://two-parts#1 and the entity &#10;")).toEqual([]);
