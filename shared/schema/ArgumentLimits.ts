@@ -10,7 +10,7 @@
  * - `maxValues` (`MAX_ARGUMENT_VALUES`, default 10,000): array items and object members, counted
  *   at every level together, since 200 arrays of 10,000 bad items cost as much as one of two
  *   million. A validator's work and its issues are at most about this many; 10,000 classic zod
- *   issues take about 7 MiB, well inside a Worker's 128 MB, and a model rarely writes more.
+ *   issues stay well inside a Worker's 128 MB, and a model rarely writes more.
  * - `maxDepth` (`MAX_ARGUMENT_DEPTH`, default 32): the arguments object is level 1. Validators
  *   recurse once per level. Messages are already refused past `MAX_JSON_DEPTH` (64) before they
  *   are parsed (`parseMessages`); this is the tool's own, lower bound, measured on the parsed value
