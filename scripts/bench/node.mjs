@@ -19,14 +19,17 @@
  * Environment: BENCH_CALLS (calls per run, default 4000), BENCH_ROUNDS (5), BENCH_CLIENTS (8),
  * BENCH_SECONDS (120), BENCH_ONLY (a server's name: run it alone, for a profile), BENCH_BEFORE (the
  * directory of another checkout of this repository, its dependencies installed: its `serveNode`
- * joins the rounds as "before", for a change's before and after in one run).
+ * joins the rounds as "before", for a change's before and after in one run), BENCH_PROFILE (a
+ * directory: every server runs under `node --cpu-prof`, its profile written there, named by its
+ * process id, when it stops).
  */
 import { Agent, request } from "node:http";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startListeningProcess } from "../startListeningProcess.mjs";
-import { startNodeServer } from "../startNodeServer.mjs";
+import { bundleNodeEntry } from "../startNodeServer.mjs";
+import { wranglerConfig } from "../wranglerConfig.mjs";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 4_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -34,6 +37,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 120);
 const ONLY = process.env.BENCH_ONLY;
 const BEFORE = process.env.BENCH_BEFORE;
+const PROFILE = process.env.BENCH_PROFILE;
+const PROFILE_FLAGS = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`] : [];
 
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const ACCEPT = "application/json, text/event-stream";
@@ -133,9 +138,9 @@ async function run(server, clients, calls) {
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const ONE_TOOL = "scripts/bench/node/oneTool.ts";
 const SERVERS = {
-  bare: () => startListeningProcess({ command: [process.execPath, join(ROOT, "scripts/bench/node/bareServer.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
-  "sdk v1": () => startListeningProcess({ command: [process.execPath, join(ROOT, "scripts/bench/node/sdkV1Server.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
-  serveNode: () => startNodeServer({ definition: ONE_TOOL, vars: { LOG_LEVEL: "error" } }),
+  bare: () => startListeningProcess({ command: [process.execPath, ...PROFILE_FLAGS, join(ROOT, "scripts/bench/node/bareServer.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
+  "sdk v1": () => startListeningProcess({ command: [process.execPath, ...PROFILE_FLAGS, join(ROOT, "scripts/bench/node/sdkV1Server.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
+  serveNode: () => startServeNode(ROOT),
   ...(BEFORE ? { before: () => startBefore(BEFORE) } : {}),
 };
 const MODES = [
@@ -147,8 +152,16 @@ const MODES = [
 async function startBefore(dir) {
   mkdirSync(dirname(join(dir, ONE_TOOL)), { recursive: true });
   copyFileSync(join(ROOT, ONE_TOOL), join(dir, ONE_TOOL));
-  const { startNodeServer: start } = await import(pathToFileURL(join(dir, "scripts/startNodeServer.mjs")).href);
-  return start({ definition: ONE_TOOL, vars: { LOG_LEVEL: "error" } });
+  return startServeNode(dir);
+}
+
+/** `serveNode` serving ONE_TOOL, bundled by the checkout in `dir` as its tests bundle it. */
+async function startServeNode(dir) {
+  const { bundleNodeEntry: bundle } = dir === ROOT ? { bundleNodeEntry } : await import(pathToFileURL(join(dir, "scripts/startNodeServer.mjs")).href);
+  const bundled = await bundle({ definition: ONE_TOOL });
+  const env = { ...process.env, ...wranglerConfig().vars, LOG_LEVEL: "error", NO_COLOR: "1" };
+  const server = await startListeningProcess({ command: [process.execPath, ...PROFILE_FLAGS, bundled.outfile, "--port", "0"], env, runtime: "node" });
+  return { ...server, dispose: async () => (await server.dispose(), bundled.remove()) };
 }
 
 const range = (values, digits) => {
@@ -160,6 +173,7 @@ const range = (values, digits) => {
 const deadline = Date.now() + MAX_SECONDS * 1000;
 const names = ONLY ? [ONLY] : Object.keys(SERVERS);
 const started = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await SERVERS[name]()])));
+if (PROFILE) console.log(`profiles in ${PROFILE}: ${names.map((name) => `${name} ${started[name].pid}`).join(", ")}`);
 try {
   for (const { mode, servers } of MODES) {
     const here = servers.filter((name) => started[name]);
