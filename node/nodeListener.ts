@@ -99,11 +99,17 @@ const CLIENT_ERROR_DRAIN_MS = 10_000;
 function writePlain({ status, headers, body }: TextAnswer, outgoing: ServerResponse): void {
   const out: OutgoingHttpHeaders = { ...headers };
   if (body === undefined) {
-    outgoing.writeHead(status, out).end();
+    outgoing.writeHead(status, emptyBody(status, out)).end();
     return;
   }
   out["content-length"] = Buffer.byteLength(body);
   outgoing.writeHead(status, out).end(body);
+}
+
+/** `headers` for an answer without a body: `Content-Length: 0`, where a status may have a body (Node would otherwise frame nothing as chunked). */
+function emptyBody<H extends OutgoingHttpHeaders>(status: number, headers: H): H {
+  if (status !== 204 && status !== 304 && status >= 200) (headers as OutgoingHttpHeaders)["content-length"] = 0;
+  return headers;
 }
 
 /** Writes `response` to `outgoing`: headers first and at once, then the body as the socket takes it. */
@@ -114,21 +120,39 @@ async function send(response: Response, outgoing: ServerResponse, left: AbortSig
   });
   const cookies = (response.headers as Headers & { getSetCookie(): string[] }).getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  outgoing.writeHead(response.status, response.statusText || STATUS_CODES[response.status], headers);
+  const reason = response.statusText || STATUS_CODES[response.status];
   if (!response.body) {
-    outgoing.end();
+    outgoing.writeHead(response.status, reason, emptyBody(response.status, headers)).end();
     return;
   }
-  outgoing.flushHeaders();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel(left.reason).catch(() => {});
   if (left.aborted) return cancel();
   left.addEventListener("abort", cancel, { once: true });
   try {
+    let next = reader.read();
+    if (String(headers["content-type"]).startsWith("text/event-stream")) {
+      outgoing.writeHead(response.status, reason, headers);
+      outgoing.flushHeaders();
+    } else {
+      // Any other body that ends with its first chunk (`Response.json`, a page) goes whole, with a
+      // Content-Length; one that goes on is streamed from that chunk, without waiting for more.
+      const first = await next;
+      if (first.done) return void outgoing.writeHead(response.status, reason, emptyBody(response.status, headers)).end();
+      next = reader.read();
+      const second = await Promise.race([next, nextTurn()]);
+      if (second?.done) {
+        headers["content-length"] = String(first.value.byteLength);
+        return void outgoing.writeHead(response.status, reason, headers).end(first.value);
+      }
+      outgoing.writeHead(response.status, reason, headers);
+      if (!outgoing.write(first.value)) await drained(outgoing);
+    }
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await next;
       if (done) break;
       if (!outgoing.write(value)) await drained(outgoing);
+      next = reader.read();
     }
     outgoing.end();
   } catch {
@@ -137,6 +161,11 @@ async function send(response: Response, outgoing: ServerResponse, left: AbortSig
   } finally {
     left.removeEventListener("abort", cancel);
   }
+}
+
+/** Resolves after what is already queued (promise reactions) has run. */
+function nextTurn(): Promise<undefined> {
+  return new Promise((resolve) => setImmediate(() => resolve(undefined)));
 }
 
 /** Resolves once the socket takes more, or is gone. */
