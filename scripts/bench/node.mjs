@@ -14,7 +14,7 @@
  * read before and after a run; this process, the client, is not counted. Each server gets a
  * discarded warm-up run, then the servers take turns in rounds (the order rotating every round),
  * so that a shared machine's drift falls on all alike; ratios to the baseline are taken per round
- * and printed as their range. Bounded: at most ROUNDS rounds and about MAX_SECONDS.
+ * and printed as their median and range. Bounded: at most ROUNDS rounds and about MAX_SECONDS.
  *
  * Environment: BENCH_CALLS (calls per run, default 4000), BENCH_ROUNDS (5), BENCH_CLIENTS (8),
  * BENCH_SECONDS (120), BENCH_ONLY (a server's name: run it alone, for a profile), BENCH_BEFORE (the
