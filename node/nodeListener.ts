@@ -57,8 +57,15 @@ async function serve(handle: FetchHandler, incoming: IncomingMessage, outgoing: 
   // A body the route left unread, or stopped reading at its limit, is read to its end first.
   if (!(await request.discard())) outgoing.shouldKeepAlive = false;
   const plain = plainAnswer(response);
-  if (plain) writePlain(plain, outgoing);
+  // A browser's request (one with an Origin) may have had CORS headers set on its answer (`withCors`).
+  if (plain) writePlain(plain, hasOrigin(incoming.rawHeaders) ? headersOf(response) : plain.headers, outgoing);
   else await send(response, outgoing, request.signal);
+}
+
+/** Whether the raw list holds an Origin header. */
+function hasOrigin(raw: string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 6 && raw[i]!.toLowerCase() === "origin") return true;
+  return false;
 }
 
 /** The first Host header's value, read from the raw list (Node keeps the first of repeated ones too). */
@@ -96,7 +103,7 @@ export function refuseClientError(error: Error & { code?: string }, socket: Sock
 const CLIENT_ERROR_DRAIN_MS = 10_000;
 
 /** Writes a whole answer: status line, headers and a `Content-Length`, then its body, in one write. */
-function writePlain({ status, headers, body }: TextAnswer, outgoing: ServerResponse): void {
+function writePlain({ status, body }: TextAnswer, headers: OutgoingHttpHeaders | undefined, outgoing: ServerResponse): void {
   const out: OutgoingHttpHeaders = { ...headers };
   if (body === undefined) {
     outgoing.writeHead(status, emptyBody(status, out)).end();
@@ -112,14 +119,20 @@ function emptyBody<H extends OutgoingHttpHeaders>(status: number, headers: H): H
   return headers;
 }
 
-/** Writes `response` to `outgoing`: headers first and at once, then the body as the socket takes it. */
-async function send(response: Response, outgoing: ServerResponse, left: AbortSignal): Promise<void> {
+/** `response`'s headers for `node:http`, each `Set-Cookie` on its own. */
+function headersOf(response: Response): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });
   const cookies = (response.headers as Headers & { getSetCookie(): string[] }).getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
+  return headers;
+}
+
+/** Writes `response` to `outgoing`: headers first and at once, then the body as the socket takes it. */
+async function send(response: Response, outgoing: ServerResponse, left: AbortSignal): Promise<void> {
+  const headers = headersOf(response);
   const reason = response.statusText || STATUS_CODES[response.status];
   if (!response.body) {
     outgoing.writeHead(response.status, reason, emptyBody(response.status, headers)).end();

@@ -66,7 +66,7 @@ export async function serveNode(definition: ServerDefinition, options: ServeNode
   let boundPort: number | undefined;
   const handle = createRouter<Record<string, string>>(
     definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort, writesPlainAnswers: true },
+    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort, bodylessAnswers: true },
     options,
   );
   // Node's request timeout bounds receiving a request (its headers, then its body) and nothing

@@ -7,8 +7,8 @@
  * (`plainAnswer`): a runtime edge that writes to a socket itself (Node) sends those bytes with a
  * `Content-Length` instead of reading the `Response`'s body stream; for such an edge the routes
  * make the `Response` without a body at all (`bodyless`), where the platform would build a
- * stream for it that nothing reads. A `Response` made here is not changed afterwards (a change,
- * such as CORS headers, is made on the plain data: `withCors`).
+ * stream for it that nothing reads. A `Response` made here is not changed afterwards, but for the
+ * CORS headers `withCors` sets on one that answers a browser's request (one with an `Origin`).
  */
 export interface TextAnswer {
   status: number;
@@ -25,7 +25,7 @@ const PLAIN = new WeakMap<Response, TextAnswer>();
 /** `bodyless`: the body stays aside (`plainAnswer`), for a runtime edge that writes it itself; nothing else may be handed such a `Response`. */
 export function toResponse(answer: Answer, bodyless = false): Response {
   if (answer instanceof Response) return answer;
-  const response = new Response(bodyless ? null : (answer.body ?? null), answer);
+  const response = new Response(bodyless ? null : answer.body, answer);
   PLAIN.set(response, answer);
   return response;
 }
