@@ -1,133 +1,80 @@
 /**
- * `node:http` ↔ web-standard `Request`/`Response`, so the shared routes serve Node unchanged:
- * the request's headers (every one, repeated ones too), its body as a stream read only when the
- * route reads it, and a signal aborted when the client leaves before its answer is sent; the
- * response's status and headers sent at once (an event stream's first bytes are not held back),
- * its body written with the socket's backpressure, and cancelled when the client leaves, which
- * is how a session learns its stream closed. The URL is the Host header's authority and the
- * target's path (`requestUrl`); a request that has none is refused 400 here, as workerd and Deno
- * refuse a malformed Host before the Worker sees it.
+ * `node:http` ↔ web-standard `Request`/`Response`, so the shared routes serve Node unchanged.
+ * The request is a `NodeRequest`, made only as far as the route reads it (a server with routes or
+ * stages of its own gets the platform's `Request` instead, which every web API accepts); its
+ * signal is aborted when the client leaves before its answer is sent. An answer the routes made
+ * from plain data (`plainAnswer`: the JSON replies, 202s and errors) is written as it is, with a
+ * `Content-Length`, in one write; any other `Response` has its status and headers sent at once
+ * (an event stream's first bytes are not held back), its body written with the socket's
+ * backpressure and cancelled when the client leaves, which is how a session learns its stream
+ * closed. Every status line carries its standard reason phrase. The URL is the Host header's
+ * authority and the target's path (`requestUrl`); a request that has none is refused 400 here,
+ * as workerd and Deno refuse a malformed Host before the Worker sees it.
  *
  * A request answered before its body was read (a 413 by its declared length, a body cut off at
- * the limit) is answered once the rest of its body has been read and dropped, so that the
- * connection can carry the next request and a client still sending reads the answer rather than
- * a reset; past BODY_LINGER_MS or BODY_LINGER_BYTES it is answered with `Connection: close`
- * instead. A header block past Node's limit (`refuseClientError`) gets its 431, and the
- * connection is read to its end for the same reason.
+ * the limit) is answered once the rest of its body has been read and dropped
+ * (`NodeRequest.discard`), so that the connection can carry the next request and a client still
+ * sending reads the answer rather than a reset; past the linger bounds it is answered with
+ * `Connection: close` instead. A header block past Node's limit (`refuseClientError`) gets its
+ * 431, and the connection is read to its end for the same reason.
  *
  * Written here rather than taken from an adapter package: the ones that fit (`@hono/node-server`)
- * need Hono as a peer and replace the process's global `Request` and `Response` by default; Node
- * 20's own `Request`, `Response` and `Readable.toWeb` leave this file little to do.
+ * need Hono as a peer and replace the process's global `Request` and `Response` by default.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import { ErrorCode } from "../shared/errors/errorCodes.ts";
-import { McpError } from "../shared/errors/McpError.ts";
-import { requestUrl, type UnaddressedRequest } from "./requestUrl.ts";
+import { plainAnswer, type TextAnswer } from "../shared/http/Answer.ts";
+import { NodeRequest } from "./NodeRequest.ts";
+import { requestUrl } from "./requestUrl.ts";
 
 /** What the shared router is: a request, its client's address, its answer. */
 export type FetchHandler = (request: Request, address: string | undefined) => Promise<Response>;
 
+export interface NodeListenerOptions {
+  /** Hand `handle` the platform's own `Request`s (for routes and stages other than the project's). Default false: `NodeRequest`s. */
+  platformRequests?: boolean;
+}
+
 /** A `node:http` request listener serving `handle`. Never rejects: a failure ends the response. */
-export function nodeListener(handle: FetchHandler): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+export function nodeListener(handle: FetchHandler, { platformRequests = false }: NodeListenerOptions = {}): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
-    void serve(handle, incoming, outgoing).catch(() => outgoing.destroy());
+    void serve(handle, incoming, outgoing, platformRequests).catch(() => outgoing.destroy());
   };
 }
 
-async function serve(handle: FetchHandler, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  const left = new AbortController();
-  outgoing.once("close", () => {
-    if (!outgoing.writableFinished) left.abort(new Error("The client closed the connection"));
-  });
-  // GET and HEAD carry no body: nothing reads theirs, and Node drops what comes (`_dump`).
-  const body = incoming.method === "GET" || incoming.method === "HEAD" ? undefined : bodyOf(incoming);
-  const request = toRequest(incoming, body?.stream, left.signal);
-  if ("refused" in request) {
+async function serve(handle: FetchHandler, incoming: IncomingMessage, outgoing: ServerResponse, platformRequests: boolean): Promise<void> {
+  const url = requestUrl(hostOf(incoming.rawHeaders), incoming.url ?? "/");
+  if (!(url instanceof URL)) {
     outgoing.shouldKeepAlive = false;
-    outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(request.refused);
+    outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(url.refused);
     return;
   }
-  const response = await handle(request, incoming.socket.remoteAddress);
+  const request = new NodeRequest(incoming, url.href);
+  outgoing.once("close", () => {
+    if (!outgoing.writableFinished) request.leave(new Error("The client closed the connection"));
+  });
+  const response = await handle(platformRequests ? request.toRequest() : (request as unknown as Request), incoming.socket.remoteAddress);
   // A body the route left unread, or stopped reading at its limit, is read to its end first.
-  if (body && !incoming.readableEnded && !(await body.discard())) outgoing.shouldKeepAlive = false;
-  await send(response, outgoing, left.signal);
+  if (!(await request.discard())) outgoing.shouldKeepAlive = false;
+  const plain = plainAnswer(response);
+  // A browser's request (one with an Origin) may have had CORS headers set on its answer (`withCors`).
+  if (plain) writePlain(plain, hasOrigin(incoming.rawHeaders) ? headersOf(response) : plain.headers, outgoing);
+  else await send(response, outgoing, request.signal);
 }
 
-/** The web request for `incoming` with `body` as its body, or why it has no URL (`requestUrl`). */
-function toRequest(incoming: IncomingMessage, body: ReadableStream<Uint8Array> | undefined, signal: AbortSignal): Request | UnaddressedRequest {
-  const url = requestUrl(incoming.headers.host, incoming.url ?? "/");
-  if (!(url instanceof URL)) return url;
-  const headers = new Headers();
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  return new Request(url, { method: incoming.method ?? "GET", headers, signal, ...(body ? { body, duplex: "half" } : {}) } as RequestInit);
+/** Whether the raw list holds an Origin header. */
+function hasOrigin(raw: string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 6 && raw[i]!.toLowerCase() === "origin") return true;
+  return false;
 }
 
-/** Bytes of a request's body held ahead of the route's reads before the socket is paused. */
-const BODY_BUFFER_BYTES = 64 * 1024;
-
-/** How long, and how much more, a request's unread body is read and dropped before its answer goes out with `Connection: close` instead. */
-const BODY_LINGER_MS = 1_000;
-const BODY_LINGER_BYTES = 1024 * 1024;
-
-/**
- * The request's body as a web stream, read as the route reads it (the socket paused while the
- * route is behind); and `discard()`, for a body the route left unread or cancelled: the rest is
- * read and dropped, resolving true once it has all arrived, false past the linger bounds. The
- * socket is never destroyed for it, so the answer still reaches the client.
- */
-function bodyOf(incoming: IncomingMessage): { stream: ReadableStream<Uint8Array>; discard(): Promise<boolean> } {
-  // Once the route cancels (or the answer is ready), the stream takes nothing more.
-  let dropping = false;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        incoming.on("data", (chunk: Buffer) => {
-          if (dropping) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
-        });
-        incoming.once("end", () => dropping || controller.close());
-        // The client left, or was cut off (Node's request timeout), mid-body: the request is
-        // refused as such, not an error of the server's to log.
-        incoming.once("error", () => dropping || controller.error(cutOff()));
-      },
-      pull() {
-        incoming.resume();
-      },
-      cancel() {
-        dropping = true;
-        incoming.resume();
-      },
-    },
-    { highWaterMark: BODY_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
-  );
-  const discard = () =>
-    new Promise<boolean>((resolve) => {
-      dropping = true;
-      let dropped = 0;
-      const settle = (whole: boolean) => {
-        clearTimeout(timer);
-        incoming.off("data", count).off("end", ended).off("close", gone);
-        resolve(whole);
-      };
-      const count = (chunk: Buffer) => {
-        dropped += chunk.byteLength;
-        if (dropped > BODY_LINGER_BYTES) settle(false);
-      };
-      const ended = () => settle(true);
-      const gone = () => settle(incoming.complete);
-      const timer = setTimeout(() => settle(false), BODY_LINGER_MS);
-      incoming.on("data", count).once("end", ended).once("close", gone);
-      incoming.resume();
-    });
-  return { stream, discard };
-}
-
-/** Why a body that stopped before its end was not read: the client's connection closed. */
-function cutOff(): McpError {
-  return new McpError(400, ErrorCode.InvalidRequest, "The request body did not arrive whole: its connection closed first");
+/** The first Host header's value, read from the raw list (Node keeps the first of repeated ones too). */
+function hostOf(raw: string[]): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host") return raw[i + 1];
+  }
+  return undefined;
 }
 
 /**
@@ -155,29 +102,70 @@ export function refuseClientError(error: Error & { code?: string }, socket: Sock
 /** How long a refused connection is read and dropped before it is cut. */
 const CLIENT_ERROR_DRAIN_MS = 10_000;
 
-/** Writes `response` to `outgoing`: headers first and at once, then the body as the socket takes it. */
-async function send(response: Response, outgoing: ServerResponse, left: AbortSignal): Promise<void> {
+/** Writes a whole answer: status line, headers and a `Content-Length`, then its body, in one write. */
+function writePlain({ status, body }: TextAnswer, headers: OutgoingHttpHeaders | undefined, outgoing: ServerResponse): void {
+  const out: OutgoingHttpHeaders = { ...headers };
+  if (body === undefined) {
+    outgoing.writeHead(status, emptyBody(status, out)).end();
+    return;
+  }
+  out["content-length"] = Buffer.byteLength(body);
+  outgoing.writeHead(status, out).end(body);
+}
+
+/** `headers` for an answer without a body: `Content-Length: 0`, where a status may have a body (Node would otherwise frame nothing as chunked). */
+function emptyBody<H extends OutgoingHttpHeaders>(status: number, headers: H): H {
+  if (status !== 204 && status !== 304 && status >= 200) (headers as OutgoingHttpHeaders)["content-length"] = 0;
+  return headers;
+}
+
+/** `response`'s headers for `node:http`, each `Set-Cookie` on its own. */
+function headersOf(response: Response): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });
   const cookies = (response.headers as Headers & { getSetCookie(): string[] }).getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  outgoing.writeHead(response.status, response.statusText, headers);
+  return headers;
+}
+
+/** Writes `response` to `outgoing`: headers first and at once, then the body as the socket takes it. */
+async function send(response: Response, outgoing: ServerResponse, left: AbortSignal): Promise<void> {
+  const headers = headersOf(response);
+  const reason = response.statusText || STATUS_CODES[response.status];
   if (!response.body) {
-    outgoing.end();
+    outgoing.writeHead(response.status, reason, emptyBody(response.status, headers)).end();
     return;
   }
-  outgoing.flushHeaders();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel(left.reason).catch(() => {});
   if (left.aborted) return cancel();
   left.addEventListener("abort", cancel, { once: true });
   try {
+    let next = reader.read();
+    if (String(headers["content-type"]).startsWith("text/event-stream")) {
+      outgoing.writeHead(response.status, reason, headers);
+      outgoing.flushHeaders();
+    } else {
+      // Any other body that ends with its first chunk (`Response.json`, a page) goes whole, with a
+      // Content-Length; one that goes on is streamed from that chunk, without waiting for more.
+      const first = await next;
+      if (first.done) return void outgoing.writeHead(response.status, reason, emptyBody(response.status, headers)).end();
+      next = reader.read();
+      const second = await Promise.race([next, nextTurn()]);
+      if (second?.done) {
+        headers["content-length"] = String(first.value.byteLength);
+        return void outgoing.writeHead(response.status, reason, headers).end(first.value);
+      }
+      outgoing.writeHead(response.status, reason, headers);
+      if (!outgoing.write(first.value)) await drained(outgoing);
+    }
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await next;
       if (done) break;
       if (!outgoing.write(value)) await drained(outgoing);
+      next = reader.read();
     }
     outgoing.end();
   } catch {
@@ -186,6 +174,11 @@ async function send(response: Response, outgoing: ServerResponse, left: AbortSig
   } finally {
     left.removeEventListener("abort", cancel);
   }
+}
+
+/** Resolves after what is already queued (promise reactions) has run. */
+function nextTurn(): Promise<undefined> {
+  return new Promise((resolve) => setImmediate(() => resolve(undefined)));
 }
 
 /** Resolves once the socket takes more, or is gone. */

@@ -28,11 +28,19 @@ export function requestUrl(host: string | undefined, target: string): URL | Unad
   return { refused: absolute ? "Bad Request: the request target names another host than the Host header" : "Bad Request: the request target is not a path" };
 }
 
+/** Host header values read before, with their origins: a server is asked under a handful of names. */
+const origins = new Map<string, { origin: string; host: string } | undefined>();
+/** Past this many names (a client sending a new one each time), the map starts over. */
+const MAX_REMEMBERED_HOSTS = 64;
+
 /** `http://host[:port]` for a Host header value that is exactly that, else undefined (a path, a query, user info). */
-function originOf(host: string): URL | undefined {
+function originOf(host: string): { origin: string; host: string } | undefined {
+  if (origins.has(host)) return origins.get(host);
   const url = parsed(`http://${host}`);
-  if (!url || url.username || url.password || url.pathname !== "/" || url.search || url.hash || url.host === "") return undefined;
-  return url;
+  const origin = !url || url.username || url.password || url.pathname !== "/" || url.search || url.hash || url.host === "" ? undefined : { origin: url.origin, host: url.host };
+  if (origins.size >= MAX_REMEMBERED_HOSTS) origins.clear();
+  origins.set(host, origin);
+  return origin;
 }
 
 function parsed(text: string): URL | undefined {

@@ -60,12 +60,13 @@ export async function serveNode(definition: ServerDefinition, options: ServeNode
   const telemetry = definition.telemetryFor(env as ServerEnv, logger);
   const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger }) : undefined;
   const shares = new LocalShares(config);
-  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry });
+  // The answers made from plain data are written by nodeListener, from that data.
+  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry, bodylessAnswers: true });
   const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry });
   let boundPort: number | undefined;
   const handle = createRouter<Record<string, string>>(
     definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort },
+    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort, bodylessAnswers: true },
     options,
   );
   // Node's request timeout bounds receiving a request (its headers, then its body) and nothing
@@ -75,7 +76,9 @@ export async function serveNode(definition: ServerDefinition, options: ServeNode
     headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
     connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
   });
-  const serve = nodeListener((request, address) => handle(request, env, address));
+  // A server's own routes and stages get the platform's `Request`, which every web API takes.
+  const platformRequests = (options.routes?.length ?? 0) > 0 || (options.before?.length ?? 0) > 0;
+  const serve = nodeListener((request, address) => handle(request, env, address), { platformRequests });
   // Behind a proxy every connection is the proxy's: it bounds its own clients.
   const overCap = config.trustProxy ? undefined : capConnections(http, config.maxConnectionsPerAddress);
   const refuse = nodeListener(async () => tooManyConnections(config.maxConnectionsPerAddress));

@@ -43,6 +43,8 @@ export interface LocalSessionsOptions {
   telemetry?: Telemetry;
   /** One session's storage; each id must get its own keyspace. Default: in memory. */
   storageFor?(sessionId: string): KeyValueStore;
+  /** Answers made from plain data get a `Response` without a body (`toResponse`): the runtime edge writes them itself. Default false. */
+  bodylessAnswers?: boolean;
 }
 
 export class LocalSessions implements Sessions {
@@ -64,7 +66,7 @@ export class LocalSessions implements Sessions {
     const id = operation.sessionId;
     const host = this.#host(id);
     try {
-      return toResponse(await host.apply(operation));
+      return toResponse(await host.apply(operation), this.#options.bodylessAnswers);
     } finally {
       this.#forgetIfEnded(id, host);
     }

@@ -2,8 +2,12 @@
  * An HTTP answer as the session's host produces it: a streaming `Response`, or — for the common
  * JSON, 202 and error answers — plain data. Plain data crosses the Durable Object RPC boundary by
  * value; a `Response` has its body streamed across, which costs as much CPU as the rest of the
- * request (`npm run bench`). The routes turn it back into a
- * `Response` on their side (`toResponse`).
+ * request (`npm run bench`). The routes turn it back into a `Response` on their side
+ * (`toResponse`), which remembers the data it was made from (`plainAnswer`): a runtime edge that
+ * writes to a socket itself (Node) sends those bytes with a `Content-Length` instead of reading
+ * the `Response`'s body stream, and for such an edge the routes make the `Response` without a body
+ * at all (`bodyless`). A `Response` made here is not changed afterwards, but for the CORS headers
+ * `withCors` sets on one that answers a browser's request (one with an `Origin`).
  */
 export interface TextAnswer {
   status: number;
@@ -14,17 +18,23 @@ export interface TextAnswer {
 
 export type Answer = Response | TextAnswer;
 
-/** The responses `toResponse` made from plain data: whole bodies, never an event stream. */
-const PLAIN = new WeakSet<Response>();
+/** The responses `toResponse` made from plain data, with that data: whole bodies, never an event stream. */
+const PLAIN = new WeakMap<Response, TextAnswer>();
 
-export function toResponse(answer: Answer): Response {
+/** `bodyless`: the body stays aside (`plainAnswer`), for a runtime edge that writes it itself; nothing else may be handed such a `Response`. */
+export function toResponse(answer: Answer, bodyless = false): Response {
   if (answer instanceof Response) return answer;
-  const response = new Response(answer.body ?? null, answer);
-  PLAIN.add(response);
+  const response = new Response(bodyless ? null : answer.body, answer);
+  PLAIN.set(response, answer);
   return response;
 }
 
 /** Whether `response` was made from plain data here: a runtime edge then need not read its headers or body to know it is no stream (each read a platform call). */
 export function isPlain(response: Response): boolean {
   return PLAIN.has(response);
+}
+
+/** The plain data `response` was made from by `toResponse` (its status, headers and whole body), or undefined for any other `Response`. */
+export function plainAnswer(response: Response): TextAnswer | undefined {
+  return PLAIN.get(response);
 }

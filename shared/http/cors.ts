@@ -6,6 +6,7 @@
  *
  * Origin validation itself is `checkOrigin()`; this module only decorates what it allowed.
  */
+import { isPlain } from "./Answer.ts";
 import { isAllowedOrigin, type OriginPolicy } from "./originPolicy.ts";
 import { requestHeaders } from "./requestHeaders.ts";
 
@@ -39,7 +40,8 @@ export function withCors(response: Response, request: Request, policy: OriginPol
   // An upgraded request is the socket's now (Deno refuses to read it again), and needs no CORS.
   if (origin === null || response.status === 101 || !isAllowedOrigin(origin, new URL(request.url), policy)) return response;
   // Responses from a Durable Object have immutable headers; a shallow copy keeps the body streaming.
-  const copy = new Response(response.body, response);
+  // One made from plain data here has its own, set in place: it stays plain (`toResponse`).
+  const copy = isPlain(response) ? response : new Response(response.body, response);
   copy.headers.set("access-control-allow-origin", origin);
   copy.headers.set("access-control-expose-headers", EXPOSE_HEADERS);
   copy.headers.append("vary", "Origin");

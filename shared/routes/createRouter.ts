@@ -80,6 +80,8 @@ export interface Platform<E extends Env> {
   port?(): number | undefined;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;
+  /** The runtime writes answers made from plain data itself (`plainAnswer`): the routes make their `Response`s without a body (Node). */
+  bodylessAnswers?: boolean;
 }
 
 /** A check of yours: a `Response` answers the request (e.g. a 401), nothing lets it go on. */
@@ -193,7 +195,7 @@ export function createRouter<E extends Env>(definition: ServerDefinition, platfo
     if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
     const problem = definition.problem ?? deployment;
     const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
-    const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry };
+    const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry, bodylessAnswers: platform.bodylessAnswers };
     const services: Services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes, telemetry }), stateless, problem, telemetry, warnings: unhosted ? [unhosted] : [] };
     built.set(env, services);
     return services;

@@ -109,7 +109,7 @@ export async function answerStateless(request: Request, message: JsonRpcRequest,
     },
   };
   void runExchange(statelessExchange(message, meta, deps, outlet, cancellation, caller, address, link));
-  return toResponse(await answered.response);
+  return toResponse(await answered.response, deps.bodylessAnswers);
 }
 
 /** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. `release` runs when it ends. */

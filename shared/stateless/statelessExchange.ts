@@ -63,6 +63,8 @@ export interface StatelessDeps {
   telemetry?: Telemetry;
   /** How requests arrive, for their spans; default `OVER_HTTP`. */
   network?: Network;
+  /** Answers made from plain data get a `Response` without a body (`toResponse`): the runtime edge writes them itself. */
+  bodylessAnswers?: boolean;
 }
 
 /** The methods of the features (tools, prompts, resources, completion): every revision's, none needs a session. */
