@@ -121,7 +121,8 @@ describe("the packed package", () => {
   });
 
   it("imports the definition API from Node, and serves a call through it", async () => {
-    const script = `import { defineServer, jsonSchema, tool, McpError, ErrorCode } from "durable-mcp";
+    const script = `import { defineServer, jsonSchema, tool, McpError } from "durable-mcp";
+      import { ErrorCode } from "durable-mcp/protocol";
       const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "t", description: "", input: jsonSchema({ type: "object" }), handler: async () => "ok" })] });
       const result = await server.method("tools/call")({ name: "t", arguments: {} }, {});
       console.log(JSON.stringify({ info: server.info, problem: server.problem ?? null, result, code: new McpError(400, ErrorCode.InvalidParams, "x").code }));`;
