@@ -8,7 +8,7 @@
  */
 import type { Homes } from "../shared/home/Homes.ts";
 import type { Shares } from "../shared/shares/Shares.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import type { HomeObject } from "./HomeObject.ts";
 
 /** How requests reach the home objects of one namespace: their homes, and the fair shares counted there. */
@@ -17,21 +17,21 @@ export interface HomeObjects {
   shares(namespace: DurableObjectNamespace<HomeObject>): Shares;
 }
 
-const hosted = new WeakMap<ServerDefinition, HomeObjects>();
+const hosted = new WeakMap<CompiledServer, HomeObjects>();
 
 /** Called by `homeObject(definition)`: requests of this definition reach their homes and fair shares through `objects`. */
-export function hostHomes(definition: ServerDefinition, objects: HomeObjects): void {
+export function hostHomes(definition: CompiledServer, objects: HomeObjects): void {
   hosted.set(definition, objects);
 }
 
 /** Fair shares in the home objects, where the entry hosts them and `MCP_HOME` is bound; else undefined (no per-client counts). */
-export function remoteShares(definition: ServerDefinition, namespace: DurableObjectNamespace<HomeObject> | undefined): Shares | undefined {
+export function remoteShares(definition: CompiledServer, namespace: DurableObjectNamespace<HomeObject> | undefined): Shares | undefined {
   const objects = hosted.get(definition);
   return namespace && objects ? objects.shares(namespace) : undefined;
 }
 
 /** The homes of this definition in this environment; undefined where the entry hosts none, or `MCP_HOME` is not bound. */
-export function remoteHomes(definition: ServerDefinition, namespace: DurableObjectNamespace<HomeObject> | undefined): Homes | undefined {
+export function remoteHomes(definition: CompiledServer, namespace: DurableObjectNamespace<HomeObject> | undefined): Homes | undefined {
   const objects = hosted.get(definition);
   return namespace && objects ? objects.homes(namespace) : undefined;
 }

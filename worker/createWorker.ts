@@ -24,7 +24,7 @@ import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import type { SessionOperation, Sessions } from "../shared/host/SessionOperation.ts";
 import { type Answer, toResponse } from "../shared/http/Answer.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
 import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
@@ -58,7 +58,8 @@ export interface McpWorker<E extends WorkerEnv> {
  * @param options `before`: checks of yours run before any MCP route (return a Response to answer
  *   the request yourself); `routes`: routes of your own, tried first.
  */
-export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: ServerDefinition, options: RouterOptions<E> = {}): McpWorker<E> {
+export function createWorker<E extends WorkerEnv = WorkerEnv>(server: ServerDefinition, options: RouterOptions<E> = {}): McpWorker<E> {
+  const definition = compiledOf(server, "createWorker");
   // One in-isolate fallback per Worker, shared by its requests, for deployments without MCP_WATCH.
   let local: MemoryBroadcaster | undefined;
   const handle = createRouter<E>(
