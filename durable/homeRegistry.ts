@@ -10,11 +10,22 @@ import type { Homes } from "../shared/home/Homes.ts";
 import type { Shares } from "../shared/shares/Shares.ts";
 import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import type { HomeObject } from "./HomeObject.ts";
+import type { SessionObject } from "./SessionObject.ts";
+import type { TaskObject } from "./TaskObject.ts";
 
 /** How requests reach the home objects of one namespace: their homes, and the fair shares counted there. */
 export interface HomeObjects {
   homes(namespace: DurableObjectNamespace<HomeObject>): Homes;
   shares(namespace: DurableObjectNamespace<HomeObject>): Shares;
+  /** Deletes a user's home, handles, sessions and tasks (`worker.deleteUserData`). */
+  deleteUserData(env: UserDataEnv, who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
+}
+
+/** The bindings a user's erasure reaches: their home and handles, their sessions and tasks. */
+export interface UserDataEnv {
+  MCP_HOME?: DurableObjectNamespace<HomeObject>;
+  MCP_SESSION?: DurableObjectNamespace<SessionObject>;
+  MCP_TASK?: DurableObjectNamespace<TaskObject>;
 }
 
 const hosted = new WeakMap<CompiledServer, HomeObjects>();
@@ -28,6 +39,11 @@ export function hostHomes(definition: CompiledServer, objects: HomeObjects): voi
 export function remoteShares(definition: CompiledServer, namespace: DurableObjectNamespace<HomeObject> | undefined): Shares | undefined {
   const objects = hosted.get(definition);
   return namespace && objects ? objects.shares(namespace) : undefined;
+}
+
+/** What erases a user's data for this definition: undefined where the entry hosts no homes, so a Worker without them ships none of that code. */
+export function userDataEraser(definition: CompiledServer): HomeObjects["deleteUserData"] | undefined {
+  return hosted.get(definition)?.deleteUserData;
 }
 
 /** The homes of this definition in this environment; undefined where the entry hosts none, or `MCP_HOME` is not bound. */

@@ -25,4 +25,3 @@ export { homeObject } from "./homeObject.ts";
 export { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
 export { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";
 export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "./providerVerifier.ts";
-export { deleteUserData } from "./deleteUserData.ts";

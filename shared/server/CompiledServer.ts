@@ -42,7 +42,7 @@ export interface Negotiated {
 export const CACHEABLE_METHODS: readonly CacheableMethod[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
 
 /** The brand of a compiled server, which its public type (`ServerDefinition`) names. */
-export const DEFINED: unique symbol = Symbol("durable-mcp server definition");
+export const DEFINED: unique symbol = Symbol("definition");
 
 export class CompiledServer {
   readonly [DEFINED] = true as const;

@@ -21,11 +21,6 @@ export interface ServerDefinition {
 /** What `server` is made of. @throws TypeError naming `entry` for anything `defineServer` did not make. */
 export function compiledOf(server: ServerDefinition, entry: string): CompiledServer {
   if (server instanceof CompiledServer) return server;
-  throw new TypeError(`${entry} takes what defineServer({ … }) returns; it was given ${describe(server)}`);
+  throw new TypeError(`${entry} takes what defineServer() returns`);
 }
 
-
-function describe(value: unknown): string {
-  if (value === null || typeof value !== "object") return String(value);
-  return `an object with ${Object.keys(value).slice(0, 3).map((key) => JSON.stringify(key)).join(", ") || "no keys"}`;
-}
