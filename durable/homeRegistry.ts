@@ -10,22 +10,13 @@ import type { Homes } from "../shared/home/Homes.ts";
 import type { Shares } from "../shared/shares/Shares.ts";
 import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import type { HomeObject } from "./HomeObject.ts";
-import type { SessionObject } from "./SessionObject.ts";
-import type { TaskObject } from "./TaskObject.ts";
 
 /** How requests reach the home objects of one namespace: their homes, and the fair shares counted there. */
 export interface HomeObjects {
   homes(namespace: DurableObjectNamespace<HomeObject>): Homes;
   shares(namespace: DurableObjectNamespace<HomeObject>): Shares;
-  /** Deletes a user's home, handles, sessions and tasks (`worker.deleteUserData`). */
-  deleteUserData(env: UserDataEnv, who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
-}
-
-/** The bindings a user's erasure reaches: their home and handles, their sessions and tasks. */
-export interface UserDataEnv {
-  MCP_HOME?: DurableObjectNamespace<HomeObject>;
-  MCP_SESSION?: DurableObjectNamespace<SessionObject>;
-  MCP_TASK?: DurableObjectNamespace<TaskObject>;
+  /** Deletes a user's home, handles, sessions and tasks (`worker.deleteUserData`), given the Worker's env. */
+  deleteUserData(env: object, who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
 }
 
 const hosted = new WeakMap<CompiledServer, HomeObjects>();

@@ -8,7 +8,16 @@
 import { ownerOf } from "../shared/auth/Caller.ts";
 import { eraseUserHome } from "../durable/durableHomes.ts";
 import type { SessionOperation } from "../shared/host/SessionOperation.ts";
-import type { UserDataEnv } from "../durable/homeRegistry.ts";
+import type { HomeObject } from "../durable/HomeObject.ts";
+import type { SessionObject } from "../durable/SessionObject.ts";
+import type { TaskObject } from "../durable/TaskObject.ts";
+
+/** The bindings a user's erasure reaches: their home and handles, their sessions and tasks. */
+export interface UserDataEnv {
+  MCP_HOME?: DurableObjectNamespace<HomeObject>;
+  MCP_SESSION?: DurableObjectNamespace<SessionObject>;
+  MCP_TASK?: DurableObjectNamespace<TaskObject>;
+}
 
 /** The one RPC method used here, typed by itself (the stub's full type is too deep for the checker). */
 interface SessionEnd {
