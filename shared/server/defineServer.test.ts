@@ -5,6 +5,7 @@ import { jsonSchema } from "../schema/jsonSchema.ts";
 import { prompt } from "./prompt.ts";
 import { resourceTemplate } from "./resource.ts";
 import { call } from "../testing/testKit.ts";
+import { testClient } from "../testing/testClient.ts";
 import type { CompletionContext, RequestContext } from "../definition/RequestContext.ts";
 import type { CallToolResult } from "../definition/types.ts";
 
@@ -43,6 +44,14 @@ describe("definition helpers", () => {
     );
     expect(problemOf({ name: "s", version: "1", prompts: [{ name: "greet", get: async () => [] } as never] })).toMatch(/^The server definition is invalid: prompts: "greet" was not made with prompt\(\); wrap it, prompt\(\{ … \}\)/);
     expect(problemOf({ name: "s", version: "1", tools: [tool({ name: "echo", description: "", input: jsonSchema({ type: "object" }), handler })] })).toBeUndefined();
+  });
+
+  it("make a definition that only a runtime entry reads: one given anything else refuses it, naming itself", async () => {
+    const server = defineServer({ name: "s", version: "1" });
+    await expect(testClient({ name: "s", version: "1" } as never)).rejects.toThrow("testClient takes what defineServer() returns");
+    const client = await testClient(server);
+    expect(await client.listTools()).toEqual([]);
+    await client.close();
   });
 
   it("types a template's variables and completers from its uriTemplate", () => {
