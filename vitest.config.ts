@@ -1,9 +1,9 @@
 /**
- * Three test layers (STYLE.md habit 11), one `npm test`:
+ * Three test layers, one `npm test` (test/README.md lists every project):
  * - unit:    pure logic beside its source (`shared/**\/*.test.ts`), in Node;
  * - runtime: the Worker and its Durable Objects inside real workerd (@cloudflare/vitest-pool-workers);
- * - e2e:     the bundled example server started with miniflare's API, driven over real HTTP by
- *            the official MCP SDK client and raw requests (`test/e2e`).
+ * - e2e:     the example server on each runtime, driven over real HTTP by the official MCP SDK
+ *            clients and raw requests (`test/e2e`: the contract suite).
  */
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";

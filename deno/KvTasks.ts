@@ -1,5 +1,5 @@
 /**
- * Tasks held in Deno KV (issue 20), for a Deno server started with `--kv`: any process sharing the
+ * Tasks held in Deno KV, for a Deno server started with `--kv`: any process sharing the
  * KV file can create a task, read it, update it, cancel it or run it, and a task whose process
  * died — killed, redeployed, restarted — is picked up by another process, or by the same one once
  * it is back. The same `TaskHost` runs each task as on Workers and in memory, over a store in KV

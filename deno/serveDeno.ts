@@ -11,7 +11,7 @@
  * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
  * `listening on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
  * A definition, deployment or variable that cannot be served stops the process before it
- * listens, and so does a port it cannot have or a KV file it cannot open: one line on stderr that
+ * binds its port, and so does a port it cannot have or a KV file it cannot open: one line on stderr that
  * says why, exit 1 (`refuseToStart`).
  * A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead of ending
  * the process (`logUnhandledRejections`, shared with `serveDenoStdio`).
@@ -41,15 +41,15 @@ import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { refuseToStart } from "./refuseToStart.ts";
 import { refuseOtherTargetHost } from "./refuseOtherTargetHost.ts";
-import { type ListeningServer, listeningServer, type ListenOptions, type ListenSettings, listenSettings } from "../shared/routes/listenSettings.ts";
-import { listenFailure } from "../shared/routes/startFailure.ts";
+import { type RunningServer, runningServer, type ServeOptions, type ServeSettings, serveSettings } from "../shared/routes/serveSettings.ts";
+import { bindFailure } from "../shared/routes/startFailure.ts";
 
-export interface ServeDenoOptions extends ListenOptions {
+export interface ServeDenoOptions extends ServeOptions {
   /** A Deno KV database file for session storage. Default: `--kv`, `KV_PATH`, else in memory. */
   kvPath?: string;
 }
 
-export type DenoServer = ListeningServer;
+export type DenoServer = RunningServer;
 
 /** Tries at opening a KV file that another process holds locked (about 5 s in all). */
 const KV_OPEN_ATTEMPTS = 10;
@@ -57,12 +57,12 @@ const KV_OPEN_ATTEMPTS = 10;
 /**
  * Exits the process with 1 and one line on stderr (`refuseToStart`) when the definition cannot be
  * served ("The server definition is invalid: …"), nor its homes here, nor a variable as set; or
- * when it cannot listen where asked, or open its KV file (`start.failed`).
+ * when it cannot bind where asked, or open its KV file (`start.failed`).
  */
 export async function serveDeno(server: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
   const definition = compiledOf(server, "serveDeno");
   const env = options.env ?? Deno.env.toObject();
-  const settings = listenSettings(definition, options, env, flag);
+  const settings = serveSettings(definition, options, env, flag);
   if ("event" in settings) refuseToStart(settings.event, settings.problem);
   const logger = new Logger(settings.config.logLevel);
   logUnhandledRejections(logger);
@@ -75,8 +75,8 @@ export async function serveDeno(server: ServerDefinition, options: ServeDenoOpti
   }
 }
 
-/** `serveDeno` once the settings are read: opens what it was given, listens, resolves once it does. */
-async function start(definition: CompiledServer, options: ServeDenoOptions, env: Record<string, string>, settings: ListenSettings, logger: Logger): Promise<DenoServer> {
+/** `serveDeno` once the settings are read: opens what it was given, binds its port, resolves once it has. */
+async function start(definition: CompiledServer, options: ServeDenoOptions, env: Record<string, string>, settings: ServeSettings, logger: Logger): Promise<DenoServer> {
   const { hostname, port, config } = settings;
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
@@ -115,9 +115,9 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
   try {
     http = Deno.serve({ hostname, port, onListen }, (request, info) => refuseOtherTargetHost(request) ?? handle(request, env, info));
   } catch (error) {
-    throw listenFailure(error, { hostname, port });
+    throw bindFailure(error, { hostname, port });
   }
-  const server = listeningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
+  const server = runningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
   console.log(`listening on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;

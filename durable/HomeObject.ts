@@ -1,5 +1,5 @@
 /**
- * The home Durable Object (issue 20): one instance per user (`user:<owner digest>`) and one per
+ * The home Durable Object: one instance per user (`user:<owner digest>`) and one per
  * handle (`handle:<id>`), found by `idFromName` — never by a value the client chose. It hosts a
  * runtime-agnostic `HomeHost` and is the only place that knows about Durable Objects.
  *

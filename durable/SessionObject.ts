@@ -1,57 +1,34 @@
 /**
  * The session Durable Object: one instance per session id (`idFromName(sessionId)`), hosting a
- * runtime-agnostic `SessionHost` (and through it a `Session`). It is the only place that knows
- * about Durable Objects; the protocol and the create/require rules live in `shared/`. Its entry
- * is `apply(operation)`: the Worker sends every session request as a `SessionOperation` over RPC
- * (the body already parsed), and gets the answer back — except the long-lived streams (`open`,
- * `stream`), which the Worker relays: it opens a WebSocket to `fetch`, the object accepts it for
- * hibernation, and sends the stream's frames on it (`relayProtocol.ts`, `RelayedStream.ts`).
+ * runtime-agnostic `SessionHost`; the protocol and the session rules live in `shared/`. The Worker
+ * sends every session request here as a `SessionOperation` over RPC (`apply`), except the
+ * long-lived streams, which it relays over a WebSocket this object accepts for hibernation
+ * (`relayProtocol.ts`).
  *
- * Persisted (SQLite-backed storage, key-value API):
- *   "session"             → SessionRecord: id, transport kind, createdAt, expiresAt (the stored
- *                           deadline), negotiated protocolVersion, clientInfo, clientCapabilities,
- *                           logLevel, resource subscriptions, switched definitions. Written on
- *                           create, by the methods that change it, and when activity pushes the
- *                           deadline (at most once per half TTL): never per request.
- *   "data:<key>"          → values tool handlers store through `ctx.storage` (e.g. the note pad).
- *   "ev:<stream>:<seq>"   → Streamable HTTP: each SSE event as sent, stored before it is written,
- *                           for `Last-Event-ID` resumption (bounded by MAX_STORED_EVENTS and
- *                           MAX_STORED_BYTES, oldest first). A POST answered with JSON stores nothing.
- *   "stream:standalone"   → the standalone GET stream's id, so a reload continues that stream.
- *   "post:<stream>"       → the request ids of a streamed POST still running; a reload answers the
- *                           ones left without a reply with -32603 (`UnfinishedPosts`).
- *   alarm                 → the stored deadline, armed when the session is created.
- * With each relay socket (its attachment, kept by the runtime through hibernation): which
- * stream it carries, and the bytes sent and acknowledged.
- * In memory only (a cache, rebuilt on demand): the open streams, the outbound queue, running
- * handlers.
+ * Persisted (key-value API of SQLite-backed storage), all of it deleted when the session ends:
+ *   "session"           → SessionRecord: transport, deadline, negotiated version, client info and
+ *                         capabilities, log level, subscriptions, switched definitions. Written on
+ *                         create, by the methods that change it, and at most once per half TTL
+ *                         when activity pushes the deadline; never per request.
+ *   "data:<key>"        → what handlers store through `ctx.storage`.
+ *   "ev:<stream>:<seq>" → each Streamable HTTP SSE event, stored before it is written, for
+ *                         `Last-Event-ID` (bounded by MAX_STORED_EVENTS / MAX_STORED_BYTES).
+ *   "stream:standalone" → the standalone GET stream's id, so a reload continues it.
+ *   "post:<stream>"     → the request ids of a streamed POST still running (`UnfinishedPosts`).
+ *   alarm               → the stored deadline.
+ * Each relay socket's attachment (kept by the runtime through hibernation) holds its stream and
+ * the bytes sent and acknowledged. Only a cache, rebuilt on demand: the open streams, the
+ * outbound queue, running handlers.
  *
- * Lifecycle. Created by `GET /sse` or by a Streamable HTTP `initialize` (an initialize refused
- * with an error ends its session at once). The alarm fires at the stored deadline: a session
- * with a client connected or a request running is pushed on, otherwise it ends, and so does one
- * whose object wakes on a request after its deadline (an alarm missed). Ending — expiry or
- * `DELETE` — refuses further writes, then deletes every key and the alarm, so nothing is left.
- * A legacy stream that drops aborts its requests; a Streamable one does not (its events wait in
- * storage). After eviction or a deploy the next call constructs a fresh instance, which reloads
- * the record (and the event index) in `blockConcurrencyWhile` before serving anything; a load
- * that fails is tried again by the next call. An alarm that fires twice, or after the session
- * ended, finds nothing to do.
- *
- * Hibernation. A client waiting on its stream leaves nothing pending here: the Worker holds the
- * stream and sends the keepalives, the socket is the runtime's, and a handler's deadline timer
- * exists only while it runs. So the object hibernates; a request, an alarm or an acknowledgement
- * wakes a new instance, which reloads the session, then reads each socket's stream again from
- * its newest event (everything before it was sent before the object went idle). While frames
- * wait for a slow client's credit, a timer keeps the object resident (hibernating would drop
- * them). A deploy closes the sockets: legacy clients reopen, Streamable ones resume.
- *
- * Cost model (Workers Paid, as published in 2026): a Durable Object is billed for wall-clock
- * duration while it is in memory and not hibernated, at 128 MB × duration ($12.50 per million
- * GB-s beyond 400,000 GB-s included), plus $0.15 per million requests beyond one million
- * (incoming WebSocket messages count 20 to a request; outgoing ones are free). Before the relay
- * an idle connected client cost ≈ $4 a month in duration; now it costs none, plus an alarm per
- * TTL to push its deadline. Storage is a few hundred bytes per session plus its stored events,
- * all deleted when the session ends. Figures: `npm run bench:cost`.
+ * Lifecycle: created by `GET /sse` or a Streamable HTTP `initialize`. At the deadline the alarm
+ * pushes on a session with a client connected or a request running, and ends any other; `DELETE`
+ * ends it too. Ending refuses further writes, then deletes every key and the alarm. A dropped
+ * legacy stream aborts its requests; a Streamable one's events wait in storage. A fresh
+ * instance (after eviction, a deploy or hibernation) reloads the record and reattaches its
+ * sockets in `blockConcurrencyWhile` before serving; a failed load is retried by the next call;
+ * an alarm that fires twice or after the end finds nothing to do. A client waiting on its stream
+ * leaves nothing pending here (the Worker holds the stream and its keepalives), so the object
+ * hibernates; only frames waiting for a slow client's credit keep it resident.
  */
 import { DurableObject, waitUntil } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";

@@ -17,9 +17,12 @@
  * hibernation, as a watch object does: each change is one send per listener, and a task nobody
  * watches sends nothing. At the TTL the last alarm deletes every key and closes them.
  *
- * Cost: a task is one `create` call, one alarm per run (plus a lease renewal every 20 s of a
- * run), one call per `tasks/get`, `tasks/update` or `tasks/cancel`, and at most four stored
- * values of at most 1 MiB each, all deleted at the TTL.
+ * Persisted: the task's keys, laid out in `TaskHost.ts`, and its alarm. Only in memory: the run
+ * under way; the listeners' sockets are the runtime's, kept through hibernation.
+ *
+ * Cost: a task is one `create` call, one alarm per run (plus a lease renewal every third of
+ * TASK_LEASE_MS while it runs), one call per `tasks/get`, `tasks/update` or `tasks/cancel`, and at
+ * most four stored values of at most 1 MiB each, all deleted at the TTL.
  */
 import { DurableObject, waitUntil } from "cloudflare:workers";
 import { readConfig } from "../shared/config/readConfig.ts";

@@ -3,7 +3,7 @@
  * entry's `McpHome`) says so for its definition, and the Worker, the session objects and the task
  * objects ask here for the `Homes` that reaches them, and for the `Shares` that count each
  * client's sessions and tasks there. So a Worker whose entry does not export the home class ships
- * none of the code that calls it (issue 23: pay for what you use), and one whose definitions
+ * none of the code that calls it (pay for what you use), and one whose definitions
  * declare homes without it is told so (`homeProblem`).
  */
 import type { Homes } from "../shared/home/Homes.ts";

@@ -2,8 +2,7 @@
  * The registry behind `watchRegistry` and `taskRegistry`: whether this Worker's entry exports
  * one optional Durable Object class (its factory says so, handing over the client that reaches
  * the class's objects), so that the Worker and its objects reach them only then, and a Worker
- * whose entry does not export the class ships none of that client (issue 23: pay for what you
- * use). One per script, not per definition: a script binds each class once.
+ * whose entry does not export the class ships none of that client (pay for what you use). One per script, not per definition: a script binds each class once.
  */
 
 /** How requests reach the objects of a namespace, each listener bounded to `maxBytes` unread. */

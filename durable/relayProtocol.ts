@@ -1,6 +1,6 @@
 /**
- * The link between a session's Durable Object and the Worker that holds its client's stream
- * (issue 11, "objects that hibernate while clients wait"). A long-lived client stream — the
+ * The link between a session's Durable Object and the Worker that holds its client's stream, so
+ * that the object can hibernate while its client waits. A long-lived client stream — the
  * legacy `GET /sse`, a Streamable HTTP `GET /mcp` — is not returned by the object: the Worker
  * opens a WebSocket to it (`fetch` with `Upgrade: websocket` and the operation in
  * `OPERATION_HEADER`), the object accepts it with `ctx.acceptWebSocket` (so the runtime, not the

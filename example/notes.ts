@@ -1,5 +1,5 @@
 /**
- * The example's note pads, one per kind of state (README, "State that outlives the connection"):
+ * The example's note pads, one per kind of state (docs/homes.md, "Choosing a home"):
  *
  * - `notepad`: the session's — for a 2025 or HTTP+SSE client, gone when its session ends;
  * - `notebook`: a handle's — any client, 2026-07-28 included, keeps it by passing its id back;

@@ -1,6 +1,6 @@
 /**
  * The example's own tools, tested as a user of this package tests theirs: through
- * `durable-mcp/testing`, an MCP client in memory (README, "Testing your server"). The weather
+ * `durable-mcp/testing`, an MCP client in memory (README, "Test it"). The weather
  * tools call the National Weather Service and are tested end to end against a stand-in instead
  * (`test/e2e`); these need nothing but the definition.
  */

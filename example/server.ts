@@ -1,6 +1,6 @@
 /**
  * The example server: the surface of the "my-weather-server" captured talking to Cline 3.15.5
- * over HTTP+SSE (../shared/seeds/001_…), tool for tool and schema for schema, plus a note pad
+ * over HTTP+SSE, tool for tool and schema for schema, plus a note pad
  * that keeps per-session state in the session's storage, an alert sweep that runs as a durable
  * task for clients that support the tasks extension, and a notebook that keeps notes under a
  * handle, for every client (2026-07-28 included), in a home of its own (`notes.ts`). Two

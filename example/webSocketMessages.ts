@@ -10,8 +10,8 @@
  *   `QueueBudget` made from `MAX_QUEUE_BYTES` / `MAX_QUEUE_MESSAGES` (the bound each of a
  *   session's queues has, reused rather than a second counter). A client that sends faster than
  *   the session reads (because it does not read our replies) is disconnected with 1008 once
- *   another message would pass either bound, rather than buffered without limit. (The bound was
- *   256 messages, of any size: one connection grew a Deno process by 2 GiB, issue 21.) An empty
+ *   another message would pass either bound, rather than buffered without limit (a count alone
+ *   would let a few messages of any size hold unbounded memory). An empty
  *   queue takes any one message, as the budget does; `serveMessages` refuses one past
  *   `MAX_BODY_BYTES`;
  * - out: a write waits while more than `MAX_BUFFERED_BYTES` are buffered in the socket (where the

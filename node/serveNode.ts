@@ -9,8 +9,8 @@
  * within `REQUEST_TIMEOUT_MS`, and one address holds at most `MAX_CONNECTIONS_PER_ADDRESS`
  * connections, `capConnections`). It prints `listening on <url>` once it accepts
  * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
- * that cannot be served stops the process before it listens, and so does an address it cannot
- * listen on: one line on stderr that says why, exit 1. A promise rejection nothing handled is
+ * that cannot be served stops the process before it binds its port, and so does an address it
+ * cannot bind: one line on stderr that says why, exit 1. A promise rejection nothing handled is
  * logged (`internal.unhandled-rejection`) instead of ending the process.
  *
  * @example
@@ -30,13 +30,13 @@ import { Logger } from "../shared/log/Logger.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
-import { type ListeningServer, listeningServer, type ListenOptions, listenSettings, reportRefusal, type StartRefusal } from "../shared/routes/listenSettings.ts";
-import { listenFailure } from "../shared/routes/startFailure.ts";
+import { type RunningServer, runningServer, type ServeOptions, serveSettings, reportRefusal, type StartRefusal } from "../shared/routes/serveSettings.ts";
+import { bindFailure } from "../shared/routes/startFailure.ts";
 import { nodeListener, refuseClientError } from "./nodeListener.ts";
 import { capConnections, tooManyConnections } from "./capConnections.ts";
 
-export type ServeNodeOptions = ListenOptions;
-export type NodeServer = ListeningServer;
+export type ServeNodeOptions = ServeOptions;
+export type NodeServer = RunningServer;
 
 /** A request's header block must have arrived this long after its first byte (or its connection's opening), when `REQUEST_TIMEOUT_MS` is longer. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -47,12 +47,12 @@ const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 /**
  * Exits the process with 1 and one line on stderr when the definition cannot be served ("The
  * server definition is invalid: …"), nor its homes here, nor a variable as set; or when it cannot
- * listen where asked (`start.failed`).
+ * bind where asked (`start.failed`).
  */
 export async function serveNode(given: ServerDefinition, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const definition = compiledOf(given, "serveNode");
   const env = options.env ?? processEnv();
-  const settings = listenSettings(definition, options, env, flag);
+  const settings = serveSettings(definition, options, env, flag);
   if ("event" in settings) refuseToStart(settings);
   const { hostname, port, config } = settings;
   const logger = new Logger(config.logLevel);
@@ -84,7 +84,7 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   http.on("clientError", refuseClientError);
   // A port in use, an address not this machine's: one line and exit 1, not Node's stack.
   await new Promise<void>((resolve) => {
-    const refused = (error: Error) => refuseToStart({ event: "start.failed", problem: listenFailure(error, { hostname, port }) });
+    const refused = (error: Error) => refuseToStart({ event: "start.failed", problem: bindFailure(error, { hostname, port }) });
     http.once("error", refused);
     http.listen(port, hostname, () => {
       http.off("error", refused);
@@ -93,13 +93,13 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   });
   boundPort = (http.address() as AddressInfo).port;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  const stopListening = () => {
+  const closePort = () => {
     const closed = new Promise<void>((resolve) => http.close(() => resolve()));
     http.closeIdleConnections();
     return closed;
   };
   const onSignal = () => void server.shutdown().then(() => process.exit(0));
-  const server = listeningServer(`http://${host}:${boundPort}`, { sessions, tasks, homes }, stopListening, () => {
+  const server = runningServer(`http://${host}:${boundPort}`, { sessions, tasks, homes }, closePort, () => {
     http.closeAllConnections();
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
   });
@@ -108,7 +108,7 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   return server;
 }
 
-/** One line on stderr that says why (`reportRefusal`), and exit 1: nothing listens, nothing is half started. */
+/** One line on stderr that says why (`reportRefusal`), and exit 1: no port bound, nothing half started. */
 function refuseToStart(refusal: StartRefusal): never {
   reportRefusal(refusal);
   process.exit(1);

@@ -1,6 +1,6 @@
 /**
  * `npm run size`: what Workers built on durable-mcp upload, as `wrangler deploy --dry-run` reports
- * it (minified), for the README: the example, and one tool declared three ways — `jsonSchema()`
+ * it (minified), for docs/benchmarks.md: the example, and one tool declared three ways — `jsonSchema()`
  * (the core and the JSON Schema validator it brings), zod/mini, classic zod. Prints figures, and
  * beside the budgeted ones their budget (`sizeBudgets.mjs`, which `test/bundle` holds them to)
  * and goal.

@@ -10,7 +10,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { startListeningProcess } from "./startListeningProcess.mjs";
+import { startServingProcess } from "./startServingProcess.mjs";
 import { wranglerConfig } from "./wranglerConfig.mjs";
 
 const denoPackage = dirname(createRequire(import.meta.url).resolve("deno/package.json"));
@@ -31,7 +31,7 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
  * @param {Record<string, string>} [options.vars]
  * @param {string} [options.kvPath]  Keep sessions in Deno KV at this path.
  * @param {number} [options.cpu]  pins the server to this CPU (`taskset`), as the benchmark does
- * @param {boolean} [options.captureLogs]  Keep the lines the server writes after it listens (its console; stderr and
+ * @param {boolean} [options.captureLogs]  Keep the lines the server writes once it serves (its console; stderr and
  *   stdout alike) for `logs()`. Either way they are not printed: before, only a failed start shows them, in its error.
  */
 export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath, cpu, captureLogs = false } = {}) {
@@ -40,5 +40,5 @@ export async function startDenoServer({ definition, main, port = 0, vars = {}, k
   const args = [deno, ...DENO_FLAGS, ...entry, "--port", String(port)];
   if (kvPath) args.push("--kv", kvPath);
   if (cpu !== undefined) args.unshift("taskset", "-c", String(cpu));
-  return startListeningProcess({ command: args, env: { ...process.env, ...config.vars, ...vars, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }, runtime: "deno", captureLogs });
+  return startServingProcess({ command: args, env: { ...process.env, ...config.vars, ...vars, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }, runtime: "deno", captureLogs });
 }

@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { fromSource } from "./bundleWorker.mjs";
-import { startListeningProcess } from "./startListeningProcess.mjs";
+import { startServingProcess } from "./startServingProcess.mjs";
 import { wranglerConfig } from "./wranglerConfig.mjs";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
@@ -27,13 +27,13 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
  * @param {string} [options.main]  A Node entry of its own (it takes `--port` and prints `listening on`; default: the example's).
  * @param {number} [options.port]  0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]
- * @param {boolean} [options.captureLogs]  Keep the lines the server writes after it listens, for `logs()`.
+ * @param {boolean} [options.captureLogs]  Keep the lines the server writes once it serves, for `logs()`.
  */
 export async function startNodeServer({ definition, main, port = 0, vars = {}, captureLogs = false } = {}) {
   const bundled = await bundleNodeEntry({ definition, main });
   try {
     const env = { ...process.env, ...wranglerConfig().vars, ...vars, NO_COLOR: "1" };
-    const server = await startListeningProcess({ command: [process.execPath, bundled.outfile, "--port", String(port)], env, runtime: "node", captureLogs });
+    const server = await startServingProcess({ command: [process.execPath, bundled.outfile, "--port", String(port)], env, runtime: "node", captureLogs });
     return {
       ...server,
       async dispose() {

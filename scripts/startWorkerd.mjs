@@ -3,7 +3,7 @@
  * to measure the server and its floors without a proxy worker adding CPU to every request.
  * Bundles the entry with esbuild (as `startServer` does), writes a workerd config with the
  * bindings wrangler.toml declares (variables, Durable Object classes with in-memory storage),
- * and runs the `workerd` binary that wrangler and miniflare use, listening on 127.0.0.1.
+ * and runs the `workerd` binary that wrangler and miniflare use, bound to 127.0.0.1.
  *
  * @example
  * const server = await startWorkerd({ entry: "scripts/bench/floorWorker.ts", objects: { FLOOR: "FloorObject" } });

@@ -1,9 +1,9 @@
 /**
  * workerd tells a Worker that its client left only through a write that fails: a write into a
  * native stream (`IdentityTransformStream`) that the runtime sends to the client. A JavaScript
- * `ReadableStream` handed back as a response body is not told — measured in workerd, its source
- * was never cancelled after the client went away, so a stream with a keepalive timer would run
- * for ever and its session would never hear that its client left (issue 11, defect a).
+ * `ReadableStream` handed back as a response body is not told — in workerd its source is never
+ * cancelled after the client goes away, so a stream with a keepalive timer would run
+ * for ever and its session would never hear that its client left.
  *
  * So every event stream the Worker answers with is piped into a native stream: when the client
  * leaves, the next write (a message, or a keepalive) fails, and the pipe cancels the source —

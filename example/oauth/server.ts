@@ -1,6 +1,6 @@
 /**
  * The example's tools behind OAuth: the weather, score and note tools of `example/server.ts` —
- * its `notepad` now each signed-in user's own, kept in their home in every era and session — plus
+ * its `notepad` each signed-in user's own, kept in their home in every era and session — plus
  * two that show what authorization gives a handler:
  * - `whoami` answers with `ctx.auth` — the user, the scopes of this request's token, and what the
  *   consent page stored with the grant (its props);

@@ -1,7 +1,7 @@
 /**
  * Counts the platform calls the Worker makes (`npm run bench:calls`): each a crossing from
  * JavaScript into the runtime, which on workerd costs microseconds where a JavaScript call costs
- * nanoseconds (a header read measured at about 3 µs in the floor Worker), and which the CPU
+ * nanoseconds, and which the CPU
  * figures of `npm run bench` are too noisy to resolve one by one. Installed before the Worker's
  * modules run (`countingWorker.ts`); the counts are per isolate, the session objects' included,
  * and read (and reset) at `GET /floor/counts`.

@@ -16,7 +16,7 @@
  * addresses, and each new connection starts with a request without a token (the 401 that starts
  * discovery), so an address limit on everything would throttle all of their users together. What
  * an address alone can abuse is the token check: guessing gets 429s, learns nothing, and costs no
- * verification (issue 21). The price: a token never seen before (a user's first, or just
+ * verification. The price: a token never seen before (a user's first, or just
  * refreshed) waits out a limited address's window like any stranger.
  *
  * Then each batch of messages is checked against the scopes the definitions it names declare

@@ -10,7 +10,7 @@
  *   isolates of a location, and so the one that holds against a client spread over many of them.
  *
  * Every key a client can make the limiter hold is bounded (`MAX_TRACKED_KEYS`), and a full table
- * is no way to wipe the counts of others (issue 21: 20,000 addresses of one IPv6 /48 did that):
+ * is no way to wipe the counts of others (by filling it from the many addresses of one prefix):
  * - from `CROWDED_SHARE` of the bound on, an address the table does not hold yet is counted under
  *   its prefix (`prefixKey`: IPv4 /24, IPv6 /48), so a flood from one prefix takes one window and is
  *   limited as one client — the cost, only while crowded, falls on new addresses sharing a prefix

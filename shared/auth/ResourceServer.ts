@@ -13,8 +13,8 @@
  * configured `resource`, or — only on a loopback host (local development) — the request's own
  * origin, port included, with `/mcp`. Anywhere else the request's Host is the client's to write,
  * so taking the audience from it would let a token the same issuer minted for another resource
- * pass (issue 21): such a request is answered 500 with the sentence that says to set `resource`
- * (Deno refuses to start instead, `serveDeno`). Where the runtime knows the port it listens on,
+ * pass: such a request is answered 500 with the sentence that says to set `resource`
+ * (Deno refuses to start instead, `serveDeno`). Where the runtime knows the port it serves on,
  * a loopback request addressed to another port is refused (403): its token is for another local
  * server. Both are thrown as `McpError` from `resourceOf`, which three answers need; the router's
  * one boundary maps them. The legacy endpoints (`/sse`, `/message`) are a resource
@@ -69,7 +69,7 @@ export class ResourceServer {
   readonly #port: (() => number | undefined) | undefined;
 
   /**
-   * @param runtime `port`: the port this server listens on, where the runtime knows it (Deno).
+   * @param runtime `port`: the port this server serves on, where the runtime knows it (Deno).
    * @throws TypeError at startup for a malformed resource, or an empty list of authorization servers.
    */
   constructor(options: AuthorizationOptions, runtime: { port?: () => number | undefined } = {}) {

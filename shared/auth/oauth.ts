@@ -16,7 +16,7 @@ import { ResourceServer } from "./ResourceServer.ts";
 
 /** What the router needs of a runtime's environment to make the resource server. */
 export interface AuthorizationRuntime {
-  /** The port the runtime listens on, where it knows it (a loopback resource is derived with it). */
+  /** The port the runtime serves on, where it knows it (a loopback resource is derived with it). */
   port?: () => number | undefined;
 }
 

@@ -3,7 +3,7 @@
  * units; the wire counts UTF-8 bytes (up to three per unit), and storage that serialises
  * strings (Durable Object storage, Deno KV) takes two bytes per unit once any character is
  * above U+00FF. A limit in bytes compared with `length` lets the first through three times
- * over, and the second twice (issue 11, defects b and m).
+ * over, and the second twice.
  */
 
 /**

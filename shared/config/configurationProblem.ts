@@ -4,7 +4,7 @@
  * `REQUEST_STATE_SECRET` too short, malformed `authorization` or `rateLimits` options. Said
  * like a definition's problem ("The server definition is invalid: …"), so an operator reads
  * both the same way: Workers answer it on every route and log it once (`config.invalid`), Deno
- * refuses to start with it (issue 21).
+ * refuses to start with it.
  */
 
 /** @example configurationProblem(new RangeError('MAX_QUEUE_BYTES must be a positive integer, got "4MiB"')).message */

@@ -2,8 +2,8 @@
  * The parts of the protocol a server has only when it declares something of them: prompts,
  * resources with their templates, and completion (of prompt arguments and template variables).
  * Their code travels with the helpers that make their definitions — `prompt()`, `resource()`,
- * `resourceTemplate()` — so a server of tools alone does not carry it: a Worker of one `jsonSchema()`
- * tool ships about 3 KiB (gzip) less (test/bundle). Tools are the core, and always there.
+ * `resourceTemplate()` — so a server of tools alone does not carry it. Tools are the core, and
+ * always there.
  *
  * A definition made by a helper carries its features under a symbol; the server definition
  * compiles each feature once, from all of its options.

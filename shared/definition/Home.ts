@@ -1,5 +1,5 @@
 /**
- * Where a definition's handler runs, and so whose storage its `ctx.storage` is (issue 20). State
+ * Where a definition's handler runs, and so whose storage its `ctx.storage` is. State
  * that must outlive a connection needs a home that is not one: the 2026-07-28 revision has no
  * session, and claude.ai starts a new session before nearly every call.
  *

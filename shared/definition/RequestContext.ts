@@ -116,7 +116,7 @@ interface ContextBase {
    * from an earlier one): issuer and subject, the scopes granted, the token's claims or the
    * authorization provider's props. Undefined where the server checks no tokens (no
    * `authorization` option, stdio). Never forward the client's token upstream: call upstream APIs
-   * with credentials of the server's own (see the README, "Authorization").
+   * with credentials of the server's own (see docs/authorization.md, "Turning it on").
    */
   auth?: Principal;
   /**

@@ -2,7 +2,7 @@
  * What every guard returns — every check that may refuse a request, from the Host header to a
  * 2026-07-28 `_meta`: the value it checked, or the `McpError` that refuses the request, with the
  * request's id when the guard could read it, so that the refusal answers that request. Expected
- * refusals are values, not exceptions (STYLE habit 3); the caller decides what to do with one.
+ * refusals are values, not exceptions; the caller decides what to do with one.
  *
  * @example
  * const session = requireMcpSessionId(request);

@@ -47,7 +47,7 @@ export function reportFailure(ctx: object, thrown: unknown, tool?: string): void
   if (!isControlFlow(thrown)) forwardFailure(ctx, describeFailure(thrown, tool));
 }
 
-/** Hands a failure already described (one a remote home reported) to whoever listens on `ctx`. */
+/** Hands a failure already described (one a remote home reported) to whoever `ctx` reports failures to. */
 export function forwardFailure(ctx: object, failure: HandlerFailure): void {
   (ctx as { [REPORT_FAILURE]?: FailureReport })[REPORT_FAILURE]?.(failure);
 }

@@ -1,9 +1,8 @@
 /**
  * How one request is aborted: by its deadline, by the client (a cancellation, a closed stream, a
  * session ended), or by its era. Most requests are never aborted, so the core hears an abort
- * through one callback instead of an event listener on the signal: measured on the 2026-07-28
- * hot path (`scripts/bench/profile.mjs`), adding and removing that listener cost about 5% of a
- * call's CPU. The `AbortController` is made when someone asks for the signal: every handler's
+ * through one callback instead of an event listener on the signal: adding and removing that
+ * listener shows in every call's profile (`scripts/bench/profile.mjs`). The `AbortController` is made when someone asks for the signal: every handler's
  * context does (see `requestContext`); a listen held on a message stream may never.
  *
  * @example

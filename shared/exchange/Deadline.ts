@@ -1,9 +1,9 @@
 /**
  * A request's HANDLER_TIMEOUT_MS, armed only for a handler that is still running once the
  * promise jobs queued behind it have had QUICK_TURNS turns. Most handlers answer within those
- * turns, without waiting on any I/O, and for them no platform timer is set or cleared: measured
- * on the 2026-07-28 hot path (`npm run bench:calls`, `scripts/bench/profile.mjs`), `setTimeout`
- * and `clearTimeout` were the largest platform cost a call had left. A handler that waits on I/O
+ * turns, without waiting on any I/O, and for them no platform timer is set or cleared: on the
+ * 2026-07-28 hot path `setTimeout` and `clearTimeout` would be the largest platform cost of a
+ * call (`npm run bench:calls`). A handler that waits on I/O
  * outlives the turns, and its timer is armed then for the time left, so the deadline it meets is
  * the same. One timer per request still: on Workers a timer belongs to the request (or object)
  * that set it, so one timer shared by many requests would die with the first of them.

@@ -1,5 +1,5 @@
 /**
- * What an operator sees when a handler throws (issue 21): one `handler.error` line at error level
+ * What an operator sees when a handler throws: one `handler.error` line at error level
  * with the stack, the method, the tool and the request's tag, secrets redacted; the definition's
  * `onError` called once with the same; the `rpc.out` line saying `isError`. Over a real message
  * stream (`serveMessages`), a 2025 session and a 2026-07-28 request alike.

@@ -1,6 +1,6 @@
 /**
  * The execution core: runs one request's handler and answers it, the same way in every era
- * (2025 sessions, 2026-07-28 over HTTP, message streams; later, tasks).
+ * (2025 sessions, 2026-07-28 over HTTP, message streams, task runs).
  *
  * - One `Cancellation` per request (the era's, when it holds one to cancel by). Aborted by
  *   the era, the client cancelled or left, and nothing more is sent for the request, not even an

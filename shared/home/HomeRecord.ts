@@ -1,5 +1,5 @@
 /**
- * What a home keeps about itself, and the key layout of every home's storage (STYLE habit 14):
+ * What a home keeps about itself, and the key layout of every home's storage:
  *
  * | key | what |
  * |---|---|

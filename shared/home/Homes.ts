@@ -1,5 +1,5 @@
 /**
- * Where homes live, as the eras see them (issue 20): one operation that runs a request's method
+ * Where homes live, as the eras see them: one operation that runs a request's method
  * in its home, and one that deletes everything a user has. On Workers each home is a Durable
  * Object of `MCP_HOME` (`durable/durableHomes.ts`); in a process, `LocalHomes`, in memory or in
  * Deno KV. Every host runs the same `HomeHost`.

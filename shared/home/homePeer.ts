@@ -1,6 +1,6 @@
 /**
- * A request's context carried to a home in another place (on Workers, the home's Durable Object;
- * issue 20). What can travel by value does — the method and params, the request id, the client,
+ * A request's context carried to a home in another place (on Workers, the home's Durable
+ * Object). What can travel by value does — the method and params, the request id, the client,
  * the principal, the task, the session's switches — and the rest stays with the request: one
  * `Peer` function the home calls back for progress, logs, asks to the client, switches, changes
  * and `ctx.startTask()`, so the era's own rules for each (a progress token, a log threshold, an

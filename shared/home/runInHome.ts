@@ -1,5 +1,5 @@
 /**
- * Where an era runs a request's method (issue 20): in the request's own scope, as always, or —
+ * Where an era runs a request's method: in the request's own scope, or —
  * when the definition it names declares a home of its own — in that home, wherever its host keeps
  * it (a Durable Object on Workers, this process elsewhere). The three eras and tasks call this
  * one function, so a user tool sees the same storage for the same person over 2026-07-28, a 2025

@@ -1,8 +1,8 @@
 /**
  * An HTTP answer as the session's host produces it: a streaming `Response`, or — for the common
  * JSON, 202 and error answers — plain data. Plain data crosses the Durable Object RPC boundary by
- * value; a `Response` has its body streamed across, which measured at about 40 µs of CPU per
- * call (`npm run bench`), as much as the rest of the request. The routes turn it back into a
+ * value; a `Response` has its body streamed across, which costs as much CPU as the rest of the
+ * request (`npm run bench`). The routes turn it back into a
  * `Response` on their side (`toResponse`).
  */
 export interface TextAnswer {

@@ -13,7 +13,7 @@
  * span's status gets. Lines below the level cost nothing (`enabled()` allocates nothing). Secrets
  * should still not be passed as fields: redaction is a net for what has a telling shape.
  *
- * Events are dotted names (`session.open`, `rpc.out`, `queue.full`); the README lists them.
+ * Events are dotted names (`session.open`, `rpc.out`, `queue.full`); docs/operations.md lists them.
  * Not the MCP `notifications/message` channel: that goes to clients, this goes to operators.
  */
 import { atLeast, type LogLevel } from "../protocol/logLevels.ts";

@@ -9,8 +9,8 @@
  * does not match.
  *
  * Matching does not backtrack: its time is the URI's length times the number of variables (and
- * the literals' lengths), where the regular expression `^users://([^/?#]+)-([^/?#]+)$` took 2.8 s
- * on 80 KB of "a-". When a URI splits more than one way, earlier variables take as much as they
+ * the literals' lengths), where the regular expression `^users://([^/?#]+)-([^/?#]+)$` takes
+ * quadratic time on a long run of "a-". When a URI splits more than one way, earlier variables take as much as they
  * can, as a greedy regular expression would: `users://{org}-{id}` gives `a-b-c` as org "a-b",
  * id "c". Capping the length of a client's URI is the caller's business (`resources/read` does).
  */

@@ -6,7 +6,7 @@
  *
  * The arguments' size, depth and count of values are bounded before any validator sees them
  * (`ArgumentLimits.ts`): validators cost what the input makes them cost, and some overflow the
- * stack on a long enough array (issue 21). Past a bound is bad arguments like any other: a tool
+ * stack on a long enough array. Past a bound is bad arguments like any other: a tool
  * error the model can correct (tools spec, "Error Handling"), never a protocol error or a 500.
  *
  * Every schema is a Standard Schema here, a library's or `jsonSchema()`'s; `toolSchemas` made its

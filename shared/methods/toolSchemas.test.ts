@@ -142,7 +142,7 @@ describe("toolSchemas refuses at startup", () => {
     expect(() => new CompiledServer({ name: "s", version: "1", tools: [tool(definition as AnyToolDefinition)] }).assertValid()).toThrow(message);
   });
 
-  // Tools took raw JSON Schema as these options until the validator became jsonSchema()'s (issue 23).
+  // Options that once took raw JSON Schema: a definition that still has one is told what to write instead.
   it.each([
     ["inputSchema", { ...base, inputSchema: { type: "object" } }, "input"],
     ["inputSchema beside an input", { ...base, input: z.object({}), inputSchema: { type: "object" } }, "input"],

@@ -26,8 +26,8 @@ export interface ToolSchemas {
 }
 
 /**
- * The options that took raw JSON Schema until the validator became the `jsonSchema()` factory's
- * (issue 23), and what replaces each: a definition that still has one (JavaScript, old code) is
+ * The options that once took raw JSON Schema, and what replaces each (JSON Schema written by hand
+ * goes through `jsonSchema()`): a definition that still has one (JavaScript, old code) is
  * told how to write it now, rather than served without the schema.
  */
 const REMOVED_OPTIONS = { inputSchema: "input", outputSchema: "output" } as const;

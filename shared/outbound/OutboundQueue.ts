@@ -9,7 +9,7 @@
  * a factor of two).
  *
  * Its frames count against a `QueueBudget`, the session's, shared by all of the session's
- * queues. Three kinds of producer, three rules (issue 2, "Backpressure, precisely"):
+ * queues. Three kinds of producer, three rules:
  * - new requests are admitted only while the budget has room, and each admitted request holds a
  *   reservation until its reply is pushed, so its reply always fits (never dropped);
  * - replies are pushed unconditionally (`push()`): their room was reserved at admission;

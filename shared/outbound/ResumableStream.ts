@@ -10,7 +10,7 @@
  * A resumption attaches its connection first and notes the last sequence number given out; it
  * then replays the stored events up to that number (once every event numbered so far is
  * stored), and anything numbered later goes to it live. So a message sent while the replay is
- * read arrives exactly once (issue 11, defect g). After a reload the numbering continues from
+ * read arrives exactly once. After a reload the numbering continues from
  * the last stored event (`lastSeq`), so event ids never repeat.
  *
  * Not here: which stream a message belongs to, JSON-instead-of-SSE answers (`PostAnswer`).

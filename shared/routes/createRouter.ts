@@ -76,7 +76,7 @@ export interface Platform<E extends Env> {
   telemetry?(env: E, logger: Logger): Telemetry | undefined;
   /** Keeps the request's isolate alive until `work` settles, where the runtime would not (Workers: `waitUntil`): telemetry's exports. */
   keepAlive?(work: Promise<unknown>): void;
-  /** The port this server listens on, where the runtime knows it: a resource taken from a loopback request must name it. */
+  /** The port this server serves on, where the runtime knows it: a resource taken from a loopback request must name it. */
   port?(): number | undefined;
   /** The client's network address, where the runtime knows it (rate limits per address). */
   clientAddress?(request: Request, context: unknown): string | undefined;

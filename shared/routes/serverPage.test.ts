@@ -1,5 +1,5 @@
 /**
- * The page for people at `GET /` (issue 24), built alone: what it shows, what it keeps out (what an
+ * The page for people at `GET /`, built alone: what it shows, what it keeps out (what an
  * anonymous client is not listed), and that nothing the author or the request supplies becomes markup.
  */
 import { describe, expect, it } from "vitest";

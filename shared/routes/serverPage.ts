@@ -1,5 +1,5 @@
 /**
- * `GET /` for a person with a browser (issue 24): one small HTML page that says what this server
+ * `GET /` for a person with a browser: one small HTML page that says what this server
  * is, what an anonymous client is listed (`anonymousListing`), its endpoints and protocol
  * versions, and how to connect Claude, ChatGPT, Cursor, VS Code and the Inspector to it, with the
  * URL filled in. Why the definition cannot be served, and any warning, come first. Every other

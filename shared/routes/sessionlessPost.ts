@@ -1,6 +1,6 @@
 /**
  * A 2025 request on `/mcp` that carries no `Mcp-Session-Id`. claude.ai sends its requests so: it
- * opens with `initialize` and never echoes the session id (FIELD.md, users' report 4), and a
+ * opens with `initialize` and never echoes the session id, and a
  * server that insists gets its calls dropped without a word. The transports spec lets a server
  * that does not require a session serve them, and one that lists tools or calls a tool needs
  * none: such a request runs as a 2026-07-28 one does, in the process that received it (on

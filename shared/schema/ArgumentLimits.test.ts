@@ -14,7 +14,7 @@ import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
 
 type ToolResult = { isError?: boolean; content: { text: string }[] };
 
-/** Past the default bound of values, and past where zod/mini and @cfworker/json-schema overflowed the stack (issue 21). */
+/** Past the default bound of values, and past where zod/mini and @cfworker/json-schema overflow the stack without the bounds. */
 const BAD_ITEMS = 150_000;
 /** What a refusal's whole text stays under, however large the input. */
 const BOUNDED_TEXT = 4_096;

@@ -1,16 +1,16 @@
 /**
- * Bounds on a tool's or prompt's arguments, checked before any validator sees them (issue 21).
- * Validation costs what the input makes it cost: classic zod keeps one issue object per bad array
- * item (170 MiB of heap for 488 KiB of them), and zod/mini and `@cfworker/json-schema` collect
- * issues with `push(...all)`, which overflows the stack near 150,000. The request body's bound
- * (`MAX_BODY_BYTES`) does not help: 4 MiB of `[1,1,…]` is two million items.
+ * Bounds on a tool's or prompt's arguments, checked before any validator sees them. Validation
+ * costs what the input makes it cost: classic zod keeps one issue object per bad array item, and
+ * zod/mini and `@cfworker/json-schema` collect issues with `push(...all)`, which overflows the
+ * stack on a long enough array. The request body's bound (`MAX_BODY_BYTES`) does not help: a few
+ * MiB of `[1,1,…]` is millions of items.
  *
  * Three bounds, each a default from the environment that a tool may override in its definition:
  *
  * - `maxValues` (`MAX_ARGUMENT_VALUES`, default 10,000): array items and object members, counted
  *   at every level together, since 200 arrays of 10,000 bad items cost as much as one of two
  *   million. A validator's work and its issues are at most about this many; 10,000 classic zod
- *   issues take about 7 MiB, well inside a Worker's 128 MB, and a model rarely writes more.
+ *   issues stay well inside a Worker's 128 MB, and a model rarely writes more.
  * - `maxDepth` (`MAX_ARGUMENT_DEPTH`, default 32): the arguments object is level 1. Validators
  *   recurse once per level. Messages are already refused past `MAX_JSON_DEPTH` (64) before they
  *   are parsed (`parseMessages`); this is the tool's own, lower bound, measured on the parsed value

@@ -2,8 +2,7 @@
  * The one shape of a validation message a client can provoke: the first entries, each cut to
  * `MAX_ENTRY_CHARS`, then a count of the rest. The client chooses both how many issues there are
  * (one per bad array item) and how long one is: zod's strict object names every unknown key in a
- * single issue, 538,907 characters for 5,000 keys of 100 (issue 21). Bounding the count alone
- * left that through.
+ * single issue, so bounding the count alone would let a message of any length through.
  *
  * Not here: choosing which entries to show (each validator knows its own), the prefix naming the
  * tool or prompt.

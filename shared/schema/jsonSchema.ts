@@ -2,8 +2,8 @@
  * `jsonSchema(schema)`: plain JSON Schema made a Standard Schema, for a tool's input or output
  * written without a schema library. Its JSON Schema is the one given, advertised verbatim
  * (`$schema` kept); values are checked with `@cfworker/json-schema`, because Workers forbid
- * `eval`/`new Function` (so no Ajv at runtime). The validator (22.7 KB minified) arrives with this
- * factory only: a Worker whose schemas all come from a library ships none of it (issue 23).
+ * `eval`/`new Function` (so no Ajv at runtime). The validator arrives with this factory only: a
+ * Worker whose schemas all come from a library ships none of it.
  *
  * The dialect comes from `$schema`; without one it is 2020-12, the MCP default (basic spec, "JSON
  * Schema Usage"). Also understood: 2019-09, draft-07 and draft-04. Nothing is checked when

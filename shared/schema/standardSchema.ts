@@ -50,7 +50,7 @@ export type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]
  */
 export type JsonSchemaConverter = (schema: any, options: { io: "input" | "output"; target: "draft-2020-12"; unrepresentable: "any" }) => object;
 
-/** How a schema of each library gets its JSON Schema, for the startup error of one that has none (issue 21). */
+/** How a schema of each library gets its JSON Schema, for the startup error of one that has none. */
 const CONVERSION_HINTS: Record<string, string> = {
   valibot: "wrap it with toStandardJsonSchema from @valibot/to-json-schema (npm install @valibot/to-json-schema), e.g. input: toStandardJsonSchema(v.object({ … }))",
   zod: "pass its library's converter to defineServer (e.g. toJsonSchema: z.toJSONSchema for zod/mini)",

@@ -1,5 +1,5 @@
 /**
- * Fair shares (issue 20): every resource a client can make the server hold is bounded per client
+ * Fair shares: every resource a client can make the server hold is bounded per client
  * as well as in total, so one client cannot take everyone's share. A client is the signed-in
  * principal (its digest), or, without authorization, its network address (`clientKey`).
  *

@@ -3,7 +3,7 @@
  * `console.error` (stderr on Node, Deno and Bun): stdout carries MCP messages and nothing else
  * (transports spec, "stdio"), and a handler's stray `console.log` would put a line there that
  * no client can parse. Deno's entry (`serveDenoStdio`) does this for the whole process; this is
- * the same for `serveStdio` on any runtime, undone when serving ends (issue 21).
+ * the same for `serveStdio` on any runtime, undone when serving ends.
  *
  * Counted: overlapping servers in one process (tests do this) share one redirection, undone
  * when the last one ends. Not covered: writers that bypass these three (`console.dir`,

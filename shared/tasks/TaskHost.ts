@@ -20,8 +20,8 @@
  * again. So a task's handler runs at least once, and may run again from the top (at most
  * `MAX_LOST_RUNS` more times, then the task fails): make its side effects idempotent, keyed by
  * `ctx.taskId`. A run whose outcome the store refuses (a value over the storage's limit, a failed
- * write) was not lost: the task fails with a small error that says so, and does not run again. `tasks/cancel` marks the task `cancelled` at once and aborts a run in progress
- * (its signal); whatever the handler does after that is discarded. At `createdAt + ttlMs` the
+ * write) was not lost: the task fails with a small error that says so, and does not run again.
+ * `tasks/cancel` marks the task `cancelled` at once and aborts a run in progress (its signal); whatever the handler does after that is discarded. At `createdAt + ttlMs` the
  * last wakeup deletes every key, whatever the status: nothing is left.
  *
  * Logs name a task by its `logId` tag (`task`), never by its id: whoever holds the id can read,

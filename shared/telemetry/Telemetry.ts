@@ -6,7 +6,7 @@
  * OpenTelemetry MCP semantic conventions (`mcpSpan.ts`), the same for every backend.
  *
  * Off is free: where no backend is configured the exchange holds `undefined` and builds no span,
- * no attributes and no ids (STYLE 13).
+ * no attributes and no ids.
  */
 import type { JsonRpcRequest, JsonRpcResponse } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";

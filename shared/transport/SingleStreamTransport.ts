@@ -73,7 +73,7 @@ export class SingleStreamTransport<T extends Frame = Frame> implements Transport
   /**
    * Opens the stream; `first` (the legacy `endpoint` event) is its first frame. A stream still
    * open is replaced, not refused: a client reconnects when it thinks its stream is dead, which
-   * it may be without the server having been told (issue 11, defect a). The replaced connection
+   * it may be without the server having been told. The replaced connection
    * ends without cancelling anything. `relayed`: see `SessionOperation`.
    */
   async open(first?: T, relayed = false): Promise<ReadableStream<T>> {

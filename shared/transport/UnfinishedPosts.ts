@@ -1,5 +1,5 @@
 /**
- * POST streams that a restart of their host may cut short (issue 11, defect j). A streamed POST
+ * POST streams that a restart of their host may cut short. A streamed POST
  * is answered by handlers running in memory; if the host is evicted or redeployed before they
  * reply, a client resuming the stream would replay what was stored and then see it end, with
  * neither reply nor error, and wait forever. So while a POST stream is unfinished its request

@@ -1,6 +1,7 @@
 /**
  * Serves one MCP session over any duplex stream of whole messages: stdio (`serveStdio` adds the
- * newline framing), a WebSocket (the README's example), a TCP socket with a framing of yours.
+ * newline framing), a WebSocket (the example in docs/runtimes.md), a TCP socket with a framing of
+ * yours.
  * This is the way to add a transport without touching the core: adapt your connection to a
  * `MessageStream` and call this.
  *

@@ -1,5 +1,5 @@
 /**
- * MCP Apps as a host renders them (issue 22): headless Chromium (Debian's `chromium`, which
+ * MCP Apps as a host renders them: headless Chromium (Debian's `chromium`, which
  * .ci/run installs) opens a page that plays the host with ext-apps' own host bridge (`host.ts`),
  * against the example on workerd, over 2026-07-28 and over a 2025-11-25 session. The page calls
  * `alertBoard`, reads its view with `resources/read`, loads it into a sandboxed iframe under the

@@ -1,5 +1,5 @@
 /**
- * The page for people at `GET /` (issue 24), as a person sees it: headless Chromium (Debian's
+ * The page for people at `GET /`, as a person sees it: headless Chromium (Debian's
  * `chromium`, which .ci/run installs) opens the example on workerd at `/`. The example's tools are
  * shown, the MCP URL is filled in from the address the browser used, the app-only tool is not
  * listed (an anonymous client is not shown it), and the page loads with nothing refused by its CSP

@@ -1,6 +1,6 @@
 /**
  * The same one-tool Worker as `rawSchemaWorker.ts`, its schema in classic zod (`import { z } from
- * "zod"`): what that library adds to a deployed Worker, for the README (`npm run size`).
+ * "zod"`): what that library adds to a deployed Worker, for docs/benchmarks.md (`npm run size`).
  */
 import { defineServer, tool } from "durable-mcp";
 import { createWorker } from "durable-mcp/cloudflare";

@@ -1,5 +1,5 @@
 /**
- * Homes shared by Deno processes (issue 20): two Deno servers on one KV file, one notebook (a
+ * Homes shared by Deno processes: two Deno servers on one KV file, one notebook (a
  * handle home) written through both at once. Each write is an optimistic transaction in KV, its
  * reads checked at commit and retried on a conflict, so no process loses the other's update.
  */

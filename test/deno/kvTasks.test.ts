@@ -1,5 +1,5 @@
 /**
- * Tasks across Deno processes (issue 20): two Deno servers on one KV file. A task created through
+ * Tasks across Deno processes: two Deno servers on one KV file. A task created through
  * one is running there when that process is killed outright; its lease lapses (TASK_LEASE_MS is
  * 3 s here), the other process picks it up and runs it again from the top, and the task completes —
  * read through the other process, as is its progress while it runs. Another task is cancelled

@@ -1,6 +1,6 @@
 /**
- * On Deno, the audience a token must name is never taken from a Host header a client writes
- * (issue 21), with the authorization fixture (`test/fixtures/auth/`) on its Deno entry:
+ * On Deno, the audience a token must name is never taken from a Host header a client writes,
+ * with the authorization fixture (`test/fixtures/auth/`) on its Deno entry:
  * - reachable by a name that is not loopback (`ALLOWED_HOSTS`) and no `resource` configured, the
  *   server refuses to start, exiting 1 with the sentence that says to set it;
  * - with `resource` configured, it serves that name's metadata and challenge;

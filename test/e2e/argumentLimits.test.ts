@@ -1,8 +1,8 @@
 /**
  * The example's `alertSweep` (zod/mini) given 150,000 bad items, over real HTTP, on whichever
  * runtime `startServer` starts (workerd; Deno in the contract suite). zod/mini collects the
- * items' issues with `push(...all)`, which overflowed the stack there, and the call answered 500
- * with -32603 (issue 21). The arguments are now bounded before validation (`ArgumentLimits.ts`):
+ * items' issues with `push(...all)`, which overflows the stack on so many; unbounded, the call
+ * would answer 500 with -32603. The arguments are bounded before validation (`ArgumentLimits.ts`):
  * the call is a short tool error naming the bound, the model can correct it, and the server
  * goes on serving.
  */

@@ -1,7 +1,7 @@
 /**
  * The outbound bounds over real HTTP, with a client that stops reading, on whichever runtime
- * `startServer` starts (the contract suite runs this file on workerd and on Deno) — README "How a
- * session works", "Backpressure":
+ * `startServer` starts (the contract suite runs this file on workerd and on Deno) — docs/operations.md,
+ * "How a session holds up":
  * - a legacy session refuses new requests with 429 + Retry-After once its queue is full, and
  *   every request it accepted is answered exactly once when the client reads again;
  * - a 2026-07-28 `subscriptions/listen` stream that falls too far behind is ended, not buffered,

@@ -4,11 +4,11 @@
  * - `npm start` (wrangler dev) keeps running and answers every MCP request with the sentence
  *   that says what is wrong (`/health` 503 with it), so fixing the file is enough: no restart by hand;
  * - a process entry (Deno over HTTP, stdio) refuses to start, exiting 1 with that sentence,
- *   before it listens or reads stdin; so does one whose definitions keep state per signed-in user
+ *   before it binds its port or reads stdin; so does one whose definitions keep state per signed-in user
  *   (`home: "user"`) when nobody signs in (`test/fixtures/userHomeServer.ts`), and one with a
  *   malformed variable. The sentence is one line on stderr: no "Uncaught", no stack;
  * - so does a process that cannot start serving a good definition: Deno whose port is taken, or
- *   asked for a KV file without `--unstable-kv`; Node whose port is taken, or asked to listen on
+ *   asked for a KV file without `--unstable-kv`; Node whose port is taken, or asked to bind
  *   an address that is not this machine's (`start.failed`).
  */
 import { spawn } from "node:child_process";
@@ -66,7 +66,7 @@ afterAll(() => {
   taken?.close();
 });
 
-/** A port on 127.0.0.1 that this test process listens on, so a server asked for it cannot have it. */
+/** A port on 127.0.0.1 that this test process has bound, so a server asked for it cannot have it. */
 async function takenPort(): Promise<number> {
   taken ??= await new Promise<Server>((resolve, reject) => {
     const server = createServer().once("error", reject);

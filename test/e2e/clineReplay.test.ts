@@ -7,7 +7,7 @@
  * Known, deliberate differences from the captured Spring server: POSTs answer 202 (the issue's
  * choice; the capture shows 200, both mean "accepted, reply on the stream"), the endpoint path is
  * /message, and `initialize` advertises `tools.listChanged: false` because our tool set is fixed.
- * Since issue 22 the example also serves an MCP App's view and an Agent Skill: `initialize`
+ * The example also serves an MCP App's view and an Agent Skill: `initialize`
  * advertises `resources` and `extensions` besides the captured `logging` and `tools`, and
  * `resources/list` and `resources/templates/list`, which the captured server did not have
  * (-32601), answer with the view and the skill's files, and no template.

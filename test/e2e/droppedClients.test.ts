@@ -1,12 +1,12 @@
 /**
- * Clients that vanish (issue 11, 5a): the client closes a real TCP connection — raw HTTP/1.1
+ * Clients that vanish: the client closes a real TCP connection — raw HTTP/1.1
  * written on a `node:net` socket (`openRawSse`), then `destroy()`ed; not a reader cancelled
  * in-process — on every way this repository serves a Worker, and on Deno. The e2e project runs
  * workerd through miniflare (`startServer`, as `npm run fixture` does), bare workerd
  * (`startWorkerd`) and `wrangler dev` (`npm start`: `scripts/start.mjs` with this entry and
  * `--var`s); the contract-deno project runs Deno, and contract-node runs Node (`serveNode`, bundled
- * by `bundleNodeEntry`; before that it ran the three workerd servers a second time). Each server is a process of its own, so that
- * what it prints can be read (`startServerProcess`).
+ * by `bundleNodeEntry`). Each server is a process of its own, so that what it prints can be read
+ * (`startServerProcess`).
  *
  * - Legacy: the client drops its `GET /sse` while a `wait` call runs. The session hears it and
  *   aborts the call — seen over HTTP as the call's id being free again: a probe with the same id
@@ -19,19 +19,10 @@
  *   teardown (`resources/subscribe`, then `touch`) arrives on the new stream.
  * - Nothing on the console for an ordinary disconnect: no "Uncaught", no "Network connection lost".
  *
- * Measured on a 2-core machine with a benchmark running beside, KEEPALIVE_INTERVAL_MS 300 (the
- * figures are each run's `measured` annotation, shown by `--reporter=verbose`). Every runtime
- * reports the close, so no case falls back to asserting the reconnect alone:
- * - workerd, all three ways: the session logged `stream.closed` (client-disconnected) 105–117 ms
- *   after the drop, within one keepalive interval (the Worker notices at its next write, a
- *   keepalive); the first probe to run was delivered 208–232 ms after the drop, the refused one
- *   before it at 105–123 ms.
- * - Deno: 3–5 ms; it cancels the response body when the connection closes, with no write needed.
- * - Node: 8 ms (one run); its response's `close` cancels the body, with no write needed.
- * - Console: nothing for the drop on any of the four. At 5daed39, before the Worker relayed these
- *   streams, this file failed on all three workerd servers (`GET /sse?sessionId=` three seconds
- *   after the drop, and the second `GET /mcp` at once, both answered 409), and `wrangler dev`
- *   printed `✘ [ERROR] Uncaught Error: Network connection lost.` for each drop.
+ * Every runtime reports the close, so no case falls back to asserting the reconnect alone: workerd
+ * at the Worker's next write to the stream (a keepalive; KEEPALIVE_INTERVAL_MS is short here),
+ * Deno and Node at once, by cancelling the response body when the connection closes. How soon
+ * each heard it is the run's `measured` annotation (`--reporter=verbose`).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";

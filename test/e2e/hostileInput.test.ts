@@ -1,16 +1,17 @@
 /**
  * Hostile input over real HTTP, on whichever runtime `startServer` starts (workerd; Deno with
  * RUNTIME=deno — the contract suite runs this file against both): every malformed request gets
- * the status and JSON-RPC error README "Errors" documents, on the legacy transport (`GET /sse` +
- * `POST /message`), on 2025-11-25 sessions of `/mcp` and on its 2026-07-28 stateless path; no
- * error message carries a stack trace; and no generated garbage yields a 5xx.
+ * the status and JSON-RPC error the errors table of `docs/protocol.md` documents, on the legacy
+ * transport (`GET /sse` + `POST /message`), on 2025-11-25 sessions of `/mcp` and on its
+ * 2026-07-28 stateless path; no error message carries a stack trace; and no generated garbage
+ * yields a 5xx.
  *
  * The workerd-only twin (`test/runtime/hostileInput.test.ts`) reaches the Worker in-process; this
  * one goes through each runtime's HTTP server, so it also covers what only a socket shows:
  * chunked bodies without a length, bytes that are not UTF-8, a request with no Accept at all.
  *
- * Longer than most files (STYLE habit 1) because it is one table: README "Errors", row by row,
- * over three paths; split, the rows would be harder to check against the README.
+ * Longer than most files because it is one table: the errors table of `docs/protocol.md`, row by
+ * row, over three paths; split, the rows would be harder to check against it.
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -290,9 +291,9 @@ describe("2025-11-25 sessions on /mcp", () => {
     const own = await openStreamableSession(server.url);
     const unsupported = { ...own.headers, "mcp-protocol-version": "1999-01-01" };
     // A POSTed single message under a version that is no 2024/2025 revision is judged a 2026-07-28
-    // request (README "How a request is classified"), which must carry _meta: -32602.
+    // request (docs/protocol.md, "How a request on `/mcp` is classified"), which must carry _meta: -32602.
     await expectError(await postJson(mcp(), { jsonrpc: "2.0", id: 1, method: "ping" }, { headers: unsupported }), 400, -32602, 1);
-    // A GET or DELETE has only the header; README "Errors": an unsupported one is 400, -32600
+    // A GET or DELETE has only the header; docs/protocol.md's errors: an unsupported one is 400, -32600
     // (and the 2025-11-25 transports spec: "MUST respond with 400 Bad Request").
     await expectError(await fetch(mcp(), { headers: { ...unsupported, accept: "text/event-stream" } }), 400, -32600);
     await expectError(await fetch(mcp(), { method: "DELETE", headers: unsupported }), 400, -32600);

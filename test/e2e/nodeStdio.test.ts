@@ -2,7 +2,7 @@
  * `serveStdio` on Node, in a child process of its own (`test/fixtures/nodeStdioServer.ts`,
  * bundled by esbuild): a tool that writes with `console.log`, `console.info` and
  * `console.debug` must not corrupt stdout, which carries MCP messages only (transports spec,
- * "stdio"); what it writes goes to stderr, as under Deno (issue 21).
+ * "stdio"); what it writes goes to stderr, as under Deno.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";

@@ -93,7 +93,7 @@ it("a restart does not resurrect an expired session", { timeout: 120_000 }, asyn
   try {
     // Wiped at startup (`restore`), not on first use: nothing of it is left to read.
     if (server.runtime === "deno") expect(await denoKvKeys(kvPath, ownKeys)).toEqual([]);
-    // The restarted server listens on a new port: the same session id, sent there.
+    // The restarted server serves on a new port: the same session id, sent there.
     const ping = await postJson(`${server.url}/mcp`, { jsonrpc: "2.0", id: 2, method: "ping" }, { headers: session.headers });
     expect(ping.status, await ping.text()).toBe(404);
 

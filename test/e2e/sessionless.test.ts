@@ -1,6 +1,6 @@
 /**
  * 2025 requests without `Mcp-Session-Id`, as claude.ai sends them: it opens with `initialize` and
- * never echoes the id (FIELD.md, users' report 4; `durable-mcp check`'s per-call probe). What needs
+ * never echoes the id (`durable-mcp check`'s per-call probe does the same). What needs
  * no session is served (`sessionlessPost`); what does gets a 400 that says so. On every runtime.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
  * The example server over stdio under Deno (`example/stdio.ts`), as a desktop client runs it: driven
- * by the official SDK's `StdioClientTransport`, and by a raw child process through the README's
- * command (`npm run --silent stdio`) for what an SDK client never sends: garbage lines, a stdin
+ * by the official SDK's `StdioClientTransport`, and by a raw child process through its
+ * npm script (`npm run --silent stdio`) for what an SDK client never sends: garbage lines, a stdin
  * closed while a handler runs. stdout must carry MCP messages only; logs go to stderr.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
@@ -115,7 +115,7 @@ describe("the v2 SDK client over stdio, protocol 2026-07-28", () => {
   });
 });
 
-/** The server under the README's command, read and written one line at a time. */
+/** The server under its npm script, read and written one line at a time. */
 function startRaw(env: Record<string, string>) {
   const child = spawn("npm", ["run", "--silent", "stdio"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: "pipe" }) as ChildProcessWithoutNullStreams;
   let stdout = "";

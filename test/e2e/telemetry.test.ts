@@ -1,5 +1,5 @@
 /**
- * Traces as a collector receives them (issue 21), on workerd and on Deno (`RUNTIME=deno`): the
+ * Traces as a collector receives them, on workerd and on Deno (`RUNTIME=deno`): the
  * example server with an OTLP/HTTP JSON endpoint that is a real receiver on loopback. A client's
  * `params._meta.traceparent` is continued — the server span has its trace id, its span as parent,
  * the OpenTelemetry MCP span name and attributes — on a 2025 session (on Workers with the

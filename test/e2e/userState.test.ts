@@ -1,10 +1,10 @@
 /**
- * State that follows the person (issue 20), over real HTTP on whichever runtime `startServer`
+ * State that follows the person, over real HTTP on whichever runtime `startServer`
  * starts (workerd with persistent Durable Objects; Deno with Deno KV — the contract suite runs this
  * file against both), behind the JWT issuer of `test/fixtures/auth/`: a user's note pad
  * (`mynotes`, home: "user") written over 2026-07-28 by the v2 SDK client, then over a 2025-11-25
  * session and HTTP+SSE by the v1 SDK client, read back after a restart; another user's stays apart.
- * The same for the alert board's pick (issue 22): picked from the board's view in one chat, shown
+ * The same for the alert board's pick: picked from the board's view in one chat, shown
  * in the next chat, on another era, and after a restart evicts every object that held it.
  */
 import { mkdtemp, rm } from "node:fs/promises";

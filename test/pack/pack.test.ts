@@ -108,7 +108,7 @@ describe("the packed package", () => {
   });
 
   // `wrangler types` names each bound class in type position (`DurableObjectNamespace<import("./worker").McpSession>`):
-  // an entry that exported them as consts failed here with TS2694 (issue 21).
+  // an entry that exported them as consts would fail here with TS2694.
   it("type-checks the README's Worker entry against the types wrangler types generates, with the README's tsconfig", async () => {
     const wrangler = require.resolve("wrangler/bin/wrangler.js");
     await node([wrangler, "types"], project);
@@ -181,7 +181,7 @@ describe("the packed package", () => {
       const warned = await check(["check", `${url}/mcp`, "--sse", `${url}/nowhere`]);
       expect(warned.stdout).toMatch(/^WARN  sse +no HTTP\+SSE at \/nowhere \(HTTP 404\)$/m);
       expect(warned.code).toBe(0);
-      // Nothing listens on port 1: the HTTP+SSE probe cannot connect.
+      // Nothing serves on port 1: the HTTP+SSE probe cannot connect.
       const failed = await check(["check", `${url}/mcp`, "--sse", "http://127.0.0.1:1/sse"]);
       expect(failed.stdout).toMatch(/^FAIL  sse /m);
       expect(failed.code).toBe(1);

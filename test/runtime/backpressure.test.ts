@@ -1,6 +1,5 @@
 /**
- * The outbound queue bound, with a client that stops reading (issue 2, "Backpressure,
- * precisely"). The test configuration caps a session at 20 messages and 64 KiB.
+ * The outbound queue bound, with a client that stops reading. The test configuration caps a session at 20 messages and 64 KiB.
  */
 import { expect, it } from "vitest";
 import { call, eventually, openSession, sessionStub } from "./helpers.ts";

@@ -1,6 +1,6 @@
 /**
- * Every malformed request gets the right status and JSON-RPC error, and no input yields a 5xx
- * (issue 2, "Hostile input"). Run against the real Worker and session object in workerd.
+ * Every malformed request gets the right status and JSON-RPC error, and no input yields a 5xx.
+ * Run against the real Worker and session object in workerd.
  */
 import { SELF } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

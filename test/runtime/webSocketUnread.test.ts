@@ -2,10 +2,10 @@
  * The `/ws` example's bound on unread client messages (`example/webSocketMessages.ts`), on a
  * real socket pair inside workerd: the session stops reading (here: nobody reads the adapter's
  * readable, as when its writes wait on a client that does not read our replies) while the client
- * goes on sending large messages. The unread ones were bounded by count only (256), so 256
- * messages of 8 MiB could pile up; one connection grew a Deno process by 2 GiB (issue 21). They
- * are now bounded in bytes by the session's queue budget (`MAX_QUEUE_BYTES`): past it the client
- * is cut off with 1008, and what was held is what the bound allows.
+ * goes on sending large messages. A bound by count alone would let a few hundred large messages
+ * pile up; the unread ones are bounded in bytes by the session's queue budget
+ * (`MAX_QUEUE_BYTES`): past it the client is cut off with 1008, and what was held is what the
+ * bound allows.
  */
 import { expect, it } from "vitest";
 import { webSocketMessages } from "../../example/webSocketMessages.ts";

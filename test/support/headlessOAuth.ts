@@ -36,7 +36,7 @@ import { SSEClientTransport, type SSEClientTransportOptions } from "@modelcontex
 import { StreamableHTTPClientTransport, type StreamableHTTPClientTransportOptions } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 
-/** A loopback redirect URI nobody listens on (RFC 8252 §7.3): the helper reads `Location`, never follows it. */
+/** A loopback redirect URI nobody serves (RFC 8252 §7.3): the helper reads `Location`, never follows it. */
 export const DEFAULT_REDIRECT_URL = "http://127.0.0.1:33418/callback";
 const CLIENT_INFO = { name: "headless-oauth", version: "1.0.0" };
 

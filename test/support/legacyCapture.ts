@@ -1,6 +1,6 @@
 /**
- * Reads the captured Cline 3.15.5 ↔ my-weather-server session from the seed document
- * (`../shared/seeds/001_7b7b5036faf6f4e0.txt`, beside the repository): the `GET /sse` request
+ * Reads the captured Cline 3.15.5 ↔ my-weather-server session from its capture file (`SEED`,
+ * kept beside the repository rather than in it): the `GET /sse` request
  * headers, every `POST /mcp/message` with its exact headers and body, and the `data:` of every
  * `event:message` the server streamed back. Throws if the seed is missing or its shape changed:
  * the replay must never silently test nothing.

@@ -1,8 +1,8 @@
 /**
  * Test helper: an event-stream GET spoken as raw HTTP/1.1 over a TCP socket of our own
  * (`node:net`), so that a test can close the client's real connection with `destroy()` — what a
- * vanished client does to a server, which a cancelled `fetch` reader only imitates in-process
- * (issue 11, 5a). The request bytes are written by hand; the response head is parsed, then the
+ * vanished client does to a server, which a cancelled `fetch` reader only imitates in-process.
+ * The request bytes are written by hand; the response head is parsed, then the
  * body (chunked, by length, or until the socket ends) is handed to an `SseReader`.
  *
  * Not here: connection reuse, redirects, request bodies, anything but one GET.

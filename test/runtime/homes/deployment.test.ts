@@ -1,10 +1,10 @@
 /**
- * A deployment that cannot host the homes its definitions declare says so (issue 20), the way a
+ * A deployment that cannot host the homes its definitions declare says so, the way a
  * broken definition does: every MCP request is answered 500 with the sentence that says what to
  * do, `GET /` shows it, `/health` answers 503 with it (monitors see the deployment cannot serve) —
  * never a silent fallback; a misspelled `MCP_HOME` is found by the bindings the sentence names.
- * So does a Worker behind authorization with no `resource`, on a host that is not loopback (issue
- * 21): the audience a token must name is never taken from a client's Host header. The
+ * So does a Worker behind authorization with no `resource`, on a host that is not loopback: the
+ * audience a token must name is never taken from a client's Host header. The
  * `config.homes` line each Worker logs is captured here, and checked whole.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";

@@ -1,5 +1,5 @@
 /**
- * Homes inside real workerd (issue 20): a user's home object and a handle's, reached through the
+ * Homes inside real workerd: a user's home object and a handle's, reached through the
  * Worker with real tokens in every era. The home object is evicted between steps, so every answer
  * comes from storage; each ending (retention, `deleteUserData`) is checked by listing the
  * object's storage afterwards. MAX_HOME_KEYS is 20 and MAX_HOME_BYTES 64 KiB here.

@@ -1,5 +1,5 @@
 /**
- * Fair shares on Workers (issue 20), inside real workerd: each client's sessions and tasks are
+ * Fair shares on Workers, inside real workerd: each client's sessions and tasks are
  * counted in its home object — the signed-in user's own — so one user holding their share is
  * refused (429, Retry-After, the limit named) while another is served; a session ended or a task
  * cancelled gives its slot back at once; a holding never given back lapses, and the home's alarm

@@ -1,8 +1,8 @@
 /**
- * What a process that listens for HTTP itself (Deno, Node) takes and checks before it listens
- * (`listenSettings`): the definition and its homes, the port as given, the host names it answers
+ * What a process that serves HTTP itself (Deno, Node) takes and checks before it binds its port
+ * (`serveSettings`): the definition and its homes, the port as given, the host names it answers
  * on loopback, the variables, and whether it may check tokens as configured; and the handle it
- * returns (`ListeningServer`). Not for Workers, whose names and ports are the platform's.
+ * returns (`RunningServer`). Not for Workers, whose names and ports are the platform's.
  */
 import { isLoopbackHost } from "../auth/protectedResource.ts";
 import type { Authorization } from "../auth/oauth.ts";
@@ -16,7 +16,7 @@ import { ownerOf } from "../auth/Caller.ts";
 import { Logger, serverText, stderrSink } from "../log/Logger.ts";
 
 /** What `serveDeno` and `serveNode` take besides the router's options. */
-export interface ListenOptions extends RouterOptions<Record<string, string>> {
+export interface ServeOptions extends RouterOptions<Record<string, string>> {
   /** 0 picks a free port. Default: `--port`, `PORT`, else 8787. */
   port?: number;
   /** Default: `--hostname`, else 127.0.0.1 (loopback only: anything else exposes the server). */
@@ -25,8 +25,8 @@ export interface ListenOptions extends RouterOptions<Record<string, string>> {
   env?: Record<string, string>;
 }
 
-/** A server listening in this process. */
-export interface ListeningServer {
+/** A server bound to its port in this process. */
+export interface RunningServer {
   url: string;
   shutdown(): Promise<void>;
   /**
@@ -36,8 +36,8 @@ export interface ListeningServer {
   deleteUserData(who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
 }
 
-/** Where to listen, and the configuration read. */
-export interface ListenSettings {
+/** Where to bind, and the configuration read. */
+export interface ServeSettings {
   hostname: string;
   port: number;
   config: Config;
@@ -45,7 +45,7 @@ export interface ListenSettings {
 
 /**
  * Why a process does not start: the event its one line on stderr is logged under, and the problem
- * (`start.failed`: what it was given to listen on or open refused it, `startFailure.ts`).
+ * (`start.failed`: the address it was to bind, or a store it was to open, refused it, `startFailure.ts`).
  */
 export interface StartRefusal {
   event: "definition.invalid" | "config.homes" | "config.invalid" | "start.failed";
@@ -62,12 +62,12 @@ export function reportRefusal({ event, problem }: StartRefusal): void {
 }
 
 /**
- * Where and how to listen, or why not to start: the definition cannot be served, nor its homes
+ * Where to bind and how to serve, or why not to start: the definition cannot be served, nor its homes
  * here, nor a variable as set, nor tokens checked on the names it would answer. On loopback the
  * answered names default to `localhost,127.0.0.1,[::1]` (DNS rebinding), as `npm start` does.
  * `env` is the process environment, changed in place for that default; `flag` reads the command line.
  */
-export function listenSettings(definition: CompiledServer, options: ListenOptions, env: Record<string, string>, flag: (name: string) => string | undefined): ListenSettings | StartRefusal {
+export function serveSettings(definition: CompiledServer, options: ServeOptions, env: Record<string, string>, flag: (name: string) => string | undefined): ServeSettings | StartRefusal {
   if (definition.problem) return { event: "definition.invalid", problem: definition.problem };
   // A deployment that cannot serve the homes its definitions declare does not start either.
   const homes = homeProblem(definition, options.authorization !== undefined, true);
@@ -82,7 +82,7 @@ export function listenSettings(definition: CompiledServer, options: ListenOption
   } catch (error) {
     return { event: "config.invalid", problem: configurationProblem(error) };
   }
-  const unnamed = listenProblem(options, env, hostname, config.allowedHosts);
+  const unnamed = bindProblem(options, env, hostname, config.allowedHosts);
   return unnamed ? { event: "config.invalid", problem: unnamed } : { hostname, port, config };
 }
 
@@ -102,11 +102,11 @@ function portFrom(raw: string | undefined): number {
 
 /**
  * Why this server may not check tokens as configured: it has `authorization` without `resource`
- * and answers a name that is not loopback (it listens on another host, or `ALLOWED_HOSTS` lets
+ * and answers a name that is not loopback (it binds another host, or `ALLOWED_HOSTS` lets
  * other names in, or lets any in) — else undefined. Tokens' audience is never taken from a Host
  * header a client writes.
  */
-function listenProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
+function bindProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
   const authorization = options.authorization?.resourceServer(env, {});
   if (!authorization || authorization.fixedResource !== undefined) return undefined;
   if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
@@ -129,7 +129,7 @@ export interface ProcessHosts {
  * — gracefully, but not for ever: a client holding a stream open (HTTP+SSE, a listen) would hold
  * it until it leaves, so past SHUTDOWN_GRACE_MS `afterwards` runs with the streams still open.
  */
-export function listeningServer(url: string, hosts: ProcessHosts, stopListening: () => Promise<void>, afterwards: () => void = () => {}): ListeningServer {
+export function runningServer(url: string, hosts: ProcessHosts, stopListening: () => Promise<void>, afterwards: () => void = () => {}): RunningServer {
   const { sessions, tasks, homes } = hosts;
   return {
     url,

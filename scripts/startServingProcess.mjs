@@ -3,7 +3,7 @@
  * and Node entries do), for tests and the benchmark: `startDenoServer`, `startNodeServer`.
  * Whatever becomes of the caller — a start that fails, a test process that exits before its
  * afterAll — the server goes with it rather than lingering on its port. Its console is kept only
- * when asked for (`captureLogs`); before it listens, only a failed start shows it, in its error.
+ * when asked for (`captureLogs`); before it serves, only a failed start shows it, in its error.
  */
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
@@ -16,9 +16,9 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
  * @param {string[]} options.command  the program and its arguments, run from the repository
  * @param {Record<string, string>} options.env  its whole environment
  * @param {string} options.runtime  what the started server says it runs on ("deno", "node"), and names in errors
- * @param {boolean} [options.captureLogs]  keep the lines it writes after it listens, for `logs()`
+ * @param {boolean} [options.captureLogs]  keep the lines it writes once it serves, for `logs()`
  */
-export async function startListeningProcess({ command, env, runtime, captureLogs = false }) {
+export async function startServingProcess({ command, env, runtime, captureLogs = false }) {
   /** The runtime's name in a sentence: "Deno", "Node". */
   const named = runtime[0].toUpperCase() + runtime.slice(1);
   const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env });
