@@ -3,8 +3,8 @@
  * handlers get. Serving it is one of the runtime entries: `durable-mcp/cloudflare` (a Worker, one
  * Durable Object per session), `durable-mcp/deno`, `durable-mcp/node`, `durable-mcp/stdio`;
  * `durable-mcp/transport` for transports of your own; `durable-mcp/protocol` for the protocol's
- * constants (versions, error codes, extension ids). Web-standard APIs only (no `node:`, no `cloudflare:`), so Workers,
- * Deno, Node and bundlers all take it.
+ * constants (versions, error codes, extension ids). Web-standard APIs only (no `node:`, no
+ * `cloudflare:`), so Workers, Deno, Node and bundlers all take it.
  *
  * @example
  * import * as z from "zod/mini";
