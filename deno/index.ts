@@ -9,4 +9,3 @@
  */
 export { type DenoServer, serveDeno, type ServeDenoOptions } from "./serveDeno.ts";
 export { serveDenoStdio } from "./serveDenoStdio.ts";
-export { KvStorage } from "./KvStorage.ts";

@@ -32,7 +32,8 @@ import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "./denoTelemetry.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { CompiledServer } from "../shared/server/CompiledServer.ts";
+import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { KvStorage } from "./KvStorage.ts";
 import { KvShares } from "./KvShares.ts";
 import { KvTasks } from "./KvTasks.ts";
@@ -58,7 +59,8 @@ const KV_OPEN_ATTEMPTS = 10;
  * served ("The server definition is invalid: …"), nor its homes here, nor a variable as set; or
  * when it cannot bind where asked, or open its KV file (`start.failed`).
  */
-export async function serveDeno(definition: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
+export async function serveDeno(server: ServerDefinition, options: ServeDenoOptions = {}): Promise<DenoServer> {
+  const definition = compiledOf(server, "serveDeno");
   const env = options.env ?? Deno.env.toObject();
   const settings = serveSettings(definition, options, env, flag);
   if ("event" in settings) refuseToStart(settings.event, settings.problem);
@@ -74,7 +76,7 @@ export async function serveDeno(definition: ServerDefinition, options: ServeDeno
 }
 
 /** `serveDeno` once the settings are read: opens what it was given, binds its port, resolves once it has. */
-async function start(definition: ServerDefinition, options: ServeDenoOptions, env: Record<string, string>, settings: ServeSettings, logger: Logger): Promise<DenoServer> {
+async function start(definition: CompiledServer, options: ServeDenoOptions, env: Record<string, string>, settings: ServeSettings, logger: Logger): Promise<DenoServer> {
   const { hostname, port, config } = settings;
   const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
   // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.

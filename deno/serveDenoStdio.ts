@@ -17,14 +17,15 @@
 import { readConfig } from "../shared/config/readConfig.ts";
 import { configurationProblem } from "../shared/config/configurationProblem.ts";
 import { Logger, stderrSink } from "../shared/log/Logger.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { serveStdio } from "../shared/stdio/serveStdio.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { denoTelemetry } from "./denoTelemetry.ts";
 import { refuseToStart } from "./refuseToStart.ts";
 import { userHomeNeedsSignIn } from "../shared/home/deploymentProblems.ts";
 
-export async function serveDenoStdio(definition: ServerDefinition): Promise<never> {
+export async function serveDenoStdio(server: ServerDefinition): Promise<never> {
+  const definition = compiledOf(server, "serveDenoStdio");
   console.log = console.info = console.debug = console.error;
   if (definition.problem) refuseToStart("definition.invalid", definition.problem);
   // Nobody signs in over stdio: the sentence serveMessages would throw, said before reading.

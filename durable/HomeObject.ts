@@ -30,7 +30,7 @@ import { contextOf, failureSent, type Peer, type RemoteCall } from "../shared/ho
 import { HomeHost } from "../shared/home/HomeHost.ts";
 import type { HomeAddress } from "../shared/home/Homes.ts";
 import { Logger } from "../shared/log/Logger.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import { boundedSql } from "./boundedSql.ts";
 import { atomicStorage } from "./durableStorage.ts";
 import { type Settled, settle, settleAll } from "./settled.ts";
@@ -56,7 +56,7 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
   readonly #limits: Record<ShareResource, ShareLimit>;
 
   /** @param sharesIn the fair shares in this namespace's objects, where a handle takes its client's share (`durableShares`) */
-  constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: ServerDefinition, sharesIn?: (namespace: DurableObjectNamespace<HomeObject>) => Shares) {
+  constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: CompiledServer, sharesIn?: (namespace: DurableObjectNamespace<HomeObject>) => Shares) {
     super(ctx, env);
     const namespace = env.MCP_HOME as DurableObjectNamespace<HomeObject> | undefined;
     const config = readConfig(env);

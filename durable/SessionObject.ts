@@ -40,7 +40,7 @@ import type { SessionOperation } from "../shared/host/SessionOperation.ts";
 import { type Relayed, SessionHost } from "../shared/host/SessionHost.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import type { HomeObject } from "./HomeObject.ts";
 import { remoteHomes, remoteShares } from "./homeRegistry.ts";
 import { durableStorage } from "./durableStorage.ts";
@@ -68,7 +68,7 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
   /** The relayed streams this instance sends, by socket; rebuilt from the sockets' attachments after a wake. */
   readonly #relays = new Map<WebSocket, RelayedStream>();
 
-  constructor(ctx: DurableObjectState, env: SessionObjectEnv, definition: ServerDefinition) {
+  constructor(ctx: DurableObjectState, env: SessionObjectEnv, definition: CompiledServer) {
     super(ctx, env);
     const config = readConfig(env);
     const logger = new Logger(config.logLevel);

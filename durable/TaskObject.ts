@@ -33,7 +33,7 @@ import { notification } from "../shared/jsonrpc/messages.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { Result } from "../shared/definition/Method.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import { TaskHost } from "../shared/tasks/TaskHost.ts";
 import type { TaskStart } from "../shared/tasks/TaskState.ts";
 import type { HomeObject } from "./HomeObject.ts";
@@ -62,7 +62,7 @@ const TASK_GONE = "task-gone";
 export class TaskObject extends DurableObject<TaskObjectEnv> {
   readonly #host: TaskHost;
 
-  constructor(ctx: DurableObjectState, env: TaskObjectEnv, definition: ServerDefinition) {
+  constructor(ctx: DurableObjectState, env: TaskObjectEnv, definition: CompiledServer) {
     super(ctx, env);
     const config = readConfig(env);
     const logger = new Logger(config.logLevel);

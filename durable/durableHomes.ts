@@ -8,14 +8,14 @@
 import type { Homes } from "../shared/home/Homes.ts";
 import { handleHomeName, homeName } from "../shared/home/Homes.ts";
 import { toRemote } from "../shared/home/homePeer.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import type { HomeObject } from "./HomeObject.ts";
 import { unsettle } from "./settled.ts";
 import type { ShareResource } from "../shared/shares/Shares.ts";
 
 export type { HomeObject };
 
-export function durableHomes(namespace: DurableObjectNamespace<HomeObject>, server: ServerDefinition): Homes {
+export function durableHomes(namespace: DurableObjectNamespace<HomeObject>, server: CompiledServer): Homes {
   const stub = (name: string) => namespace.get(namespace.idFromName(name));
   return {
     async run(address, call, ctx) {

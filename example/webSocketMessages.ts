@@ -20,7 +20,7 @@
  * Not here: accepting the upgrade (runtime-specific), the spec's status for this transport
  * (WebSocket is not one of MCP's standard transports; custom transports are allowed).
  */
-import { ErrorCode, McpError } from "durable-mcp";
+import { McpError } from "durable-mcp";
 import { type Config, DEFAULT_CONFIG, frameSize, type MessageStream, OutboundQueue, QueueBudget } from "durable-mcp/transport";
 
 /** The subprotocol MCP clients offer for WebSocket. */
@@ -38,7 +38,7 @@ const OPEN = 1;
  */
 export function refuseUpgrade(request: Request): Response | undefined {
   if (request.method === "GET" && request.headers.get("upgrade")?.toLowerCase() === "websocket") return undefined;
-  const error = new McpError(426, ErrorCode.InvalidRequest, "This endpoint speaks MCP over WebSocket: send GET with Upgrade: websocket");
+  const error = McpError.invalidRequest("This endpoint speaks MCP over WebSocket: send GET with Upgrade: websocket", 426);
   return Response.json({ jsonrpc: "2.0", id: null, error: error.toJsonRpc() }, { status: 426, headers: { upgrade: "websocket" } });
 }
 

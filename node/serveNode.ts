@@ -29,7 +29,7 @@ import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { type RunningServer, runningServer, type ServeOptions, serveSettings, reportRefusal, type StartRefusal } from "../shared/routes/serveSettings.ts";
 import { bindFailure } from "../shared/routes/startFailure.ts";
 import { nodeListener, refuseClientError } from "./nodeListener.ts";
@@ -49,7 +49,8 @@ const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
  * server definition is invalid: …"), nor its homes here, nor a variable as set; or when it cannot
  * bind where asked (`start.failed`).
  */
-export async function serveNode(definition: ServerDefinition, options: ServeNodeOptions = {}): Promise<NodeServer> {
+export async function serveNode(given: ServerDefinition, options: ServeNodeOptions = {}): Promise<NodeServer> {
+  const definition = compiledOf(given, "serveNode");
   const env = options.env ?? processEnv();
   const settings = serveSettings(definition, options, env, flag);
   if ("event" in settings) refuseToStart(settings);

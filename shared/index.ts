@@ -1,9 +1,10 @@
 /**
  * `durable-mcp`: defining a server — its tools, resources and prompts, and the context their
  * handlers get. Serving it is one of the runtime entries: `durable-mcp/cloudflare` (a Worker, one
- * Durable Object per session), `durable-mcp/deno`, `durable-mcp/stdio`; `durable-mcp/transport`
- * for transports of your own. Web-standard APIs only (no `node:`, no `cloudflare:`), so Workers,
- * Deno, Node and bundlers all take it.
+ * Durable Object per session), `durable-mcp/deno`, `durable-mcp/node`, `durable-mcp/stdio`;
+ * `durable-mcp/transport` for transports of your own; `durable-mcp/protocol` for the protocol's
+ * constants (versions, error codes, extension ids). Web-standard APIs only (no `node:`, no
+ * `cloudflare:`), so Workers, Deno, Node and bundlers all take it.
  *
  * @example
  * import * as z from "zod/mini";
@@ -16,15 +17,15 @@
  */
 
 // Plain JSON Schema as a Standard Schema: its validator ships only in a Worker that calls it.
-// First, because the bundler lays modules out in import order and such a Worker gzips 0.5 KiB
-// smaller with the validator ahead of the core (43.06 KiB, not 43.54: `npm run size`).
+// First, because the bundler lays modules out in import order and such a Worker gzips smaller
+// with the validator ahead of the core.
 export { jsonSchema, type JsonSchemaObject } from "./schema/jsonSchema.ts";
 
 // Defining a server
 export { defineServer, tool } from "./server/defineServer.ts";
 export { prompt } from "./server/prompt.ts";
 export { resource, resourceTemplate } from "./server/resource.ts";
-export { ServerDefinition } from "./server/ServerDefinition.ts";
+export type { ServerDefinition } from "./server/ServerDefinition.ts";
 export type { CacheableMethod, CacheHint, HandlerErrorInfo, ServerOptions } from "./definition/ServerOptions.ts";
 export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./schema/standardSchema.ts";
 
@@ -34,23 +35,20 @@ export type { AnyToolDefinition, HandlerReturn, TaskOptions, TaskSupport, ToolDe
 
 // Resources
 export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./definition/ResourceDefinition.ts";
-export { UriTemplate } from "./methods/UriTemplate.ts";
-export { toBase64 } from "./bytes/toBase64.ts";
 
 // Prompts and completion
 export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage } from "./definition/PromptDefinition.ts";
 export type { PromptArgument } from "./methods/promptArguments.ts";
-export { MAX_COMPLETION_VALUES } from "./methods/completionMethods.ts";
 
 // Extensions (the definition's `extensions`): each factory brings its code, so a server without one ships none of it
 export type { Extension, ExtensionParts } from "./definition/ServerOptions.ts";
 export { apps } from "./apps/apps.ts";
 export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermissions } from "./apps/view.ts";
-export { APPS_EXTENSION, rendersViews, VIEW_MIME_TYPE } from "./apps/appsExtension.ts";
+export { rendersViews } from "./apps/appsExtension.ts";
 export type { ToolView, ToolVisibility } from "./definition/ToolView.ts";
-export { skills, SKILLS_EXTENSION, type SkillsOptions } from "./skills/skills.ts";
+export { skills, type SkillsOptions } from "./skills/skills.ts";
 export { tasks } from "./stateless/tasks.ts";
-export { skill, MAX_SKILL_BYTES, MAX_SKILL_FILES, type Skill, type SkillDefinition, type SkillFile } from "./skills/skill.ts";
+export { skill, type Skill, type SkillDefinition, type SkillFile } from "./skills/skill.ts";
 
 // What a handler gets
 export type {
@@ -88,14 +86,10 @@ export type { AuthorizationOptions } from "./auth/ResourceServer.ts";
 export { type Authorization, oauth } from "./auth/oauth.ts";
 export type { Principal, TokenVerifier } from "./auth/Principal.ts";
 export { jwtVerifier, type JwtVerifierOptions } from "./auth/jwtVerifier.ts";
-export { DEFAULT_RATE_LIMITS, type RateLimits } from "./auth/Gatekeeper.ts";
+export type { RateLimits } from "./auth/Gatekeeper.ts";
 export { type RateLimitPolicy, rateLimits } from "./auth/rateLimits.ts";
 export type { RateLimit } from "./auth/RateLimiter.ts";
 
-// Errors
+// Errors: a protocol error a handler throws (`McpError.invalidParams("…")`; codes in `durable-mcp/protocol`)
 export { McpError } from "./errors/McpError.ts";
-export { ErrorCode } from "./errors/errorCodes.ts";
-
-// Protocol
-export { LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol/versions.ts";
 export type { LogLevel } from "./protocol/logLevels.ts";

@@ -11,5 +11,5 @@
  * const result = await client.callTool("countWords", { text: "one two" });
  * await client.close();
  */
-export { MAX_INPUT_ROUNDS, type Progress, TEST_ISSUER, testClient, type TestClient, TestClientError, type TestClientOptions, type TestUser, type WireResult } from "./testing/testClient.ts";
+export { type Progress, TEST_ISSUER, testClient, type TestClient, TestClientError, type TestClientOptions, type TestUser, type WireResult } from "./testing/testClient.ts";
 export { testHomes, type TestHomes } from "./testing/testHomes.ts";

@@ -24,7 +24,7 @@ import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import type { SessionOperation, Sessions } from "../shared/host/SessionOperation.ts";
 import { type Answer, toResponse } from "../shared/http/Answer.ts";
 import { createRouter, type RouterOptions } from "../shared/routes/createRouter.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
 import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
@@ -34,7 +34,7 @@ import { watchObjects } from "../durable/watchRegistry.ts";
 import { taskObjects } from "../durable/taskRegistry.ts";
 import type { TaskObject } from "../durable/TaskObject.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
-import { remoteHomes } from "../durable/homeRegistry.ts";
+import { remoteHomes, userDataEraser } from "../durable/homeRegistry.ts";
 import { workerAddress } from "./workerAddress.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
@@ -52,13 +52,23 @@ export interface McpWorker<E extends WorkerEnv> {
   fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response>;
   /** Export a class of this name extending it (`export class McpSession extends worker.McpSession {}`): wrangler.toml binds it as `MCP_SESSION`. */
   McpSession: new (ctx: DurableObjectState, env: SessionObjectEnv) => SessionObject;
+  /**
+   * Deletes everything a user has in this deployment (a data-protection request), as
+   * `server.deleteUserData(who)` does on Deno and Node: their home, the homes of the handles minted
+   * for them, and their live sessions and tasks. Takes the Worker's `env` (from a route or a
+   * scheduled handler of yours), where the objects are bound; needs the home class (`homeObject`).
+   *
+   * @example await worker.deleteUserData(env, { issuer: "https://auth.example.com", subject: "user-123" })
+   */
+  deleteUserData(env: E, who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
 }
 
 /**
  * @param options `before`: checks of yours run before any MCP route (return a Response to answer
  *   the request yourself); `routes`: routes of your own, tried first.
  */
-export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: ServerDefinition, options: RouterOptions<E> = {}): McpWorker<E> {
+export function createWorker<E extends WorkerEnv = WorkerEnv>(server: ServerDefinition, options: RouterOptions<E> = {}): McpWorker<E> {
+  const definition = compiledOf(server, "createWorker");
   // One in-isolate fallback per Worker, shared by its requests, for deployments without MCP_WATCH.
   let local: MemoryBroadcaster | undefined;
   const handle = createRouter<E>(
@@ -81,7 +91,15 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       super(ctx, env, definition);
     }
   }
-  return { fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx), ctx), McpSession };
+  return {
+    fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx), ctx),
+    McpSession,
+    deleteUserData: async (env, who) => {
+      const erase = userDataEraser(definition);
+      if (!erase) throw new TypeError("deleteUserData needs homeObject(server), bound as MCP_HOME");
+      return erase(env, who);
+    },
+  };
 }
 
 /**

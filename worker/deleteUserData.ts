@@ -1,29 +1,29 @@
 /**
- * Deletes everything a user has in this deployment (a data-protection request): their home —
- * every key and SQL table of `home: "user"` definitions, and its alarm — the homes of the handles
- * minted for them, and the sessions and tasks it counts as theirs (each with its storage), found
- * by the same digest of issuer and subject the requests use, so the user need not be signed in.
- * Call it from a route or a scheduled job of your own with the Worker's `env`.
- *
- * @example await deleteUserData(env, { issuer: "https://auth.example.com", subject: "user-123" })
+ * Deletes everything a user has in this deployment (a data-protection request; `worker.deleteUserData`,
+ * see createWorker): their home — every key and SQL table of `home: "user"` definitions, and its
+ * alarm — the homes of the handles minted for them, and the sessions and tasks it counts as
+ * theirs (each with its storage), found by the same digest of issuer and subject the requests
+ * use, so the user need not be signed in.
  */
 import { ownerOf } from "../shared/auth/Caller.ts";
 import { eraseUserHome } from "../durable/durableHomes.ts";
+import type { SessionOperation } from "../shared/host/SessionOperation.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
 import type { SessionObject } from "../durable/SessionObject.ts";
 import type { TaskObject } from "../durable/TaskObject.ts";
-import type { SessionOperation } from "../shared/host/SessionOperation.ts";
+
+/** The bindings a user's erasure reaches: their home and handles, their sessions and tasks. */
+export interface UserDataEnv {
+  MCP_HOME?: DurableObjectNamespace<HomeObject>;
+  MCP_SESSION?: DurableObjectNamespace<SessionObject>;
+  MCP_TASK?: DurableObjectNamespace<TaskObject>;
+}
 
 /** The one RPC method used here, typed by itself (the stub's full type is too deep for the checker). */
 interface SessionEnd {
   apply(operation: SessionOperation): Promise<unknown>;
 }
 
-export interface UserDataEnv {
-  MCP_HOME?: DurableObjectNamespace<HomeObject>;
-  MCP_SESSION?: DurableObjectNamespace<SessionObject>;
-  MCP_TASK?: DurableObjectNamespace<TaskObject>;
-}
 
 /** Resolves with what was deleted besides the home: the user's live sessions and tasks. */
 export async function deleteUserData(env: UserDataEnv, who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }> {

@@ -14,10 +14,12 @@ import { durableHomes } from "../durable/durableHomes.ts";
 import { durableShares } from "../durable/durableShares.ts";
 import { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";
 import { hostHomes } from "../durable/homeRegistry.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { deleteUserData } from "./deleteUserData.ts";
+import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 
-export function homeObject(definition: ServerDefinition): new (ctx: DurableObjectState, env: HomeObjectEnv) => HomeObject {
-  hostHomes(definition, { homes: (namespace) => durableHomes(namespace, definition), shares: durableShares });
+export function homeObject(server: ServerDefinition): new (ctx: DurableObjectState, env: HomeObjectEnv) => HomeObject {
+  const definition = compiledOf(server, "homeObject");
+  hostHomes(definition, { homes: (namespace) => durableHomes(namespace, definition), shares: durableShares, deleteUserData });
   return class McpHome extends HomeObject {
     constructor(ctx: DurableObjectState, env: HomeObjectEnv) {
       super(ctx, env, definition, durableShares);

@@ -13,9 +13,10 @@
 import { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
 import { durableTasks } from "../durable/durableTasks.ts";
 import { taskObjects } from "../durable/taskRegistry.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 
-export function taskObject(definition: ServerDefinition): new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject {
+export function taskObject(server: ServerDefinition): new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject {
+  const definition = compiledOf(server, "taskObject");
   taskObjects.host(durableTasks);
   return class McpTask extends TaskObject {
     constructor(ctx: DurableObjectState, env: TaskObjectEnv) {

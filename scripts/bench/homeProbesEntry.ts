@@ -10,10 +10,10 @@ import { newHandle } from "../../shared/home/Homes.ts";
 import { LocalHomes } from "../../shared/home/LocalHomes.ts";
 import { runInHome } from "../../shared/home/runInHome.ts";
 import { Logger } from "../../shared/log/Logger.ts";
-import { defineServer } from "../../shared/server/defineServer.ts";
 import { stubContext } from "../../shared/testing/testKit.ts";
+import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 
-const server = defineServer({ name: "home-probes", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] }).assertValid();
+const server = new CompiledServer({ name: "home-probes", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] }).assertValid();
 const homes = new LocalHomes({ server, config: DEFAULT_CONFIG, logger: new Logger("error") });
 const method = server.method("tools/call")!;
 

@@ -3,18 +3,19 @@ import { EXTENSION_ID, getUiCapability } from "@modelcontextprotocol/ext-apps/se
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { MODERN_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { call, stubContext } from "../testing/testKit.ts";
 import { apps } from "./apps.ts";
 import { APPS_EXTENSION, rendersViews, VIEW_MIME_TYPE } from "./appsExtension.ts";
 import { view } from "./view.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const HTML = "<!DOCTYPE html><html><body>board</body></html>";
 const board = view({ uri: "ui://test/board.html", name: "board", description: "A board", html: HTML, csp: { connectDomains: ["https://api.example.com"] }, domain: "board.example.com", prefersBorder: true });
 const shown = tool({ name: "show", description: "Shows the board", input: z.object({}), ui: { view: board.uri }, handler: async (_a, ctx) => (rendersViews(ctx) ? "shown" : "as text") });
 const picked = tool({ name: "pick", description: "Picks", input: z.object({}), ui: { view: board.uri, visibility: ["app"] }, handler: async () => "picked" });
 const plain = tool({ name: "plain", description: "No view", input: z.object({}), handler: async () => "plain" });
-const server = defineServer({ name: "apps", version: "1", tools: [shown, picked, plain], extensions: [apps({ views: [board] })] });
+const server = new CompiledServer({ name: "apps", version: "1", tools: [shown, picked, plain], extensions: [apps({ views: [board] })] });
 
 /** A client that renders views, as ext-apps' host declares itself. */
 const VIEWS = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
@@ -77,7 +78,7 @@ describe("apps()", () => {
     expect(() => view({ uri: "https://x/board.html", name: "b", html: HTML })).toThrow(/must start with "ui:\/\/"/);
     expect(() => view({ uri: "ui://x", name: "b", html: "board" })).toThrow(/whole HTML document/);
     expect(() => view({ uri: "ui://x", name: "b", html: HTML, csp: { connectDomains: ["api.example.com; script-src *"] } })).toThrow(/not an origin/);
-    const problem = (options: Parameters<typeof defineServer>[0]) => defineServer(options).problem?.message;
+    const problem = (options: ConstructorParameters<typeof CompiledServer>[0]) => new CompiledServer(options).problem?.message;
     expect(problem({ name: "s", version: "1", tools: [shown] })).toMatch(/Tool show names a view \("ui"\), but "extensions" has no apps\(\{ views \}\)/);
     expect(problem({ name: "s", version: "1", tools: [{ ...shown, ui: { view: "ui://elsewhere" } }], extensions: [apps({ views: [board] })] })).toMatch(/names the view "ui:\/\/elsewhere", which is not among/);
     expect(problem({ name: "s", version: "1", tools: [{ ...shown, ui: { view: board.uri, visibility: [] } }], extensions: [apps({ views: [board] })] })).toMatch(/ui.visibility must list/);

@@ -45,7 +45,7 @@ export function apps(options: { views: readonly View[] }): Extension {
 }
 
 /** The tool as hosts must see it: its view's metadata in `_meta`, listed only where it can be used. */
-function withView(tool: AnyToolDefinition, views: ReadonlyMap<string, View>): AnyToolDefinition {
+function withView<T extends AnyToolDefinition>(tool: T, views: ReadonlyMap<string, View>): T {
   const { view: uri, visibility = VISIBILITIES } = tool.ui!;
   if (!views.has(uri)) throw new TypeError(`Tool ${tool.name} names the view ${JSON.stringify(uri)}, which is not among apps({ views }): ${[...views.keys()].join(", ")}`);
   if (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((v) => !VISIBILITIES.includes(v))) {
@@ -61,5 +61,6 @@ function withView(tool: AnyToolDefinition, views: ReadonlyMap<string, View>): An
     "openai/widgetAccessible": visibility.includes("app"),
     "openai/visibility": toModel ? "public" : "private",
   };
-  return { ...tool, ui: undefined, _meta: meta, ...(!toModel && { [LISTED_FOR]: declaresViews }) } as AnyToolDefinition;
+  // A copy that keeps the tool's mark (`tool()`): spreading copies its symbol-keyed members.
+  return { ...tool, ui: undefined, _meta: meta, ...(!toModel && { [LISTED_FOR]: declaresViews }) } as T;
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { notification, request as rpcRequest, resultReply } from "../jsonrpc/messages.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { accepted, refusal } from "../testing/testKit.ts";
 import type { Caller } from "./Caller.ts";
 import { Gatekeeper } from "./Gatekeeper.ts";
@@ -12,6 +12,7 @@ import { jwtVerifier } from "./jwtVerifier.ts";
 import type { TokenVerifier } from "./Principal.ts";
 import { MAX_TRACKED_KEYS, type RateLimit, WindowLimiter } from "./RateLimiter.ts";
 import { ResourceServer } from "./ResourceServer.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const ISSUER = "https://auth.example.com";
 const ORIGIN = "https://mcp.example.com";
@@ -218,7 +219,7 @@ describe("Gatekeeper: configurations", () => {
 });
 
 describe("Gatekeeper: scopes", () => {
-  const definition = defineServer({
+  const definition = new CompiledServer({
     name: "s",
     version: "1",
     tools: [

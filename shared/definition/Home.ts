@@ -15,7 +15,7 @@
  *   one principal is unknown to every other, and one minted by a definition is unknown to
  *   definitions of other names (a tool, and a prompt or template of the same name, share one).
  *
- * Not here: how a request finds its home (`ServerDefinition.homeOf`, `home/runInHome.ts`) and how
+ * Not here: how a request finds its home (`CompiledServer.homeOf`, `home/runInHome.ts`) and how
  * a home runs (`home/HomeHost.ts`).
  */
 

@@ -1,11 +1,12 @@
 import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import { switchOverrides } from "./ListKind.ts";
 import { call, mcpError, problemOf, stubContext, stubSession } from "../testing/testKit.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 /** A request context in a fresh session of `server`, and that session. */
 function inSession() {
@@ -17,7 +18,7 @@ const plain = tool({ name: "plain", description: "Always on", input: z.object({}
 const admin = tool({ name: "admin", description: "Off until switched on", input: z.object({}), enabled: false, handler: async () => "admin" });
 const legacy = tool({ name: "legacy", description: "On until switched off", input: z.object({}), enabled: true, handler: async () => "legacy" });
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "lists",
   version: "1",
   tools: [plain, admin, legacy],
@@ -42,7 +43,7 @@ const names = (result: Record<string, unknown>, key: string, field = "name") =>
 
 describe("switchable definitions", () => {
   it("advertise listChanged only for features that have one", () => {
-    const fixed = defineServer({ name: "fixed", version: "1", tools: [plain] });
+    const fixed = new CompiledServer({ name: "fixed", version: "1", tools: [plain] });
     expect(fixed.capabilities().tools).toEqual({ listChanged: false });
     const caps = server.capabilities();
     expect(caps.tools).toEqual({ listChanged: true });
@@ -112,6 +113,6 @@ describe("switchable definitions", () => {
 
   it("refuse a definition whose enabled is not a boolean", () => {
     const broken = { ...plain, name: "broken", enabled: "yes" as unknown as boolean };
-    expect(problemOf(defineServer({ name: "x", version: "1", tools: [broken] }))).toMatch(/"enabled": "yes"/);
+    expect(problemOf(new CompiledServer({ name: "x", version: "1", tools: [broken] }))).toMatch(/"enabled": "yes"/);
   });
 });

@@ -24,7 +24,7 @@ export interface ServerOptions {
    * @example import * as z from "zod/mini"; defineServer({ …, toJsonSchema: z.toJSONSchema })
    */
   toJsonSchema?: JsonSchemaConverter;
-  tools?: AnyToolDefinition[];
+  tools?: (AnyToolDefinition & Featured)[];
   /** Fixed resources, listed by `resources/list`; each made with `resource()`. */
   resources?: (ResourceDefinition<Home> & Featured)[];
   /** Parameterised resources, listed by `resources/templates/list` and tried in order by `resources/read`; each made with `resourceTemplate()`. */
@@ -133,7 +133,7 @@ export interface ExtensionParts {
   sessions?: boolean;
   /**
    * Code of its own that a layer above the definition runs (`tasks()`: its `TaskRouting`),
-   * reached with `ServerDefinition.runtimeOf(id)`: carried by the factory, so a server without
+   * reached with `CompiledServer.runtimeOf(id)`: carried by the factory, so a server without
    * the extension ships none of it. Opaque here.
    */
   runtime?: object;

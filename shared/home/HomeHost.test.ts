@@ -2,14 +2,15 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { stubContext } from "../testing/testKit.ts";
 import { HomeHost } from "./HomeHost.ts";
 import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const RETENTION = 10 * 24 * 60 * 60 * 1000;
-const server = defineServer({
+const server = new CompiledServer({
   name: "t",
   version: "1",
   tools: [

@@ -31,7 +31,7 @@ import type { Result } from "../definition/Method.ts";
 import type { RequestContext, SqlDatabase } from "../definition/RequestContext.ts";
 import type { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import type { AtomicStore } from "../storage/AtomicStore.ts";
 import { BoundedStorage } from "./BoundedStorage.ts";
 import { type HomeRecord, RECORD_KEY, SHARE_PREFIX } from "./HomeRecord.ts";
@@ -47,7 +47,7 @@ import { ANONYMOUS } from "../shares/clientKey.ts";
 const TOUCH_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 export interface HomeHostDeps {
-  server: ServerDefinition;
+  server: CompiledServer;
   config: Config;
   logger: Logger;
   store: AtomicStore;

@@ -2,14 +2,15 @@ import { z } from "zod";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Config, DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { stubContext } from "../testing/testKit.ts";
 import { LocalHomes } from "./LocalHomes.ts";
 import { newHandle } from "./Homes.ts";
 import { runInHome } from "./runInHome.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 /** A notebook under a handle, a second definition on the same argument, and the user's own notes. */
-const server = defineServer({
+const server = new CompiledServer({
   name: "local-homes",
   version: "1",
   tools: [

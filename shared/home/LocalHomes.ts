@@ -18,7 +18,7 @@ import type { Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { type Checked, PASSED, refused } from "../errors/Checked.ts";
 import type { Logger } from "../log/Logger.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { checkShare, type ShareLimit, shareLimits } from "../shares/ShareLimits.ts";
 import type { ShareClaim, ShareResource, Shares } from "../shares/Shares.ts";
 import type { AtomicStore } from "../storage/AtomicStore.ts";
@@ -34,7 +34,7 @@ const SHARED_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const HANDLE_PREFIX = handleHomeName("");
 
 export interface LocalHomesOptions {
-  server: ServerDefinition;
+  server: CompiledServer;
   config: Config;
   logger: Logger;
   /** One home's store, by its name; each name must get its own keyspace. Default: in memory. */

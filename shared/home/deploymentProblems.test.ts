@@ -4,10 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { homeProblem, userHomeNeedsSignIn } from "./deploymentProblems.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
-const handles = defineServer({
+const handles = new CompiledServer({
   name: "h",
   version: "1",
   tools: [tool({ name: "notebook", description: "d", input: z.object({ notebook: z.string().optional() }), home: { handle: "notebook" }, handler: async () => "" })],

@@ -4,7 +4,7 @@
  * and in every MCP answer on Workers, as a broken definition is: never a silent fallback. On
  * Workers it names the Durable Object bindings there are, so a misspelled `MCP_HOME` shows.
  */
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 
 /**
  * A `home: "user"` definition where requests carry no signed-in user.
@@ -23,7 +23,7 @@ const HOME_BINDING = "MCP_HOME";
  * @param hosted whether the deployment hosts homes (on Workers, `MCP_HOME` is bound)
  * @param bound the Durable Object bindings there are, where the runtime has them (Workers)
  */
-export function homeProblem(server: ServerDefinition, authorized: boolean, hosted: boolean, bound?: readonly string[]): TypeError | undefined {
+export function homeProblem(server: CompiledServer, authorized: boolean, hosted: boolean, bound?: readonly string[]): TypeError | undefined {
   const { user, handle } = server.homes;
   if (user && !authorized) return userHomeNeedsSignIn("this deployment");
   if ((user || handle) && !hosted) {

@@ -13,7 +13,7 @@ import type { Principal } from "../auth/Principal.ts";
 import type { RequestId } from "../jsonrpc/messages.ts";
 import { type ListKind, toggleKey } from "../definition/ListKind.ts";
 import type { ClientView, RequestContext, ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { randomHex } from "../bytes/randomHex.ts";
 import type { HomeCall } from "./Homes.ts";
 import { forwardFailure, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
@@ -48,7 +48,7 @@ export function failureSent(ctx: RequestContext): Promise<unknown> | undefined {
 }
 
 /** The call and its peer, from the request's own context. */
-export function toRemote(call: HomeCall, ctx: RequestContext, server: ServerDefinition): { remote: RemoteCall; peer: Peer } {
+export function toRemote(call: HomeCall, ctx: RequestContext, server: CompiledServer): { remote: RemoteCall; peer: Peer } {
   const remote: RemoteCall = { ...call, callId: randomHex(8), requestId: ctx.requestId, client: ctx.client };
   if (ctx.auth) remote.auth = ctx.auth;
   if (ctx.taskId !== undefined) remote.taskId = ctx.taskId;

@@ -5,13 +5,13 @@ import { McpError } from "../errors/McpError.ts";
 import { Logger } from "../log/Logger.ts";
 import { prompt } from "../server/prompt.ts";
 import { resourceTemplate } from "../server/resource.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { tool } from "../server/defineServer.ts";
 import { problemOf, stubContext } from "../testing/testKit.ts";
 import { LocalHomes } from "./LocalHomes.ts";
 import { runInHome } from "./runInHome.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "homes",
   version: "1",
   tools: [
@@ -60,7 +60,7 @@ function homes() {
 }
 
 /** Runs one request the way an era does: the server's method, where its definition lives. */
-function request(where: LocalHomes | undefined, owner: string | undefined, method: string, params: Record<string, unknown>, definition: ServerDefinition = server) {
+function request(where: LocalHomes | undefined, owner: string | undefined, method: string, params: Record<string, unknown>, definition: CompiledServer = server) {
   return runInHome(definition, method, params, stubContext(), definition.method(method)!, { homes: where, owner });
 }
 const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
@@ -132,19 +132,19 @@ describe("runInHome", () => {
 describe("declaring a home", () => {
   it("says what is wrong with a home that cannot work", () => {
     const input = z.object({ text: z.string() });
-    expect(problemOf(defineServer({ name: "x", version: "1", tools: [tool({ name: "t", description: "", input, home: { handle: "pad" }, handler: async () => "" })] }))).toMatch(
+    expect(problemOf(new CompiledServer({ name: "x", version: "1", tools: [tool({ name: "t", description: "", input, home: { handle: "pad" }, handler: async () => "" })] }))).toMatch(
       /Tool t keeps its state under a handle in its "pad" argument .* but its input has no "pad" property/,
     );
-    expect(problemOf(defineServer({ name: "x", version: "1", tools: [tool({ name: "t", description: "", input, home: "team" as never, handler: async () => "" })] }))).toMatch(
+    expect(problemOf(new CompiledServer({ name: "x", version: "1", tools: [tool({ name: "t", description: "", input, home: "team" as never, handler: async () => "" })] }))).toMatch(
       /Tool t has "home": "team"; it must be "session", "user" or \{ handle: "<argument name>" \}/,
     );
-    expect(problemOf(defineServer({ name: "x", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "n://{id}", name: "n", home: { handle: "pad" }, read: async () => "" })] }))).toMatch(
+    expect(problemOf(new CompiledServer({ name: "x", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "n://{id}", name: "n", home: { handle: "pad" }, read: async () => "" })] }))).toMatch(
       /has no such variable \(id\)/,
     );
   });
 
   it("tells which homes a definition uses", () => {
     expect(server.homes).toEqual({ user: true, handle: true });
-    expect(defineServer({ name: "x", version: "1" }).homes).toEqual({ user: false, handle: false });
+    expect(new CompiledServer({ name: "x", version: "1" }).homes).toEqual({ user: false, handle: false });
   });
 });

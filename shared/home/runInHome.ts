@@ -13,7 +13,7 @@ import { McpError } from "../errors/McpError.ts";
 import type { Method, Result } from "../definition/Method.ts";
 import type { HomePlan } from "../definition/Home.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { ANONYMOUS } from "../shares/clientKey.ts";
 import { unknownHandle } from "./unknownHandle.ts";
 import { type HomeAddress, type HomeCall, type Homes, isHandle, newHandle } from "./Homes.ts";
@@ -31,7 +31,7 @@ export interface HomeRoute {
 }
 
 /** Runs `method` (found by the era, `local`) where the definition it names lives. */
-export function runInHome(server: ServerDefinition, method: string, params: Record<string, unknown>, ctx: RequestContext, local: Method, route: HomeRoute): Promise<Result> {
+export function runInHome(server: CompiledServer, method: string, params: Record<string, unknown>, ctx: RequestContext, local: Method, route: HomeRoute): Promise<Result> {
   const plan = server.homeOf(method, params);
   // Most calls name no home: they run here with no extra promise turn.
   return plan ? inHome(plan, { method, params }, ctx, route) : local(params, ctx);

@@ -3,12 +3,12 @@ import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
 import { probeTools } from "../testing/testKit.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { clientKey } from "../shares/clientKey.ts";
 import { LocalSessions } from "./LocalSessions.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const server = defineServer({ name: "local", version: "1", tools: probeTools([]) });
+const server = new CompiledServer({ name: "local", version: "1", tools: probeTools([]) });
 const initialize = { jsonrpc: "2.0" as const, id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
 
 function sessions(sessionIdleTtlMs: number) {

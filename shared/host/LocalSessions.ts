@@ -21,7 +21,7 @@ import { toResponse } from "../http/Answer.ts";
 import type { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { LocalAlarms } from "../timers/LocalAlarms.ts";
@@ -30,7 +30,7 @@ import type { SessionOperation, Sessions } from "./SessionOperation.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface LocalSessionsOptions {
-  server: ServerDefinition;
+  server: CompiledServer;
   config: Config;
   logger: Logger;
   env: ServerEnv;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Principal } from "../auth/Principal.ts";
 import { request } from "../jsonrpc/messages.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { grants } from "../auth/grants.ts";
 import { isOffered } from "../definition/ListKind.ts";
 import { prompt } from "../server/prompt.ts";
@@ -12,6 +12,7 @@ import { MAX_URI_CHARS } from "./resourceMethods.ts";
 import { ScopeIndex } from "./ScopeIndex.ts";
 import type { ServerOptions } from "../definition/ServerOptions.ts";
 import { call, mcpError, problemOf, stubContext, stubSession } from "../testing/testKit.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const text = (value: string) => [{ role: "user" as const, content: { type: "text" as const, text: value } }];
 
@@ -170,14 +171,14 @@ describe("ScopeIndex: invalid scopes", () => {
   });
 
   it("shows through defineServer as the definition's problem, not a throw", () => {
-    const server = defineServer({ name: "s", version: "1", tools: [echo(["read write"])] });
+    const server = new CompiledServer({ name: "s", version: "1", tools: [echo(["read write"])] });
     expect(problemOf(server)).toBe('The server definition is invalid: Tool "echo" has "scopes": ["read write"]; it must be a list of OAuth scope names (printable ASCII, no spaces or quotes)');
     expect(server.problem).toBeInstanceOf(TypeError);
     expect(server.scopesNeeded([request(1, "tools/call", { name: "echo" })])).toEqual([]);
   });
 
-  it("is what ServerDefinition.scopesNeeded answers for a valid definition", () => {
-    const server = defineServer(options);
+  it("is what CompiledServer.scopesNeeded answers for a valid definition", () => {
+    const server = new CompiledServer(options);
     expect(server.problem).toBeUndefined();
     expect(server.scopesNeeded([request(1, "tools/call", { name: "deploy" })])).toEqual(["deploy", "repo:write"]);
     expect(server.scopesNeeded([request(1, "resources/read", { uri: "docs://guide" })])).toEqual(["docs:read"]);
@@ -214,7 +215,7 @@ describe("ListKind: grants and isOffered", () => {
 });
 
 describe("scoped definitions in a server's lists", () => {
-  const server = defineServer(options);
+  const server = new CompiledServer(options);
   const principal = (...scopes: string[]): Principal => ({ issuer: "https://auth.example.com", subject: "alice", scopes, claims: {} });
   const as = (auth: Principal | undefined) => stubContext({}, { auth, session: stubSession(server) });
   const names = async (method: string, key: string, auth: Principal | undefined, field = "name") =>

@@ -2,16 +2,16 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { MAX_COMPLETION_VALUES } from "./completionMethods.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import { call, mcpError, stubContext } from "../testing/testKit.ts";
 import type { CompletionContext } from "../definition/RequestContext.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const seen: { value: string; arguments: unknown; env: unknown }[] = [];
 const MANY = Array.from({ length: 250 }, (_, i) => `v${String(i).padStart(3, "0")}`);
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "completion",
   version: "1",
   prompts: [
@@ -120,9 +120,9 @@ describe("completion/complete", () => {
   });
 
   it("is advertised for a server with only resource templates, and not for one with only static resources", () => {
-    const templates = defineServer({ name: "t", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "x://{id}", name: "x", read: async () => "" })] });
+    const templates = new CompiledServer({ name: "t", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "x://{id}", name: "x", read: async () => "" })] });
     expect(templates.capabilities()).toEqual({ logging: {}, resources: { subscribe: true, listChanged: false }, completions: {} });
-    const statics = defineServer({ name: "s", version: "1", resources: [resource({ uri: "x://y", name: "y", read: async () => "" })] });
+    const statics = new CompiledServer({ name: "s", version: "1", resources: [resource({ uri: "x://y", name: "y", read: async () => "" })] });
     expect(statics.capabilities()).toEqual({ logging: {}, resources: { subscribe: true, listChanged: false } });
   });
 });

@@ -2,10 +2,10 @@ import { describe, it, expect } from "vitest";
 import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import type { PromptDefinition } from "../definition/PromptDefinition.ts";
 import { allPages, call, mcpError, stubContext } from "../testing/testKit.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const review = prompt({
   name: "code_review",
@@ -23,7 +23,7 @@ const review = prompt({
   complete: { language: (value) => ["python", "rust"].filter((l) => l.startsWith(value)) },
 });
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "prompts",
   version: "1",
   prompts: [
@@ -62,7 +62,7 @@ describe("prompts/list", () => {
   });
 
   it("pages 150 prompts 100 at a time", async () => {
-    const many = defineServer({ name: "many", version: "1", prompts: Array.from({ length: 150 }, (_, i) => ({ ...review, name: `p${i}` })) });
+    const many = new CompiledServer({ name: "many", version: "1", prompts: Array.from({ length: 150 }, (_, i) => ({ ...review, name: `p${i}` })) });
     const { items, pages } = await allPages(many, "prompts/list", "prompts");
     expect(pages).toBe(2);
     expect(items.map((p) => p.name)).toEqual(Array.from({ length: 150 }, (_, i) => `p${i}`));
@@ -131,7 +131,7 @@ describe("prompts/get", () => {
 describe("prompts capability and definitions", () => {
   it("advertises prompts and completions only when there are prompts", async () => {
     expect(server.capabilities()).toMatchObject({ prompts: { listChanged: false }, completions: {} });
-    const bare = defineServer({ name: "bare", version: "1" });
+    const bare = new CompiledServer({ name: "bare", version: "1" });
     expect(bare.capabilities()).toEqual({ logging: {} });
     for (const method of ["prompts/list", "prompts/get", "completion/complete"]) {
       expect((await mcpError(call(bare, method, { name: "x" }))).code).toBe(ErrorCode.MethodNotFound);
@@ -145,6 +145,6 @@ describe("prompts capability and definitions", () => {
     ["a nullable argument", [{ ...review, arguments: z.object({ n: z.string().nullable() }) as never }], /argument "n" must take a string/],
     ["a completer for no argument", [{ ...review, complete: { lang: () => [] } as never }], /completer for "lang", which is not one of its arguments/],
   ])("refuses %s at startup", (_name, prompts, message) => {
-    expect(() => defineServer({ name: "s", version: "1", prompts: prompts.map((p) => prompt(p)) }).assertValid()).toThrow(message);
+    expect(() => new CompiledServer({ name: "s", version: "1", prompts: prompts.map((p) => prompt(p)) }).assertValid()).toThrow(message);
   });
 });

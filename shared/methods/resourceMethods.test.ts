@@ -1,11 +1,11 @@
 import { describe, it, expect } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../definition/ResourceDefinition.ts";
 import { MAX_URI_CHARS } from "./resourceMethods.ts";
 import { allPages, call, mcpError, stubContext } from "../testing/testKit.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const text: ResourceDefinition = {
   uri: "test://static-text",
@@ -19,7 +19,7 @@ const text: ResourceDefinition = {
 };
 
 const seenVars: unknown[] = [];
-const server = defineServer({
+const server = new CompiledServer({
   name: "resources",
   version: "1",
   resources: [
@@ -81,7 +81,7 @@ describe("resources/list and resources/templates/list", () => {
   });
 
   it("pages 250 resources and 150 templates 100 at a time", async () => {
-    const many = defineServer({
+    const many = new CompiledServer({
       name: "many",
       version: "1",
       resources: Array.from({ length: 250 }, (_, i) => resource({ ...text, uri: `test://r/${i}` })),
@@ -183,14 +183,14 @@ describe("which URIs can be subscribed to", () => {
 describe("resources capability", () => {
   it("advertises resources with subscribe when there are resources or only templates", () => {
     expect(server.capabilities().resources).toEqual({ subscribe: true, listChanged: false });
-    const onlyTemplates = defineServer({ name: "t", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "x://{id}", name: "x", read: async () => "" })] });
+    const onlyTemplates = new CompiledServer({ name: "t", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "x://{id}", name: "x", read: async () => "" })] });
     expect(onlyTemplates.capabilities().resources).toEqual({ subscribe: true, listChanged: false });
   });
 
   it.each(["resources/list", "resources/templates/list", "resources/read"])(
     "answers %s with -32601 on a server without resources",
     async (method) => {
-      const bare = defineServer({ name: "bare", version: "1" });
+      const bare = new CompiledServer({ name: "bare", version: "1" });
       expect(bare.capabilities()).not.toHaveProperty("resources");
       expect((await mcpError(call(bare, method, { uri: "x://y" }))).code).toBe(ErrorCode.MethodNotFound);
     },
@@ -199,10 +199,10 @@ describe("resources capability", () => {
 
 describe("resource definitions", () => {
   it("refuses, naming it, a resource or template not made with its helper (it would bring no code to serve it)", () => {
-    expect(defineServer({ name: "s", version: "1", resources: [{ uri: "x://y", name: "y", read: async () => "" } as never] }).problem?.message).toBe(
-      'The server definition is invalid: resources: "x://y" was not made with resource(); wrap it, so that the server brings the code that serves it',
+    expect(new CompiledServer({ name: "s", version: "1", resources: [{ uri: "x://y", name: "y", read: async () => "" } as never] }).problem?.message).toBe(
+      'The server definition is invalid: resources: "x://y" was not made with resource(); wrap it, resource({ … }), so that its handler is typed and the server brings the code that serves it',
     );
-    expect(defineServer({ name: "s", version: "1", resourceTemplates: [{ uriTemplate: "x://{id}", name: "x", read: async () => "" } as never] }).problem?.message).toMatch(/resourceTemplates: "x:\/\/\{id\}" was not made with resourceTemplate\(\)/);
+    expect(new CompiledServer({ name: "s", version: "1", resourceTemplates: [{ uriTemplate: "x://{id}", name: "x", read: async () => "" } as never] }).problem?.message).toMatch(/resourceTemplates: "x:\/\/\{id\}" was not made with resourceTemplate\(\)/);
   });
 
   const template: ResourceTemplateDefinition = { uriTemplate: "x://{id}", name: "x", read: async () => "" };
@@ -217,6 +217,6 @@ describe("resource definitions", () => {
     ["a completer for no variable", [], [{ ...template, complete: { idd: () => [] } }], /completer for "idd", which is not one of its variables \(id\)/],
   ])("refuses %s at startup", (_name, resources, resourceTemplates, message) => {
     const definition = { name: "s", version: "1", resources: (resources as ResourceDefinition[]).map(resource), resourceTemplates: (resourceTemplates as ResourceTemplateDefinition[]).map((t) => resourceTemplate(t)) };
-    expect(() => defineServer(definition).assertValid()).toThrow(message);
+    expect(() => new CompiledServer(definition).assertValid()).toThrow(message);
   });
 });

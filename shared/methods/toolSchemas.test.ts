@@ -1,10 +1,11 @@
 import { describe, it, expect } from "vitest";
 import { z } from "zod";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { call } from "../testing/testKit.ts";
 import { toolSchemas } from "./toolSchemas.ts";
 import { jsonSchema, type JsonSchemaObject } from "../schema/jsonSchema.ts";
 import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 /** The 2020-12 schema of the brief, as text, so that "verbatim" is checked byte for byte. */
 const CONTACT_SCHEMA_JSON =
@@ -21,7 +22,7 @@ const contact = tool({
   },
 });
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "raw",
   version: "1",
   tools: [
@@ -138,7 +139,7 @@ describe("toolSchemas refuses at startup", () => {
     ["no input", { ...base }, /Tool t's input must be a Standard Schema/],
   ])("%s", (_name, definition, message) => {
     expect(() => toolSchemas(definition as AnyToolDefinition)).toThrow(message);
-    expect(() => defineServer({ name: "s", version: "1", tools: [definition as AnyToolDefinition] }).assertValid()).toThrow(message);
+    expect(() => new CompiledServer({ name: "s", version: "1", tools: [tool(definition as AnyToolDefinition)] }).assertValid()).toThrow(message);
   });
 
   // Options that once took raw JSON Schema: a definition that still has one is told what to write instead.
@@ -149,7 +150,7 @@ describe("toolSchemas refuses at startup", () => {
   ])("the removed option %s, saying how to write it now", (_name, definition, option) => {
     const sentence = `has "${option}Schema", which tools no longer take: write ${option}: jsonSchema({ type: "object", … }), with import { jsonSchema } from "durable-mcp"`;
     expect(() => toolSchemas(definition as never)).toThrow(`Tool t ${sentence}`);
-    expect(defineServer({ name: "s", version: "1", tools: [definition as never] }).problem?.message).toBe(`The server definition is invalid: Tool t ${sentence}`);
+    expect(new CompiledServer({ name: "s", version: "1", tools: [tool(definition as never)] }).problem?.message).toBe(`The server definition is invalid: Tool t ${sentence}`);
   });
 
   it("accepts the MCP spec's no-parameter schema and then refuses any argument", async () => {

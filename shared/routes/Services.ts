@@ -10,14 +10,14 @@ import { errorResponse } from "../http/errorResponse.ts";
 import type { Sessions } from "../host/SessionOperation.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Logger } from "../log/Logger.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import type { StatelessDeps } from "../stateless/statelessExchange.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface Services {
   config: Config;
   logger: Logger;
-  definition: ServerDefinition;
+  definition: CompiledServer;
   sessions: Sessions;
   stateless: StatelessDeps;
   /** Token and rate checks; undefined when neither is configured. */

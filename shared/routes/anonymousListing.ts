@@ -11,7 +11,7 @@
 import type { Result } from "../definition/Method.ts";
 import type { RequestContext, ServerEnv } from "../definition/RequestContext.ts";
 import { MODERN_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 
 /** Each list, by the key its result carries it under, and the method that gives it. */
 const LISTS = { tools: "tools/list", prompts: "prompts/list", resources: "resources/list", resourceTemplates: "resources/templates/list" } as const;
@@ -19,7 +19,7 @@ const LISTS = { tools: "tools/list", prompts: "prompts/list", resources: "resour
 export type Listing = Record<keyof typeof LISTS, Result[]>;
 
 /** @example (await anonymousListing(definition, env)).tools.map((tool) => tool.name) */
-export async function anonymousListing(definition: ServerDefinition, env: ServerEnv): Promise<Listing> {
+export async function anonymousListing(definition: CompiledServer, env: ServerEnv): Promise<Listing> {
   // A list method reads the client, the session and the token (`SwitchView`, `ListedFor`); this
   // client has only the first. The rest of a context (progress, asks) is never reached by a listing.
   const ctx = { client: { protocolVersion: MODERN_PROTOCOL_VERSIONS.at(-1), capabilities: {} }, env, signal: new AbortController().signal } as unknown as RequestContext;

@@ -7,15 +7,15 @@ import * as v from "valibot";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../host/LocalSessions.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { jsonSchema } from "../schema/jsonSchema.ts";
 import { rateLimits } from "../auth/rateLimits.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { createRouter } from "./createRouter.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 type Env = Record<string, string>;
 
-function routerFor(server: ServerDefinition, options: Parameters<typeof createRouter<Env>>[2] = {}) {
+function routerFor(server: CompiledServer, options: Parameters<typeof createRouter<Env>>[2] = {}) {
   return createRouter<Env>(
     server,
     {
@@ -50,7 +50,7 @@ const logged = () => lines.map((line) => JSON.parse(line) as Record<string, stri
 describe("createRouter: a definition that cannot be served", () => {
   it("logs definition.invalid with the whole sentence, its fix included, however long", async () => {
     // A valibot schema without its converter: the sentence ends with the fix, past 256 characters.
-    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: v.object({ a: v.string() }) as never, handler: async () => "" })] });
+    const server = new CompiledServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: v.object({ a: v.string() }) as never, handler: async () => "" })] });
     expect(server.problem?.message.length).toBeGreaterThan(256);
     await routerFor(server)(new Request(`${BASE}/health`), {});
     const line = logged().find((entry) => entry.event === "definition.invalid");
@@ -60,12 +60,12 @@ describe("createRouter: a definition that cannot be served", () => {
 
   it("answers /health 503 with the sentence while every MCP request is a 500, and 200 once the definition is fixed", async () => {
     const twice = tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" });
-    const broken = defineServer({ name: "s", version: "1", tools: [twice, twice] });
+    const broken = new CompiledServer({ name: "s", version: "1", tools: [twice, twice] });
     const health = await routerFor(broken)(new Request(`${BASE}/health`), {});
     expect(health.status).toBe(503);
     expect(health.headers.get("cache-control")).toBe("no-store");
     expect(await health.json()).toEqual({ status: "unavailable", problem: broken.problem!.message });
-    const fixed = await routerFor(defineServer({ name: "s", version: "1", tools: [twice] }))(new Request(`${BASE}/health`), {});
+    const fixed = await routerFor(new CompiledServer({ name: "s", version: "1", tools: [twice] }))(new Request(`${BASE}/health`), {});
     expect(fixed.status).toBe(200);
     expect(await fixed.json()).toEqual({ status: "ok" });
   });
@@ -73,7 +73,7 @@ describe("createRouter: a definition that cannot be served", () => {
 
 describe("createRouter: a variable that cannot be used", () => {
   const SENTENCE = 'The configuration is invalid: MAX_QUEUE_BYTES must be a positive integer, got "4MiB"';
-  const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
+  const server = new CompiledServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
 
   it("answers every route with a JSON 500 naming the variable, /health with a 503 naming it, and logs it once", async () => {
     const handle = routerFor(server);
@@ -99,7 +99,7 @@ describe("createRouter: a variable that cannot be used", () => {
 
 describe("createRouter: rateLimits given without rateLimits()", () => {
   it("answers every route with a JSON 500 that says to wrap the limits in rateLimits(), and logs it once", async () => {
-    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
+    const server = new CompiledServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
     // The limits as routers took them before rateLimits(): refused with the fix, not ignored.
     const handle = routerFor(server, { rateLimits: { perAddress: { limit: 1, periodSeconds: 60 } } as never });
     const env = {};
@@ -112,7 +112,7 @@ describe("createRouter: rateLimits given without rateLimits()", () => {
   });
 
   it("limits per address with rateLimits() alone, without authorization: 429 with Retry-After past the limit", async () => {
-    const server = defineServer({ name: "s", version: "1" });
+    const server = new CompiledServer({ name: "s", version: "1" });
     const handle = routerFor(server, { rateLimits: rateLimits({ perAddress: { limit: 2, periodSeconds: 60 } }) });
     // The address comes from a proxy's header here: this router's platform knows none of its own.
     const env = { TRUST_PROXY: "x-real-ip" };
@@ -125,7 +125,7 @@ describe("createRouter: rateLimits given without rateLimits()", () => {
 
 describe("createRouter: authorization given without oauth()", () => {
   it("answers every route with a JSON 500 that says to wrap the options in oauth(), and logs it once", async () => {
-    const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
+    const server = new CompiledServer({ name: "s", version: "1", tools: [tool({ name: "t", description: "d", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
     // The options object as routers took it before oauth(): refused with the fix, not half-used.
     const handle = routerFor(server, { authorization: { verify: async () => ({ subject: "x", scopes: [] }) } as never });
     const env = {};
@@ -139,7 +139,7 @@ describe("createRouter: authorization given without oauth()", () => {
 });
 
 describe("createRouter: GET /, for a browser and for everything else (issue 24)", () => {
-  const server = defineServer({ name: "s", version: "1", tools: [tool({ name: "lookUp", description: "Looks things up", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
+  const server = new CompiledServer({ name: "s", version: "1", tools: [tool({ name: "lookUp", description: "Looks things up", input: jsonSchema({ type: "object" }), handler: async () => "" })] });
   const get = (accept?: string, headers: Record<string, string> = {}) => routerFor(server)(new Request(`${BASE}/`, { headers: accept === undefined ? headers : { ...headers, accept } }), {});
   /** What Chromium sends for a page it navigates to. */
   const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8";

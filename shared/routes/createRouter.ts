@@ -39,7 +39,7 @@ import { checkOrigin } from "../http/originPolicy.ts";
 import type { Sessions } from "../host/SessionOperation.ts";
 import { Logger, serverText } from "../log/Logger.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
@@ -152,7 +152,7 @@ const MCP_ROUTES: readonly { method: string; path: string; description: string; 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(MCP_ROUTES.filter((route) => route.public).map((route) => route.path));
 
 /** @example const handle = createRouter(definition, platform); const response = await handle(request, env); */
-export function createRouter<E extends Env>(definition: ServerDefinition, platform: Platform<E>, options: RouterOptions<E> = {}): (request: Request, env: E, context?: unknown) => Promise<Response> {
+export function createRouter<E extends Env>(definition: CompiledServer, platform: Platform<E>, options: RouterOptions<E> = {}): (request: Request, env: E, context?: unknown) => Promise<Response> {
   const built = new WeakMap<E, Services>();
   /** Environments whose configuration cannot be used, with the sentence that says why: logged once, answered on every request. */
   const broken = new WeakMap<E, Error>();

@@ -6,10 +6,10 @@
  */
 import type { Config } from "../config/readConfig.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 
 /** `problem`: why this deployment cannot serve the definition (`Services.problem`); `warnings`: what it serves without (`Services.warnings`). */
-export function describeServer(definition: ServerDefinition, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = [], tasksHosted = false): Response {
+export function describeServer(definition: CompiledServer, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = [], tasksHosted = false): Response {
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",

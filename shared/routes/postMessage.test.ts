@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import type { SessionOperation } from "../host/SessionOperation.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { createRouter } from "./createRouter.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const SESSION = "0123456789abcdef0123456789abcdef";
 const URL_ = `http://127.0.0.1:8787/message?sessionId=${SESSION}`;
@@ -15,7 +15,7 @@ const URL_ = `http://127.0.0.1:8787/message?sessionId=${SESSION}`;
 /** A router whose sessions only record what they are handed, answering 202. */
 function recording() {
   const operations: SessionOperation[] = [];
-  const server = defineServer({ name: "s", version: "1" });
+  const server = new CompiledServer({ name: "s", version: "1" });
   const router = createRouter<Record<string, string>>(server, {
     sessions: () => ({
       apply: async (operation) => {

@@ -11,7 +11,7 @@ import { configurationProblem } from "../config/configurationProblem.ts";
 import { type Config, readConfig } from "../config/readConfig.ts";
 import { homeProblem } from "../home/deploymentProblems.ts";
 import type { RouterOptions } from "./createRouter.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { ownerOf } from "../auth/Caller.ts";
 import { Logger, serverText, stderrSink } from "../log/Logger.ts";
 
@@ -67,7 +67,7 @@ export function reportRefusal({ event, problem }: StartRefusal): void {
  * answered names default to `localhost,127.0.0.1,[::1]` (DNS rebinding), as `npm start` does.
  * `env` is the process environment, changed in place for that default; `flag` reads the command line.
  */
-export function serveSettings(definition: ServerDefinition, options: ServeOptions, env: Record<string, string>, flag: (name: string) => string | undefined): ServeSettings | StartRefusal {
+export function serveSettings(definition: CompiledServer, options: ServeOptions, env: Record<string, string>, flag: (name: string) => string | undefined): ServeSettings | StartRefusal {
   if (definition.problem) return { event: "definition.invalid", problem: definition.problem };
   // A deployment that cannot serve the homes its definitions declare does not start either.
   const homes = homeProblem(definition, options.authorization !== undefined, true);

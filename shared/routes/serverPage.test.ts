@@ -6,18 +6,19 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apps } from "../apps/apps.ts";
 import { view } from "../apps/view.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import { anonymousListing } from "./anonymousListing.ts";
 import { serverPage } from "./serverPage.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const ORIGIN = "http://127.0.0.1:8787";
 const ROUTES = [{ method: "GET", path: "/health", description: "liveness" }];
 const text = async () => [{ role: "user" as const, content: { type: "text" as const, text: "hi" } }];
 const board = view({ uri: "ui://t/board.html", name: "board", html: "<!DOCTYPE html><html><body>board</body></html>" });
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "page-test",
   version: "1.2.3",
   title: "Page Test",
@@ -83,7 +84,7 @@ describe("serverPage", () => {
   });
 
   it("lists every page of a long listing", async () => {
-    const many = defineServer({ name: "many", version: "1", tools: Array.from({ length: 250 }, (_, i) => tool({ name: `t${i}`, description: "d", input: z.object({}), handler: async () => "" })) });
+    const many = new CompiledServer({ name: "many", version: "1", tools: Array.from({ length: 250 }, (_, i) => tool({ name: `t${i}`, description: "d", input: z.object({}), handler: async () => "" })) });
     expect((await anonymousListing(many, {})).tools).toHaveLength(250);
   });
 
@@ -102,7 +103,7 @@ describe("serverPage", () => {
   });
 
   it("escapes what the author and the request supply: a hostile server name, tool description and origin", async () => {
-    const hostile = defineServer({
+    const hostile = new CompiledServer({
       name: `<script>alert("name")</script> & 'co'`,
       version: `1"><img src=x onerror=alert(1)>`,
       tools: [tool({ name: "evil", title: "<b>bold</b>", description: `</li></ul><script>alert('description')</script>`, input: z.object({}), handler: async () => "" })],
@@ -118,7 +119,7 @@ describe("serverPage", () => {
   });
 
   it("shows why the server cannot be used, and its warnings, before anything else", async () => {
-    const broken = defineServer({ name: "broken", version: "1", tools: [tool({ name: "twice", description: "d", input: z.object({}), handler: async () => "" }), tool({ name: "twice", description: "d", input: z.object({}), handler: async () => "" })] });
+    const broken = new CompiledServer({ name: "broken", version: "1", tools: [tool({ name: "twice", description: "d", input: z.object({}), handler: async () => "" }), tool({ name: "twice", description: "d", input: z.object({}), handler: async () => "" })] });
     expect(broken.problem).toBeDefined();
     const html = await (await serverPage(broken, ORIGIN, ROUTES, broken.problem, ["Some tools run as tasks, and no task host"])).text();
     const problem = html.indexOf("This server cannot be used:");

@@ -12,7 +12,7 @@
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { Result } from "../definition/Method.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { isLoopbackHost } from "../http/originPolicy.ts";
 import { anonymousListing } from "./anonymousListing.ts";
 
@@ -36,7 +36,7 @@ const STYLE =
  *
  * @example await serverPage(definition, new URL(request.url).origin, routes, services.problem, services.warnings, env)
  */
-export async function serverPage(definition: ServerDefinition, origin: string, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = [], env: ServerEnv = {}): Promise<Response> {
+export async function serverPage(definition: CompiledServer, origin: string, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = [], env: ServerEnv = {}): Promise<Response> {
   const { name, version, title } = definition.info;
   const { tools, prompts, resources, resourceTemplates } = await anonymousListing(definition, env);
   const heading = h(title ?? name);

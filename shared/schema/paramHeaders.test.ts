@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { jsonSchema } from "./jsonSchema.ts";
 import { paramHeaders } from "./paramHeaders.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
 
@@ -116,7 +117,7 @@ describe("paramHeaders", () => {
 
 describe("x-mcp-header in a server definition", () => {
   it("is read once at startup and served per tool", () => {
-    const server = defineServer({
+    const server = new CompiledServer({
       name: "s",
       version: "1",
       tools: [
@@ -141,6 +142,6 @@ describe("x-mcp-header in a server definition", () => {
       input: jsonSchema(object({ n: { type: "number", "x-mcp-header": "N" } }) as { type: "object" }),
       handler: async () => "ok",
     });
-    expect(() => defineServer({ name: "s", version: "1", tools: [broken] }).assertValid()).toThrow(/Tool broken, argument n/);
+    expect(() => new CompiledServer({ name: "s", version: "1", tools: [broken] }).assertValid()).toThrow(/Tool broken, argument n/);
   });
 });

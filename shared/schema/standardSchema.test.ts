@@ -4,10 +4,11 @@ import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { MAX_REPORTED_ISSUES, validateStandard } from "./standardSchema.ts";
 import { call } from "../testing/testKit.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 type ToolResult = { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
 type Listed = { tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] };
@@ -27,7 +28,7 @@ const forecasts = {
 };
 
 describe.each(Object.entries(forecasts))("a tool whose input is a %s schema", (library, input) => {
-  const server = defineServer({
+  const server = new CompiledServer({
     name: "schemas",
     version: "1",
     toJsonSchema: zm.toJSONSchema,
@@ -80,26 +81,26 @@ describe("Standard Schema tools", () => {
 
   it("refuses at startup a schema that cannot produce JSON Schema when no converter is given", () => {
     const definition = { name: "s", version: "1", tools: [tool({ name: "mini", description: "", input: forecasts["zod mini"], handler: async () => "" })] };
-    expect(() => defineServer(definition).assertValid()).toThrow(/Tool mini's input is a zod schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema.*toJsonSchema: z.toJSONSchema/);
+    expect(() => new CompiledServer(definition).assertValid()).toThrow(/Tool mini's input is a zod schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema.*toJsonSchema: z.toJSONSchema/);
   });
 
   it("names @valibot/to-json-schema, and how to install and use it, for a valibot schema without it", () => {
     const bare = v.strictObject({ city: v.string() });
     const hint = "wrap it with toStandardJsonSchema from @valibot/to-json-schema (npm install @valibot/to-json-schema), e.g. input: toStandardJsonSchema(v.object({ … }))";
-    const alone = defineServer({ name: "s", version: "1", tools: [tool({ name: "forecast", description: "", input: bare, handler: async () => "" })] });
+    const alone = new CompiledServer({ name: "s", version: "1", tools: [tool({ name: "forecast", description: "", input: bare, handler: async () => "" })] });
     expect(alone.problem?.message).toBe(`The server definition is invalid: Tool forecast's input is a valibot schema that cannot produce JSON Schema: it lacks ~standard.jsonSchema; ${hint}`);
     // A converter for another library (zod/mini's) is not tried on it: that failed with "Cannot read properties of undefined (reading 'def')".
-    const beside = defineServer({ name: "s", version: "1", toJsonSchema: zm.toJSONSchema, tools: [tool({ name: "forecast", description: "", input: bare, handler: async () => "" })] });
+    const beside = new CompiledServer({ name: "s", version: "1", toJsonSchema: zm.toJSONSchema, tools: [tool({ name: "forecast", description: "", input: bare, handler: async () => "" })] });
     expect(beside.problem?.message).toBe(alone.problem?.message);
   });
 
   it("refuses at startup an input that is not a Standard Schema", () => {
-    const definition = { name: "s", version: "1", tools: [{ name: "x", description: "", input: { type: "object" }, handler: async () => "" }] };
-    expect(() => defineServer(definition as never).assertValid()).toThrow(/Tool x's input must be a Standard Schema/);
+    const definition = { name: "s", version: "1", tools: [tool({ name: "x", description: "", input: { type: "object" }, handler: async () => "" } as never)] };
+    expect(() => new CompiledServer(definition as never).assertValid()).toThrow(/Tool x's input must be a Standard Schema/);
   });
 
   it("structures output validated by the output schema's own library", async () => {
-    const server = defineServer({
+    const server = new CompiledServer({
       name: "s",
       version: "1",
       tools: [
@@ -125,7 +126,7 @@ describe("Standard Schema tools", () => {
   });
 
   it("takes prompt arguments from any library and checks them before get runs", async () => {
-    const server = defineServer({
+    const server = new CompiledServer({
       name: "s",
       version: "1",
       prompts: [

@@ -5,10 +5,11 @@ import { jsonSchema } from "../schema/jsonSchema.ts";
 import { prompt } from "./prompt.ts";
 import { resourceTemplate } from "./resource.ts";
 import { call } from "../testing/testKit.ts";
+import { testClient } from "../testing/testClient.ts";
 import type { CompletionContext, RequestContext } from "../definition/RequestContext.ts";
 import type { CallToolResult } from "../definition/types.ts";
 
-// The helpers are identities; what they are for is inference, which `tsc -p .` checks here.
+// What the helpers are for is inference, which `tsc -p .` checks here, and marking a definition as made by one.
 describe("definition helpers", () => {
   it("types a zod tool's arguments from its input and a jsonSchema() tool's as a record, or as it is told", () => {
     const zodTool = tool({ name: "a", description: "", input: z.object({ n: z.number() }), handler: async ({ n }) => String(n) });
@@ -32,7 +33,25 @@ describe("definition helpers", () => {
     expectTypeOf(rawTool.handler).parameter(1).toEqualTypeOf<RequestContext>();
     expectTypeOf(toldTool.handler).parameter(0).toEqualTypeOf<{ n: number }>();
     expectTypeOf(toldTool.handler).returns.resolves.toEqualTypeOf<{ doubled: number } | CallToolResult>();
-    expect(tool(zodTool)).toBe(zodTool);
+    expect(tool(zodTool)).toEqual(zodTool);
+  });
+
+  it("are each required: a plain object is a definition problem that names its helper", () => {
+    const handler = async () => "";
+    const problemOf = (options: Parameters<typeof defineServer>[0]) => defineServer(options).problem?.message;
+    expect(problemOf({ name: "s", version: "1", tools: [{ name: "echo", description: "", input: jsonSchema({ type: "object" }), handler } as never] })).toBe(
+      'The server definition is invalid: tools: "echo" was not made with tool(); wrap it, tool({ … }), so that its handler is typed and the server brings the code that serves it',
+    );
+    expect(problemOf({ name: "s", version: "1", prompts: [{ name: "greet", get: async () => [] } as never] })).toMatch(/^The server definition is invalid: prompts: "greet" was not made with prompt\(\); wrap it, prompt\(\{ … \}\)/);
+    expect(problemOf({ name: "s", version: "1", tools: [tool({ name: "echo", description: "", input: jsonSchema({ type: "object" }), handler })] })).toBeUndefined();
+  });
+
+  it("make a definition that only a runtime entry reads: one given anything else refuses it, naming itself", async () => {
+    const server = defineServer({ name: "s", version: "1" });
+    await expect(testClient({ name: "s", version: "1" } as never)).rejects.toThrow("testClient takes what defineServer() returns");
+    const client = await testClient(server);
+    expect(await client.listTools()).toEqual([]);
+    await client.close();
   });
 
   it("types a template's variables and completers from its uriTemplate", () => {

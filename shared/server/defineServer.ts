@@ -1,7 +1,7 @@
 /**
  * The public way to declare a server: a name, a version, and its tools, resources and prompts.
- * `tool()` is an identity at runtime, there so TypeScript infers a handler's argument types from
- * its schema; `prompt()`, `resource()` and `resourceTemplate()` (beside this file) also bring the
+ * Every definition is made by its helper: `tool()` infers a handler's argument types from its
+ * schema; `prompt()`, `resource()` and `resourceTemplate()` (beside this file) also bring the
  * code that serves their kind (`Feature.ts`).
  *
  * @example
@@ -14,11 +14,13 @@
  *                      get: async ({ name }) => [{ role: "user", content: { type: "text", text: `Greet ${name}` } }] })],
  * });
  */
-import { ServerDefinition } from "./ServerDefinition.ts";
+import { CompiledServer } from "./CompiledServer.ts";
+import type { ServerDefinition } from "./ServerDefinition.ts";
 import type { StandardSchemaV1 } from "../schema/standardSchema.ts";
 import type { ServerOptions } from "../definition/ServerOptions.ts";
 import type { Home } from "../definition/Home.ts";
 import type { ToolDefinition } from "../definition/ToolDefinition.ts";
+import { type Featured, withFeatures } from "../definition/Feature.ts";
 
 /**
  * Never throws: a malformed tool, resource or prompt is kept as the definition's `problem`, a
@@ -26,15 +28,17 @@ import type { ToolDefinition } from "../definition/ToolDefinition.ts";
  * startup) instead of failing to load.
  */
 export function defineServer(options: ServerOptions): ServerDefinition {
-  return new ServerDefinition(options);
+  return new CompiledServer(options);
 }
 
 /**
- * Types a tool: the handler gets its `input` schema's parsed type — with `jsonSchema({ … })`,
+ * Declares a tool: the handler gets its `input` schema's parsed type — with `jsonSchema({ … })`,
  * `Record<string, unknown>` (already validated against the schema) or the type it is given.
+ * Required, as every definition's helper is: a plain object in `tools` is a definition problem.
  */
 export function tool<Input extends StandardSchemaV1, Output extends StandardSchemaV1 | undefined = undefined, const H extends Home = "session">(
   definition: ToolDefinition<Input, Output, H>,
-): ToolDefinition<Input, Output, H> {
-  return definition;
+): ToolDefinition<Input, Output, H> & Featured {
+  // Tools are the core: the mark brings no code, it only says a helper made the definition.
+  return withFeatures(definition, []);
 }

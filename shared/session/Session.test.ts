@@ -6,11 +6,12 @@ import { ErrorCode } from "../errors/errorCodes.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc/messages.ts";
 import { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { Session, type SessionDeps } from "./Session.ts";
 import { checkRecordSize } from "./SessionRecord.ts";
 import { SingleStreamTransport } from "../transport/SingleStreamTransport.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const SESSION_ID = "0123456789abcdef0123456789abcdef";
 
@@ -45,7 +46,7 @@ afterEach(async () => {
 async function setup(overrides: Partial<Config> = {}) {
   const signals: AbortSignal[] = [];
   const lateAttempts: string[] = [];
-  const server = defineServer({
+  const server = new CompiledServer({
     name: "session-test",
     version: "1",
     tools: [

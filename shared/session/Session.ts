@@ -41,7 +41,7 @@ import { DEFAULT_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { LIST_CHANGED_METHOD, type ListKind, switchedState, switchOverrides } from "../definition/ListKind.ts";
 import type { Method } from "../definition/Method.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { type KeyValueStore, scoped } from "../storage/KeyValueStore.ts";
 import { SessionStorage } from "../storage/SessionStorage.ts";
 import type { Homes } from "../home/Homes.ts";
@@ -59,7 +59,7 @@ export const RETRY_AFTER_SECONDS = 1;
 const DEADLINE_SLACK = 0.5;
 
 export interface SessionDeps {
-  server: ServerDefinition;
+  server: CompiledServer;
   storage: KeyValueStore;
   config: Config;
   logger: Logger;

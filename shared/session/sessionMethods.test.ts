@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import { mcpError, stubContext } from "../testing/testKit.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_SUBSCRIPTIONS, sessionMethods } from "./sessionMethods.ts";
 import type { SessionRecord } from "./SessionRecord.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
-const withResources = defineServer({
+const withResources = new CompiledServer({
   name: "resources",
   version: "1",
   resources: [resource({ uri: "test://static-text", name: "static-text", read: async () => "hello" })],
@@ -16,7 +15,7 @@ const withResources = defineServer({
 });
 
 /** The methods of a session of `server`, its record, and every record update they stored. */
-function session(server: ServerDefinition = withResources) {
+function session(server: CompiledServer = withResources) {
   let record: SessionRecord = { id: "s", transport: "sse", createdAt: 0 };
   const updates: Partial<SessionRecord>[] = [];
   const methods = sessionMethods({
@@ -95,7 +94,7 @@ describe("the session's methods", () => {
   });
 
   it("holds at most MAX_SUBSCRIPTIONS subscriptions", async () => {
-    const many = defineServer({ name: "m", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "n://{id}", name: "n", read: async () => "" })] });
+    const many = new CompiledServer({ name: "m", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "n://{id}", name: "n", read: async () => "" })] });
     const s = session(many);
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) await s.call("resources/subscribe", { uri: `n://${i}` });
     const error = await mcpError(s.call("resources/subscribe", { uri: "n://one-more" }));
@@ -104,7 +103,7 @@ describe("the session's methods", () => {
   });
 
   it.each(["resources/subscribe", "resources/unsubscribe"])("answers %s with -32601 on a server without resources", async (method) => {
-    const s = session(defineServer({ name: "bare", version: "1" }));
+    const s = session(new CompiledServer({ name: "bare", version: "1" }));
     expect((await mcpError(s.call(method, { uri: "x://y" }))).code).toBe(ErrorCode.MethodNotFound);
   });
 });

@@ -13,7 +13,7 @@ import type { Logger } from "../log/Logger.ts";
 import { isLogLevel } from "../protocol/logLevels.ts";
 import type { Method } from "../definition/Method.ts";
 import { requireUri } from "../methods/resourceMethods.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import type { SessionRecord } from "./SessionRecord.ts";
 
 /** Resource subscriptions one session may hold: bounds the record's size (with `MAX_RECORD_BYTES`). */
@@ -23,7 +23,7 @@ export const MAX_CLIENT_DESCRIPTION_BYTES = 16 * 1024;
 
 /** What the methods may read and change of their session. */
 export interface SessionState {
-  readonly server: ServerDefinition;
+  readonly server: CompiledServer;
   readonly record: Readonly<SessionRecord>;
   readonly log: Logger;
   /** Changes the record and stores it. */

@@ -8,7 +8,7 @@ import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import type { SwitchView } from "../definition/ListKind.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { checkRequestHeaders } from "./checkRequestHeaders.ts";
 import { type ListenPlan, planListen } from "./listen.ts";
 import { readRequestMeta, type RequestMeta } from "./readRequestMeta.ts";
@@ -23,7 +23,7 @@ export interface Admitted {
 
 /** `headers` is undefined on a transport with no header layer (stdio): its metadata is all inline. */
 /** `auth`: the request's principal, where tokens are checked (a listen may watch only what it can read). */
-export function admitStateless(request: JsonRpcRequest, headers: Headers | undefined, server: ServerDefinition, auth?: SwitchView["auth"]): Checked<Admitted> {
+export function admitStateless(request: JsonRpcRequest, headers: Headers | undefined, server: CompiledServer, auth?: SwitchView["auth"]): Checked<Admitted> {
   const { id, method } = request;
   const params = request.params ?? {};
   const meta = readRequestMeta(headers, params);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { META } from "../protocol/metaKeys.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { decorateResult } from "./decorateResult.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
-const server = defineServer({ name: "decorated", version: "2.0.0", title: "Decorated" });
+const server = new CompiledServer({ name: "decorated", version: "2.0.0", title: "Decorated" });
 const SERVER_INFO = { name: "decorated", version: "2.0.0", title: "Decorated" };
 
 describe("decorateResult", () => {
@@ -56,7 +56,7 @@ describe("decorateResult", () => {
   });
 
   it("uses the hints configured per method and the default for the rest", () => {
-    const cached = defineServer({
+    const cached = new CompiledServer({
       name: "cached",
       version: "1",
       caching: { "tools/list": { ttlMs: 300_000, cacheScope: "public" }, "resources/read": { ttlMs: 5_000, cacheScope: "private" } },
@@ -68,13 +68,13 @@ describe("decorateResult", () => {
   });
 
   it("keeps hints the result already carries", () => {
-    const cached = defineServer({ name: "cached", version: "1", caching: { "resources/read": { ttlMs: 5_000, cacheScope: "public" } } });
+    const cached = new CompiledServer({ name: "cached", version: "1", caching: { "resources/read": { ttlMs: 5_000, cacheScope: "public" } } });
     expect(decorateResult("resources/read", { ttlMs: 10, cacheScope: "private" }, cached)).toMatchObject({ ttlMs: 10, cacheScope: "private" });
     expect(decorateResult("resources/read", { ttlMs: 10 }, cached)).toMatchObject({ ttlMs: 10, cacheScope: "public" });
   });
 
   it("decorates server/discover into a complete, cacheable result", () => {
-    const cached = defineServer({ name: "d", version: "1", instructions: "Be brief.", caching: { "server/discover": { ttlMs: 60_000, cacheScope: "public" } } });
+    const cached = new CompiledServer({ name: "d", version: "1", instructions: "Be brief.", caching: { "server/discover": { ttlMs: 60_000, cacheScope: "public" } } });
     expect(decorateResult("server/discover", cached.discover(), cached)).toEqual({
       supportedVersions: ["2026-07-28"],
       capabilities: { logging: {} },

@@ -6,12 +6,12 @@
  */
 import { META } from "../protocol/metaKeys.ts";
 import type { Result } from "../definition/Method.ts";
-import { CACHEABLE_METHODS, type ServerDefinition } from "../server/ServerDefinition.ts";
+import { CACHEABLE_METHODS, type CompiledServer } from "../server/CompiledServer.ts";
 import type { CacheableMethod } from "../definition/ServerOptions.ts";
 
 const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
 
-export function decorateResult(method: string, result: Result, server: ServerDefinition): Result {
+export function decorateResult(method: string, result: Result, server: CompiledServer): Result {
   const meta = typeof result._meta === "object" && result._meta !== null ? result._meta : {};
   const decorated: Result = { ...result, resultType: result.resultType ?? "complete", _meta: { ...meta, [META.serverInfo]: server.info } };
   if (decorated.resultType === "complete" && CACHEABLE.has(method)) {

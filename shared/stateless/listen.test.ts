@@ -7,13 +7,13 @@ import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { statelessPost } from "../routes/statelessPost.ts";
-import { defineServer } from "../server/defineServer.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import { MAX_LISTEN_RESOURCES, MAX_LISTEN_TASKS, OpenListens, planListen } from "./listen.ts";
 import { RequestState } from "./RequestState.ts";
 import type { StatelessDeps } from "./statelessExchange.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "listen-test",
   version: "1.0.0",
   resources: [

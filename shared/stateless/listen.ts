@@ -28,7 +28,7 @@ import type { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
 import type { SwitchView } from "../definition/ListKind.ts";
 import { MAX_URI_CHARS } from "../methods/resourceMethods.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { declaresTasks, tasksRequired } from "../methods/tasksExtension.ts";
 import { isTaskId, type Tasks } from "../tasks/Tasks.ts";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
@@ -72,7 +72,7 @@ export interface TaskWatch {
  * What a listen request will watch; refused with -32602 when the request is malformed, and with
  * -32021 when it asks for `taskIds` without declaring the tasks extension in `capabilities`.
  */
-export function planListen(message: JsonRpcRequest, server: ServerDefinition, view: SwitchView = {}, clientCapabilities: Record<string, unknown> = {}): Checked<ListenPlan> {
+export function planListen(message: JsonRpcRequest, server: CompiledServer, view: SwitchView = {}, clientCapabilities: Record<string, unknown> = {}): Checked<ListenPlan> {
   const filter = message.params?.notifications;
   if (filter === null || typeof filter !== "object" || Array.isArray(filter)) {
     return refused(McpError.invalidParams("subscriptions/listen needs params.notifications, e.g. { toolsListChanged: true }"));
@@ -114,7 +114,7 @@ export function planListen(message: JsonRpcRequest, server: ServerDefinition, vi
  * Only a URI the server can read may be watched, the rule `resources/subscribe` keeps for sessions
  * ("Servers MUST validate all resource URIs"); -32602 naming the URI otherwise.
  */
-function checkWatchable(uri: string, server: ServerDefinition, view: SwitchView): Checked {
+function checkWatchable(uri: string, server: CompiledServer, view: SwitchView): Checked {
   const shown = JSON.stringify(uri.length > SHOWN_URI_CHARS ? `${uri.slice(0, SHOWN_URI_CHARS)}…` : uri);
   if (uri.length > MAX_URI_CHARS) {
     return refused(McpError.invalidParams(`subscriptions/listen cannot watch ${shown}: the URI has ${uri.length} characters, more than the limit of ${MAX_URI_CHARS}`));

@@ -24,7 +24,7 @@ import type { Logger } from "../log/Logger.ts";
 import { LIST_CHANGED_METHOD } from "../definition/ListKind.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { decorateResult } from "./decorateResult.ts";
 import { isModernVersion } from "../protocol/versions.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
@@ -47,7 +47,7 @@ class TaskStarted extends Error {
 
 /** What the 2026-07-28 path needs, built once per environment. */
 export interface StatelessDeps {
-  server: ServerDefinition;
+  server: CompiledServer;
   config: Config;
   logger: Logger;
   env: ServerEnv;

@@ -10,7 +10,7 @@ import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { Logger } from "../log/Logger.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { tasks } from "../stateless/tasks.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
 import { mcpError } from "../testing/testKit.ts";
@@ -18,6 +18,7 @@ import { clientKey } from "../shares/clientKey.ts";
 import { LocalTasks } from "./LocalTasks.ts";
 import { newTaskId } from "./Tasks.ts";
 import { MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const TTL_MS = 60_000;
 const config = readConfig({ MAX_TASKS: "3", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
@@ -25,7 +26,7 @@ const config = readConfig({ MAX_TASKS: "3", TASK_TTL_MS: String(TTL_MS), LOG_LEV
 const perClient = readConfig({ MAX_TASKS_PER_CLIENT: "2", MAX_TASK_BYTES_PER_CLIENT: "3000", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
 
 function tasksWith(handler: (ctx: RequestContext) => Promise<string>, limits = config): LocalTasks {
-  const server = defineServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], extensions: [tasks()] });
+  const server = new CompiledServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], extensions: [tasks()] });
   return new LocalTasks({ server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
 }
 

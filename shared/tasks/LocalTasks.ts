@@ -18,7 +18,7 @@ import { LocalAlarms } from "../timers/LocalAlarms.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import type { Homes } from "../home/Homes.ts";
 import { LocalShares } from "../shares/LocalShares.ts";
@@ -29,7 +29,7 @@ import type { Tasks } from "./Tasks.ts";
 import type { TaskStart } from "./TaskState.ts";
 
 export interface LocalTasksOptions {
-  server: ServerDefinition;
+  server: CompiledServer;
   config: Config;
   logger: Logger;
   env: ServerEnv;

@@ -13,7 +13,7 @@ import { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import { utf8Length } from "../bytes/utf8Length.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { tasks } from "../stateless/tasks.ts";
 import type { Result } from "../definition/Method.ts";
 import type { RequestContext } from "../definition/RequestContext.ts";
@@ -22,6 +22,7 @@ import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { newTaskId } from "./Tasks.ts";
 import { MAX_LOST_RUNS, TaskHost } from "./TaskHost.ts";
 import { MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
 const T0 = Date.UTC(2026, 6, 28);
 const TTL_MS = DEFAULT_CONFIG.taskTtlMs;
@@ -29,7 +30,7 @@ const form = { message: "Your name?", requestedSchema: { type: "object" as const
 
 /** A server whose one tool, `job`, runs `handler`. */
 function serverWith(handler: (ctx: RequestContext) => Promise<string>) {
-  return defineServer({
+  return new CompiledServer({
     name: "task-host-test",
     version: "1",
     tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], extensions: [tasks()],

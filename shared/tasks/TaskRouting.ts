@@ -8,14 +8,14 @@ import type { Caller } from "../auth/Caller.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ClientView } from "../definition/RequestContext.ts";
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import type { Tasks } from "./Tasks.ts";
 
 export interface TaskRouting {
   /** `tasks/get`, `tasks/update`, `tasks/cancel`. */
   readonly methods: ReadonlySet<string>;
   /** Whether a `tools/call` becomes a task: its tool's options, or undefined for a plain call (`planTask`). */
-  plan(server: ServerDefinition, params: Record<string, unknown>, capabilities: Record<string, unknown>, tasks: Tasks | undefined): TaskOptions | undefined;
+  plan(server: CompiledServer, params: Record<string, unknown>, capabilities: Record<string, unknown>, tasks: Tasks | undefined): TaskOptions | undefined;
   /** Creates the task for a call (`startTask`). */
   start(tasks: Tasks, params: Record<string, unknown>, client: ClientView, caller: Caller | undefined, answers: Record<string, unknown>, shareKey?: string): Promise<Result>;
   /** One of `methods` (`taskMethod`). */
@@ -25,6 +25,6 @@ export interface TaskRouting {
 }
 
 /** The definition's task routing where it offers tasks (some tool may run as one, and `tasks()` is listed); else undefined. */
-export function taskRoutingOf(server: ServerDefinition): TaskRouting | undefined {
+export function taskRoutingOf(server: CompiledServer): TaskRouting | undefined {
   return server.hasTasks ? (server.runtimeOf(TASKS_EXTENSION) as TaskRouting | undefined) : undefined;
 }

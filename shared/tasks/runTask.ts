@@ -27,7 +27,7 @@ import { logId } from "../log/logId.ts";
 import { LIST_CHANGED_METHOD } from "../definition/ListKind.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
 import { InputRounds } from "../exchange/InputRounds.ts";
 import type { Homes } from "../home/Homes.ts";
@@ -36,7 +36,7 @@ import { type InputRequest, MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskS
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface TaskRunDeps {
-  server: ServerDefinition;
+  server: CompiledServer;
   config: Config;
   logger: Logger;
   env: ServerEnv;

@@ -12,7 +12,7 @@ import { isObject } from "../jsonrpc/isObject.ts";
 import { declaresTasks, TASK_METHODS, tasksRequired } from "../methods/tasksExtension.ts";
 import type { Result } from "../definition/Method.ts";
 import type { ClientView } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { isTaskId, newTaskId, type Tasks } from "./Tasks.ts";
 import type { TaskRouting } from "./TaskRouting.ts";
@@ -30,7 +30,7 @@ export const NO_TASK_HOST =
  * which then is not advertised either), else the tool's task options.
  * @throws McpError -32603 naming what to add, for a tool that runs only as a task where no task host is configured; else -32021 for one when the request did not declare the extension
  */
-export function planTask(server: ServerDefinition, params: Record<string, unknown>, capabilities: Record<string, unknown>, tasks: Tasks | undefined): TaskOptions | undefined {
+export function planTask(server: CompiledServer, params: Record<string, unknown>, capabilities: Record<string, unknown>, tasks: Tasks | undefined): TaskOptions | undefined {
   const name = params.name;
   const options = typeof name === "string" ? server.taskOptions(name) : undefined;
   if (!options) return undefined;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineServer, tool } from "../server/defineServer.ts";
+import { tool } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
 import { MAX_INPUT_ROUNDS, testClient, type TestClient, TestClientError, type TestClientOptions } from "./testClient.ts";
 import { testHomes } from "./testHomes.ts";
+import { CompiledServer } from "../server/CompiledServer.ts";
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "tested",
   version: "2.0.0",
   tools: [
@@ -76,7 +76,7 @@ const server = defineServer({
 const SESSION_REVISION = "2025-11-25";
 
 /** Runs `use` with a client of `definition`, and closes the client however `use` ends. */
-async function withClient(definition: ServerDefinition, options: TestClientOptions, use: (client: TestClient) => Promise<void>): Promise<void> {
+async function withClient(definition: CompiledServer, options: TestClientOptions, use: (client: TestClient) => Promise<void>): Promise<void> {
   const client = await testClient(definition, options);
   try {
     await use(client);
@@ -177,7 +177,7 @@ describe("testClient", () => {
   });
 
   it("follows every page of a listing", async () => {
-    const many = defineServer({
+    const many = new CompiledServer({
       name: "many",
       version: "1.0.0",
       tools: Array.from({ length: 250 }, (_, i) => tool({ name: `t${i}`, description: "one of many", input: z.object({}), handler: async () => "" })),
@@ -190,7 +190,7 @@ describe("testClient", () => {
   });
 
   it("refuses a definition that cannot be served, with the sentence that says why", async () => {
-    const broken = defineServer({
+    const broken = new CompiledServer({
       name: "broken",
       version: "1.0.0",
       tools: [1, 2].map(() => tool({ name: "twice", description: "defined twice", input: z.object({}), handler: async () => "" })),
@@ -206,7 +206,7 @@ describe("testClient", () => {
   });
 
   describe("with a signed-in user", () => {
-    const mine = defineServer({
+    const mine = new CompiledServer({
       name: "mine",
       version: "1.0.0",
       tools: [
@@ -257,7 +257,7 @@ describe("testClient", () => {
   });
 
   describe("with homes that outlive one client (testHomes)", () => {
-    const notes = defineServer({
+    const notes = new CompiledServer({
       name: "notes",
       version: "1.0.0",
       tools: [
@@ -308,7 +308,7 @@ describe("testClient", () => {
     });
 
     it("keeps a user's home across clients too", async () => {
-      const mine = defineServer({
+      const mine = new CompiledServer({
         name: "mine",
         version: "1.0.0",
         tools: [

@@ -27,7 +27,8 @@ import { Logger, stderrSink } from "../log/Logger.ts";
 import type { LogLevel } from "../protocol/logLevels.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { isModernVersion, isSupportedVersion, MODERN_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
+import { compiledOf, type ServerDefinition } from "../server/ServerDefinition.ts";
 import { serveMessages } from "../transport/serveMessages.ts";
 import { readConfig } from "../config/readConfig.ts";
 import { userHomeNeedsSignIn } from "../home/deploymentProblems.ts";
@@ -134,7 +135,8 @@ export const MAX_INPUT_ROUNDS = 32;
 export const MAX_PAGES = 1_000;
 
 /** @throws the definition's problem, when it cannot be served, and any error `initialize` or `server/discover` is answered with */
-export async function testClient(server: ServerDefinition, options: TestClientOptions = {}): Promise<TestClient> {
+export async function testClient(definition: ServerDefinition, options: TestClientOptions = {}): Promise<TestClient> {
+  const server = compiledOf(definition, "testClient");
   const protocolVersion = options.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0];
   if (!isModernVersion(protocolVersion) && !isSupportedVersion(protocolVersion)) {
     throw new TypeError(`testClient: protocolVersion ${JSON.stringify(protocolVersion)} is not one this server speaks`);
@@ -167,7 +169,7 @@ class Connection {
   /** Why the connection cannot answer any more: the server's problem, or its end. */
   #ended: Error | undefined;
 
-  constructor(server: ServerDefinition, options: TestClientOptions) {
+  constructor(server: CompiledServer, options: TestClientOptions) {
     this.#options = options;
     this.#clientInfo = options.clientInfo ?? { name: "durable-mcp-test", version: "0" };
     this.#capabilities = {

@@ -12,10 +12,11 @@ import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { tool } from "../server/defineServer.ts";
 import { type Overrides, switchedState, switchOverrides } from "../definition/ListKind.ts";
 import type { RequestContext, SessionContext } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import { compiledOf, type ServerDefinition } from "../server/ServerDefinition.ts";
 
 /** A session whose definitions are all as declared, unless switched through it. */
-export function stubSession(server: ServerDefinition): SessionContext & { overrides: Overrides } {
+export function stubSession(definition: ServerDefinition): SessionContext & { overrides: Overrides } {
+  const server = compiledOf(definition, "stubSession");
   const session: SessionContext & { overrides: Overrides } = {
     id: "test",
     overrides: {},
@@ -56,7 +57,7 @@ export function stubContext(env: Record<string, unknown> = {}, overrides: Partia
 
 /** One request to a method of the definition, with a stub context unless given. */
 export async function call(server: ServerDefinition, method: string, params?: Record<string, unknown>, ctx = stubContext()) {
-  const handler = server.assertValid().method(method);
+  const handler = compiledOf(server, "call").assertValid().method(method);
   if (!handler) throw McpError.methodNotFound(method);
   return handler(params ?? {}, ctx);
 }

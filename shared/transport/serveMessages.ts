@@ -47,7 +47,8 @@ import { parseMessages } from "../jsonrpc/parseMessages.ts";
 import { Logger, stderrSink } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
+import { compiledOf, type ServerDefinition } from "../server/ServerDefinition.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { Session } from "../session/Session.ts";
 import { admitStateless } from "../stateless/admitStateless.ts";
@@ -76,6 +77,7 @@ export interface MessageStream {
 }
 
 export interface ServeMessagesOptions {
+  /** What `defineServer` returned. */
   server: ServerDefinition;
   messages: MessageStream;
   /** The transport's name in the session record and the logs. Default: "message". */
@@ -113,7 +115,7 @@ const encoder = new TextEncoder();
  * over. @throws the definition's problem, before anything is read, when it cannot be served.
  */
 export async function serveMessages(options: ServeMessagesOptions): Promise<void> {
-  const server = options.server.assertValid();
+  const server = compiledOf(options.server, "serveMessages").assertValid();
   if (server.homes.user && !options.user) throw userHomeNeedsSignIn("this message stream");
   const caller = options.user && (await callerOf(options.user));
   const env = options.env ?? {};
@@ -246,7 +248,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
 }
 
 /** Why the user may not send `messages` (a definition's `scopes` it lacks), as HTTP would refuse them with 403; undefined when it may. */
-function lackingScopes(server: ServerDefinition, messages: readonly JsonRpcMessage[], caller: Caller): McpError | undefined {
+function lackingScopes(server: CompiledServer, messages: readonly JsonRpcMessage[], caller: Caller): McpError | undefined {
   const needed = server.scopesNeeded(messages);
   if (grants(caller.auth, needed)) return undefined;
   return new McpError(403, ErrorCode.InvalidRequest, `The user lacks ${lacking(needed, caller.auth.scopes)} this request needs`);

@@ -5,7 +5,8 @@
  * tool without declaring the extension must not meet one that runs only as a task.
  */
 import { z } from "zod";
-import { ErrorCode, McpError, tool, toolError } from "durable-mcp";
+import { McpError, tool, toolError } from "durable-mcp";
+import { ErrorCode } from "durable-mcp/protocol";
 import type { ElicitParams } from "durable-mcp";
 import { pause } from "../support/pause.ts";
 

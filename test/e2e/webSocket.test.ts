@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
-import { ErrorCode } from "durable-mcp";
+import { ErrorCode } from "durable-mcp/protocol";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 const clients: Client[] = [];

@@ -120,13 +120,14 @@ describe("the packed package", () => {
     expect(stdout).toBe("");
   });
 
-  it("imports the definition API from Node, and serves a call through it", async () => {
-    const script = `import { defineServer, jsonSchema, tool, McpError, ErrorCode } from "durable-mcp";
+  it("imports the definition API and the protocol's constants from Node; a broken definition is a problem, not a throw", async () => {
+    const script = `import { defineServer, jsonSchema, tool, McpError } from "durable-mcp";
+      import { ErrorCode } from "durable-mcp/protocol";
       const server = defineServer({ name: "n", version: "1", tools: [tool({ name: "t", description: "", input: jsonSchema({ type: "object" }), handler: async () => "ok" })] });
-      const result = await server.method("tools/call")({ name: "t", arguments: {} }, {});
-      console.log(JSON.stringify({ info: server.info, problem: server.problem ?? null, result, code: new McpError(400, ErrorCode.InvalidParams, "x").code }));`;
+      const broken = defineServer({ name: "n", version: "1", tools: [{ name: "t" }] });
+      console.log(JSON.stringify({ problem: server.problem ?? null, broken: broken.problem?.message, code: new McpError(400, ErrorCode.InvalidParams, "x").code }));`;
     const { stdout } = await node(["--input-type=module", "-e", script], project);
-    expect(JSON.parse(stdout)).toEqual({ info: { name: "n", version: "1" }, problem: null, result: { content: [{ type: "text", text: "ok" }], isError: false }, code: -32602 });
+    expect(JSON.parse(stdout)).toEqual({ problem: null, broken: expect.stringMatching(/^The server definition is invalid: tools: "t" was not made with tool\(\)/), code: -32602 });
   });
 
   it("tests a tool from Node with durable-mcp/testing, in both kinds of revision, elicitation answered by the test", async () => {
@@ -198,9 +199,9 @@ describe("the packed package", () => {
 
   it("imports the same from Deno", async () => {
     const deno = join(require.resolve("deno/package.json"), "../bin.cjs");
-    const script = `import { defineServer } from "durable-mcp"; import { serveStdio } from "durable-mcp/stdio"; console.log(defineServer({ name: "d", version: "1" }).info.name, typeof serveStdio);`;
+    const script = `import { defineServer } from "durable-mcp"; import { serveStdio } from "durable-mcp/stdio"; console.log(defineServer({ name: "d", version: "1" }).problem === undefined, typeof serveStdio);`;
     const { stdout } = await node([deno, "eval", "--quiet", script], project);
-    expect(stdout.trim()).toBe("d function");
+    expect(stdout.trim()).toBe("true function");
   });
 
   it("ships declarations a consumer's TypeScript checks, handler types and the README's definition included", async () => {
@@ -212,6 +213,8 @@ describe("the packed package", () => {
        const stream: MessageStream | undefined = undefined;
        // @ts-expect-error: a tool needs a description
        tool({ name: "bad", input: jsonSchema({ type: "object" }), handler: async () => "" });
+       // @ts-expect-error: a definition shows its problem, and nothing of what it is made of
+       server.method("tools/call");
        export { server, stream };`,
     );
     await writeFile(join(project, "tsconfig.check.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["check.ts", "readmeServer.ts"] }));

@@ -308,3 +308,15 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
     expect(described.warnings).toEqual([expect.stringMatching(sentence)]);
   });
 });
+
+describe("what createWorker is given and offers besides fetch", () => {
+  it("refuses, naming itself, anything defineServer did not make", () => {
+    expect(() => createWorker({ name: "options", tools: [echo] } as never)).toThrow("createWorker takes what defineServer() returns");
+  });
+
+  it("has deleteUserData, which says what it needs on a Worker whose entry hosts no homes", async () => {
+    await expect(createWorker(server).deleteUserData(env as WorkerEnv, { issuer: "https://issuer.test", subject: "someone" })).rejects.toThrow(
+      "deleteUserData needs homeObject(server), bound as MCP_HOME",
+    );
+  });
+});

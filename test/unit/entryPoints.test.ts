@@ -14,9 +14,9 @@ const json = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8")
 const fromSource = Object.fromEntries(Object.entries(sourceAliases()).map(([name, path]) => [name, `./${relative(ROOT, path)}`]));
 
 describe("entry points", () => {
-  it("are the seven the design names", () => {
-    expect(Object.keys(json("package.json").exports)).toEqual([".", "./cloudflare", "./deno", "./node", "./stdio", "./transport", "./testing"]);
-    expect(Object.keys(fromSource)).toEqual(["durable-mcp", "durable-mcp/cloudflare", "durable-mcp/deno", "durable-mcp/node", "durable-mcp/stdio", "durable-mcp/transport", "durable-mcp/testing"]);
+  it("are the eight the design names", () => {
+    expect(Object.keys(json("package.json").exports)).toEqual([".", "./cloudflare", "./deno", "./node", "./stdio", "./transport", "./testing", "./protocol"]);
+    expect(Object.keys(fromSource)).toEqual(["durable-mcp", "durable-mcp/cloudflare", "durable-mcp/deno", "durable-mcp/node", "durable-mcp/stdio", "durable-mcp/transport", "durable-mcp/testing", "durable-mcp/protocol"]);
   });
 
   it("resolve to the same sources in tsconfig, deno.json and wrangler.toml", () => {

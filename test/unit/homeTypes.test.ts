@@ -5,9 +5,10 @@
  */
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
-import { defineServer, jsonSchema, prompt, resource, resourceTemplate, tool } from "durable-mcp";
+import { jsonSchema, prompt, resource, resourceTemplate, tool } from "durable-mcp";
+import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "types",
   version: "1",
   toJsonSchema: z.toJSONSchema,

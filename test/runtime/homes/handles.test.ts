@@ -7,8 +7,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deleteUserData } from "durable-mcp/cloudflare";
-import { ISSUER } from "./homeWorker.ts";
+import { ISSUER, worker } from "./homeWorker.ts";
 import { handleHome, modern, startIssuer, streamable, text, userHome } from "./signedIn.ts";
 
 type Stub = Awaited<ReturnType<typeof userHome>>;
@@ -44,7 +43,7 @@ describe("handles on Workers", () => {
     const handle = await openNotebook(patient, "my diagnosis is X");
     const other = someone("other");
     const kept = await openNotebook(other);
-    await deleteUserData(env, { issuer: ISSUER, subject: patient });
+    await worker.deleteUserData(env, { issuer: ISSUER, subject: patient });
     expect(await modern(patient, "tools/call", { name: "notebook", arguments: { notebook: handle, action: "list" } })).toMatchObject({ isError: true, content: [{ text: unknown("notebook", handle) }] });
     expect(await keysOf(handleHome(handle))).toEqual([]);
     expect(await alarmOf(handleHome(handle))).toBeNull();

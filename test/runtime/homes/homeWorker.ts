@@ -23,7 +23,8 @@ export function useKeys(jwks: JSONWebKeySet): void {
   keys = jwks;
 }
 
-const { fetch, McpSession } = createWorker(homeServer, {
+/** The Worker: its `fetch` and session class are exported below; the tests call its `deleteUserData`. */
+export const worker = createWorker(homeServer, {
   authorization: oauth({
     authorizationServers: [ISSUER],
     resource: `${RESOURCE_ORIGIN}/mcp`,
@@ -33,8 +34,8 @@ const { fetch, McpSession } = createWorker(homeServer, {
     },
   }),
 });
-export { McpSession };
+export const { fetch, McpSession } = worker;
 export const McpWatch = watchObject();
 export const McpHome = homeObject(homeServer);
 export const McpTask = taskObject(homeServer);
-export default { fetch };
+export default { fetch: worker.fetch };

@@ -6,11 +6,10 @@
  */
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deleteUserData } from "durable-mcp/cloudflare";
 import { SseReader } from "../../support/SseReader.ts";
 import { call } from "../../support/messages.ts";
 import { captureErrorLines, closeSession, eventually } from "../helpers.ts";
-import { ISSUER } from "./homeWorker.ts";
+import { ISSUER, worker } from "./homeWorker.ts";
 import { handleHome, legacy, modern, startIssuer, streamable, text, userHome } from "./signedIn.ts";
 
 type Stub = Awaited<ReturnType<typeof userHome>>;
@@ -142,7 +141,7 @@ describe("a user's home", () => {
     await modern(hank, "tools/call", { name: "notepad", arguments: { action: "add", text: "forget me" } });
     await modern(hank, "tools/call", { name: "sql_notes", arguments: { bytes: 100 } });
     await modern(ivy, "tools/call", { name: "notepad", arguments: { action: "add", text: "keep me" } });
-    await deleteUserData(env, { issuer: ISSUER, subject: hank });
+    await worker.deleteUserData(env, { issuer: ISSUER, subject: hank });
     const home = await userHome(hank);
     expect(await keysOf(home)).toEqual([]);
     expect(await alarmOf(home)).toBeNull();

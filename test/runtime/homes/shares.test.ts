@@ -8,9 +8,8 @@
  */
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deleteUserData } from "durable-mcp/cloudflare";
 import { initialize } from "../../support/messages.ts";
-import { ISSUER } from "./homeWorker.ts";
+import { ISSUER, worker } from "./homeWorker.ts";
 import { BASE, modern, modernFetch, startIssuer, streamable, tokenFor, userHome } from "./signedIn.ts";
 
 type Stub = Awaited<ReturnType<typeof userHome>>;
@@ -91,7 +90,7 @@ describe("fair shares in the client's home", () => {
     const session = await streamable(gone);
     await session.call("notepad", { action: "add", text: "in the home" });
     const task = await modern(gone, "tools/call", { name: "slow_task", arguments: { ms: 60_000 } }, { capabilities: TASKS });
-    expect(await deleteUserData(env, { issuer: ISSUER, subject: gone })).toEqual({ sessions: 1, tasks: 1 });
+    expect(await worker.deleteUserData(env, { issuer: ISSUER, subject: gone })).toEqual({ sessions: 1, tasks: 1 });
     const sessionObject = env.MCP_SESSION.get(env.MCP_SESSION.idFromName(session.sessionId));
     const taskObject = env.MCP_TASK!.get(env.MCP_TASK!.idFromName(task.taskId));
     expect(await keysOf(await userHome(gone))).toEqual([]);

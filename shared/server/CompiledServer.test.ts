@@ -3,10 +3,11 @@ import { z } from "zod";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.ts";
-import { defineServer, tool } from "./defineServer.ts";
+import { tool } from "./defineServer.ts";
 import { prompt } from "./prompt.ts";
 import { resource } from "./resource.ts";
 import { call, mcpError } from "../testing/testKit.ts";
+import { CompiledServer } from "./CompiledServer.ts";
 
 const echo = tool({
   name: "echo",
@@ -17,7 +18,7 @@ const echo = tool({
   handler: async ({ text, times }) => text.repeat(times ?? 1),
 });
 
-const server = defineServer({
+const server = new CompiledServer({
   name: "test-server",
   version: "1.2.3",
   instructions: "Use echo.",
@@ -56,7 +57,7 @@ const server = defineServer({
   ],
 });
 
-describe("ServerDefinition.initialize", () => {
+describe("CompiledServer.initialize", () => {
   it("echoes a supported version and describes the server", () => {
     const { result, negotiated } = server.initialize({
       protocolVersion: "2024-11-05",
@@ -88,7 +89,7 @@ describe("ServerDefinition.initialize", () => {
   });
 
   it("advertises every feature the definition has, and only those", () => {
-    const full = defineServer({
+    const full = new CompiledServer({
       name: "full",
       version: "1",
       tools: [echo],
@@ -102,7 +103,7 @@ describe("ServerDefinition.initialize", () => {
       prompts: { listChanged: false },
       completions: {},
     });
-    expect(defineServer({ name: "p", version: "1", prompts: [prompt({ name: "p", get: async () => [] })] }).capabilities()).toEqual({
+    expect(new CompiledServer({ name: "p", version: "1", prompts: [prompt({ name: "p", get: async () => [] })] }).capabilities()).toEqual({
       logging: {},
       prompts: { listChanged: false },
       completions: {},
@@ -116,7 +117,7 @@ describe("ServerDefinition.initialize", () => {
   });
 
   it("advertises tools only when there are some", () => {
-    const bare = defineServer({ name: "bare", version: "1", title: "Bare" });
+    const bare = new CompiledServer({ name: "bare", version: "1", title: "Bare" });
     const { result } = bare.initialize({});
     expect(result.capabilities).toEqual({ logging: {} });
     expect(result.serverInfo).toEqual({ name: "bare", version: "1", title: "Bare" });
@@ -124,7 +125,7 @@ describe("ServerDefinition.initialize", () => {
   });
 });
 
-describe("ServerDefinition tools/list", () => {
+describe("CompiledServer tools/list", () => {
   it("lists tools in definition order with JSON Schema and no $schema", async () => {
     const { tools } = (await call(server, "tools/list")) as { tools: Record<string, unknown>[] };
     expect(tools.map((t) => t.name)).toEqual(["echo", "sum", "wrongShape", "fails", "refuses"]);
@@ -153,7 +154,7 @@ describe("ServerDefinition tools/list", () => {
   });
 
   it("pages 250 tools 100 at a time", async () => {
-    const many = defineServer({
+    const many = new CompiledServer({
       name: "many",
       version: "1",
       tools: Array.from({ length: 250 }, (_, i) => ({ ...echo, name: `tool_${i}` })),
@@ -179,29 +180,29 @@ describe("ServerDefinition tools/list", () => {
   });
 });
 
-describe("ServerDefinition construction", () => {
+describe("CompiledServer construction", () => {
   it("refuses a tool name defined twice", () => {
-    expect(() => defineServer({ name: "s", version: "1", tools: [echo, echo] }).assertValid()).toThrow("Tool echo is defined twice");
+    expect(() => new CompiledServer({ name: "s", version: "1", tools: [echo, echo] }).assertValid()).toThrow("Tool echo is defined twice");
   });
 
   it.each(["", "has space", "slash/name", "é", "x".repeat(129)])("refuses the tool name %j", (name) => {
-    expect(() => defineServer({ name: "s", version: "1", tools: [{ ...echo, name }] }).assertValid()).toThrow(TypeError);
+    expect(() => new CompiledServer({ name: "s", version: "1", tools: [{ ...echo, name }] }).assertValid()).toThrow(TypeError);
   });
 
   it("accepts a 128-character name of every allowed kind", () => {
     const name = "Az09_.-".padEnd(128, "x");
-    expect(() => defineServer({ name: "s", version: "1", tools: [{ ...echo, name }] }).assertValid()).not.toThrow();
+    expect(() => new CompiledServer({ name: "s", version: "1", tools: [{ ...echo, name }] }).assertValid()).not.toThrow();
   });
 
   it.each([
     ["a string", z.string()],
     ["an array", z.array(z.string())],
   ])("refuses %s as an input schema", (_name, input) => {
-    expect(() => defineServer({ name: "s", version: "1", tools: [{ ...echo, input }] }).assertValid()).toThrow(/Tool echo's input must be an object schema/);
+    expect(() => new CompiledServer({ name: "s", version: "1", tools: [{ ...echo, input }] }).assertValid()).toThrow(/Tool echo's input must be an object schema/);
   });
 });
 
-describe("ServerDefinition tools/call", () => {
+describe("CompiledServer tools/call", () => {
   it("answers a string return as text content with isError false", async () => {
     expect(await call(server, "tools/call", { name: "echo", arguments: { text: "ab", times: 2 } })).toEqual({
       content: [{ type: "text", text: "abab" }],
@@ -271,9 +272,9 @@ describe("ServerDefinition tools/call", () => {
   });
 });
 
-describe("ServerDefinition other methods", () => {
+describe("CompiledServer other methods", () => {
   it("still answers tools/list and tools/call on a server without tools", async () => {
-    const bare = defineServer({ name: "bare", version: "1" });
+    const bare = new CompiledServer({ name: "bare", version: "1" });
     expect(await call(bare, "tools/list")).toEqual({ tools: [] });
     expect((await mcpError(call(bare, "tools/call", { name: "x" }))).message).toBe("Unknown tool: x");
   });
@@ -285,21 +286,21 @@ describe("ServerDefinition other methods", () => {
   });
 });
 
-describe("ServerDefinition 2026-07-28 configuration", () => {
+describe("CompiledServer 2026-07-28 configuration", () => {
   it("answers cacheHint with the configured hint, or 0 ms and private", () => {
-    const cached = defineServer({ name: "c", version: "1", caching: { "tools/list": { ttlMs: 1_000, cacheScope: "public" } } });
+    const cached = new CompiledServer({ name: "c", version: "1", caching: { "tools/list": { ttlMs: 1_000, cacheScope: "public" } } });
     expect(cached.cacheHint("tools/list")).toEqual({ ttlMs: 1_000, cacheScope: "public" });
     expect(cached.cacheHint("resources/read")).toEqual({ ttlMs: 0, cacheScope: "private" });
   });
 
   it("accepts a ttlMs of 0 and either scope", () => {
-    expect(() => defineServer({ name: "c", version: "1", caching: { "prompts/list": { ttlMs: 0, cacheScope: "public" } } }).assertValid()).not.toThrow();
+    expect(() => new CompiledServer({ name: "c", version: "1", caching: { "prompts/list": { ttlMs: 0, cacheScope: "public" } } }).assertValid()).not.toThrow();
   });
 
   it("refuses caching for a method that is not cacheable", () => {
     const caching = { "tools/call": { ttlMs: 1, cacheScope: "public" } } as unknown as Record<"tools/list", { ttlMs: number; cacheScope: "public" }>;
-    expect(() => defineServer({ name: "c", version: "1", caching }).assertValid()).toThrow(TypeError);
-    expect(() => defineServer({ name: "c", version: "1", caching }).assertValid()).toThrow(/caching: tools\/call is not cacheable/);
+    expect(() => new CompiledServer({ name: "c", version: "1", caching }).assertValid()).toThrow(TypeError);
+    expect(() => new CompiledServer({ name: "c", version: "1", caching }).assertValid()).toThrow(/caching: tools\/call is not cacheable/);
   });
 
   it.each([
@@ -310,29 +311,29 @@ describe("ServerDefinition 2026-07-28 configuration", () => {
     ["a string ttlMs", "60000"],
   ])("refuses %s", (_what, ttlMs) => {
     const caching = { "tools/list": { ttlMs: ttlMs as number, cacheScope: "public" as const } };
-    expect(() => defineServer({ name: "c", version: "1", caching }).assertValid()).toThrow(/caching\["tools\/list"\]\.ttlMs must be a whole number/);
+    expect(() => new CompiledServer({ name: "c", version: "1", caching }).assertValid()).toThrow(/caching\["tools\/list"\]\.ttlMs must be a whole number/);
   });
 
   it.each([["shared"], ["PUBLIC"], [undefined]])("refuses the cache scope %j", (cacheScope) => {
     const caching = { "resources/read": { ttlMs: 1, cacheScope: cacheScope as "public" } };
-    expect(() => defineServer({ name: "c", version: "1", caching }).assertValid()).toThrow(/caching\["resources\/read"\]\.cacheScope must be "public" or "private"/);
+    expect(() => new CompiledServer({ name: "c", version: "1", caching }).assertValid()).toThrow(/caching\["resources\/read"\]\.cacheScope must be "public" or "private"/);
   });
 
   it("refuses a missing hint", () => {
     const caching = { "tools/list": undefined as unknown as { ttlMs: number; cacheScope: "public" } };
-    expect(() => defineServer({ name: "c", version: "1", caching }).assertValid()).toThrow(TypeError);
+    expect(() => new CompiledServer({ name: "c", version: "1", caching }).assertValid()).toThrow(TypeError);
   });
 
   it("advertises listChanged for the features it is asked to, when they exist", () => {
-    const changing = defineServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: true, prompts: true } });
+    const changing = new CompiledServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: true, prompts: true } });
     expect(changing.capabilities()).toEqual({ logging: {}, tools: { listChanged: true } });
-    const off = defineServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: false } });
+    const off = new CompiledServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: false } });
     expect(off.capabilities()).toEqual({ logging: {}, tools: { listChanged: false } });
   });
 
   it("does not leak listChanged into another server", () => {
-    defineServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: true } });
-    expect(defineServer({ name: "m", version: "1", tools: [echo] }).capabilities()).toEqual({ logging: {}, tools: { listChanged: false } });
+    new CompiledServer({ name: "l", version: "1", tools: [echo], listChanged: { tools: true } });
+    expect(new CompiledServer({ name: "m", version: "1", tools: [echo] }).capabilities()).toEqual({ logging: {}, tools: { listChanged: false } });
   });
 
   it("discovers the stateless versions, the capabilities and the instructions", () => {
@@ -341,7 +342,7 @@ describe("ServerDefinition 2026-07-28 configuration", () => {
       capabilities: { logging: {}, tools: { listChanged: false } },
       instructions: "Use echo.",
     });
-    expect(defineServer({ name: "bare", version: "1" }).discover()).toEqual({ supportedVersions: ["2026-07-28"], capabilities: { logging: {} } });
+    expect(new CompiledServer({ name: "bare", version: "1" }).discover()).toEqual({ supportedVersions: ["2026-07-28"], capabilities: { logging: {} } });
   });
 
   it("hands out fresh discover results", () => {
