@@ -9,4 +9,4 @@
  */
 export { type DenoServer, serveDeno, type ServeDenoOptions } from "./serveDeno.ts";
 export { serveDenoStdio } from "./serveDenoStdio.ts";
-export { KvStorage } from "./KvStorage.ts";
+export { KvStorage } from "./kv/KvStorage.ts";

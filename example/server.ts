@@ -114,7 +114,7 @@ export const tools = [
 ];
 
 /** The extensions: the board's view (MCP Apps), the weather skill (Agent Skills), and tasks for `alertSweep`. */
-export const extensions = [apps({ views: [alertBoardView] }), skills([weatherSkill]), tasks()];
+export const use = [apps({ views: [alertBoardView] }), skills([weatherSkill]), tasks()];
 
 // `telemetry`: request spans and durations to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
-export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, extensions, telemetry: otlpTelemetry });
+export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, use, telemetry: otlpTelemetry });

@@ -3,7 +3,7 @@
  * is all a Worker entry is — a server definition handed to `createWorker`, and the Durable
  * Object classes wrangler.toml binds exported under their names.
  */
-import { createWorker, homeObject, taskObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker, homeObject, watchObject } from "durable-mcp/cloudflare";
 import server from "./server.ts";
 
 const worker = createWorker(server);
@@ -11,5 +11,5 @@ const worker = createWorker(server);
 export class McpSession extends worker.McpSession {}
 export class McpWatch extends watchObject() {}
 export class McpHome extends homeObject(server) {}
-export class McpTask extends taskObject(server) {}
+export class McpTask extends worker.McpTask {}
 export default { fetch: worker.fetch };

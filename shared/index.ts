@@ -49,7 +49,7 @@ export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermission
 export { APPS_EXTENSION, rendersViews, VIEW_MIME_TYPE } from "./apps/appsExtension.ts";
 export type { ToolView, ToolVisibility } from "./definition/ToolView.ts";
 export { skills, SKILLS_EXTENSION, type SkillsOptions } from "./skills/skills.ts";
-export { tasks } from "./stateless/tasks.ts";
+export { tasks } from "../capabilities/tasks/tasks.ts";
 export { skill, MAX_SKILL_BYTES, MAX_SKILL_FILES, type Skill, type SkillDefinition, type SkillFile } from "./skills/skill.ts";
 
 // What a handler gets

@@ -1,22 +1,22 @@
 /**
  * The Workers runtime: the shared routes with sessions in Durable Objects (one per session id,
  * `MCP_SESSION`). One call wires a server definition into the `fetch` handler and the session
- * class wrangler.toml binds. What only some servers need comes with a call of its own, so that a
- * Worker without it ships none of its code: `watchObject()` for change fan-out through one Durable
- * Object per watched topic (`MCP_WATCH`; without it, within the isolate only), `taskObject(server)`
- * for tools declared with `task` (`MCP_TASK`), `homeObject(server)` for definitions with homes of
- * their own (`MCP_HOME`). The entry exports classes, not consts: the `Env` that `wrangler types`
- * generates names each bound class's type (`import("./worker").McpSession`).
+ * class wrangler.toml binds. The capabilities in the definition's `use` bring their own classes,
+ * offered beside `McpSession` (`tasks()`: `McpTask`, bound as `MCP_TASK`), so that a Worker
+ * without one ships none of its code; `watchObject()` brings change fan-out through one Durable
+ * Object per watched topic (`MCP_WATCH`; without it, within the isolate only), `homeObject(server)`
+ * the homes of definitions that have them (`MCP_HOME`). The entry exports classes, not consts: the
+ * `Env` that `wrangler types` generates names each bound class's type (`import("./worker").McpSession`).
  *
  * @example
  * // worker.ts, wrangler.toml's `main`
- * import { createWorker, taskObject, watchObject } from "durable-mcp/cloudflare";
+ * import { createWorker, watchObject } from "durable-mcp/cloudflare";
  * import server from "./server.ts";
  *
  * const worker = createWorker(server);
  * export class McpSession extends worker.McpSession {}
  * export class McpWatch extends watchObject() {} // only where lists or resources can change
- * export class McpTask extends taskObject(server) {} // only with tools declared with `task`
+ * export class McpTask extends worker.McpTask {} // only where `use` lists tasks()
  * export default { fetch: worker.fetch };
  */
 import { waitUntil } from "cloudflare:workers";
@@ -31,8 +31,8 @@ import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
 import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
 import { watchObjects } from "../durable/watchRegistry.ts";
-import { taskObjects } from "../durable/taskRegistry.ts";
-import type { TaskObject } from "../durable/TaskObject.ts";
+import type { TaskObject, TaskObjectEnv } from "../capabilities/tasks/durable/TaskObject.ts";
+import { workersPart, type WorkersPart } from "../durable/WorkersPart.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
 import { remoteHomes } from "../durable/homeRegistry.ts";
 import { workerAddress } from "./workerAddress.ts";
@@ -48,17 +48,28 @@ export type WorkerEnv = SessionObjectEnv & {
   REQUEST_STATE_SECRET?: string;
 };
 
-export interface McpWorker<E extends WorkerEnv> {
+/**
+ * The Durable Object classes the capabilities bring, by the name an entry exports each as and
+ * wrangler.toml binds: a Worker offers those of its definition's `use` list.
+ */
+export interface ObjectClasses {
+  /** `tasks()`: one object per task, bound as `MCP_TASK`. */
+  McpTask: new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject;
+}
+
+/** A Worker for a definition whose capabilities bring the classes `Objects` (`createWorker`). */
+export type McpWorker<E extends WorkerEnv, Objects extends string = never> = {
   fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response>;
   /** Export a class of this name extending it (`export class McpSession extends worker.McpSession {}`): wrangler.toml binds it as `MCP_SESSION`. */
   McpSession: new (ctx: DurableObjectState, env: SessionObjectEnv) => SessionObject;
-}
+} & Pick<ObjectClasses, Objects & keyof ObjectClasses>;
 
 /**
  * @param options `before`: checks of yours run before any MCP route (return a Response to answer
  *   the request yourself); `routes`: routes of your own, tried first.
  */
-export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: ServerDefinition, options: RouterOptions<E> = {}): McpWorker<E> {
+export function createWorker<E extends WorkerEnv = WorkerEnv, Objects extends string = never>(definition: ServerDefinition<Objects>, options: RouterOptions<E> = {}): McpWorker<E, Objects> {
+  const part = workersPart(definition);
   // One in-isolate fallback per Worker, shared by its requests, for deployments without MCP_WATCH.
   let local: MemoryBroadcaster | undefined;
   const handle = createRouter<E>(
@@ -67,7 +78,7 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
       // Without `watchObject()` in the entry (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
       broadcaster: (env, config) => watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
-      tasks: (env, { config }) => taskObjects.remote(env.MCP_TASK, config.maxQueueBytes),
+      tasks: (env, { config }) => part.tasks?.(env, config.maxQueueBytes),
       homes: (env) => remoteHomes(definition, env.MCP_HOME),
       // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
       keepAlive: waitUntil,
@@ -81,7 +92,9 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(definition: Server
       super(ctx, env, definition);
     }
   }
-  return { fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx), ctx), McpSession };
+  const worker: Record<string, unknown> = { fetch: async (request: Request, env: E, ctx: ExecutionContext) => nativeBody(await handle(request, env, ctx), ctx), McpSession };
+  for (const { objects } of definition.workers as WorkersPart[]) for (const name in objects) worker[name] = objects[name]!(definition);
+  return worker as McpWorker<E, Objects>;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ownerOf } from "../shared/auth/Caller.ts";
 import { eraseUserHome } from "../durable/durableHomes.ts";
 import type { HomeObject } from "../durable/HomeObject.ts";
 import type { SessionObject } from "../durable/SessionObject.ts";
-import type { TaskObject } from "../durable/TaskObject.ts";
+import type { TaskObject } from "../capabilities/tasks/durable/TaskObject.ts";
 import type { SessionOperation } from "../shared/host/SessionOperation.ts";
 
 /** The one RPC method used here, typed by itself (the stub's full type is too deep for the checker). */

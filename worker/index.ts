@@ -12,17 +12,16 @@
  *
  * Classes, not consts: the `Env` that `wrangler types` generates names their types. A server whose
  * lists or resources can change also exports the watch class (`export class McpWatch extends
- * watchObject() {}`), and one with tools that run as tasks the task class (`export class McpTask
- * extends taskObject(server) {}`).
+ * watchObject() {}`), and one whose `use` lists `tasks()` the task class (`export class McpTask
+ * extends worker.McpTask {}`).
  */
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
 export { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
 export { WatchObject } from "../durable/WatchObject.ts";
-export { taskObject } from "./taskObject.ts";
 export { watchObject } from "./watchObject.ts";
 export { homeObject } from "./homeObject.ts";
-export { TaskObject, type TaskObjectEnv } from "../durable/TaskObject.ts";
+export { TaskObject, type TaskObjectEnv } from "../capabilities/tasks/durable/TaskObject.ts";
 export { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";
 export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "./providerVerifier.ts";
 export { deleteUserData } from "./deleteUserData.ts";

@@ -19,6 +19,6 @@ const worker = createWorker(server, {
   })),
 });
 
-export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);
+export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker);
 export const McpWatch = watchObject();
 export default { fetch: worker.fetch };

@@ -11,6 +11,6 @@ import { meteredObjects, meterRoutes } from "./meter.ts";
 
 const worker = createWorker(server, { routes: meterRoutes() });
 
-export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);
+export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker);
 export const McpWatch = watchObject();
 export default { fetch: worker.fetch };

@@ -23,7 +23,6 @@
 
 import type { ServerDefinition } from "../../shared/server/ServerDefinition.ts";
 import { homeObject } from "../../worker/homeObject.ts";
-import { taskObject } from "../../worker/taskObject.ts";
 
 export type Kind = "session" | "task" | "home";
 
@@ -159,10 +158,10 @@ export function metered<C extends ObjectClass>(Base: C, kind: Kind, rpc: readonl
 }
 
 /** The Worker's object classes for `server`, metered, each with the RPC methods its class answers. */
-export function meteredObjects(server: ServerDefinition, McpSession: ObjectClass) {
+export function meteredObjects(server: ServerDefinition, { McpSession, McpTask }: { McpSession: ObjectClass; McpTask: ObjectClass }) {
   return {
     McpSession: metered(McpSession, "session", ["apply"]),
-    McpTask: metered(taskObject(server), "task", ["create", "get", "update", "cancel", "erase"]),
+    McpTask: metered(McpTask, "task", ["create", "get", "update", "cancel", "erase"]),
     McpHome: metered(homeObject(server), "home", ["run", "abort", "erase", "acquireShare", "releaseShare"]),
   };
 }

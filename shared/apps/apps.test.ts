@@ -14,7 +14,7 @@ const board = view({ uri: "ui://test/board.html", name: "board", description: "A
 const shown = tool({ name: "show", description: "Shows the board", input: z.object({}), ui: { view: board.uri }, handler: async (_a, ctx) => (rendersViews(ctx) ? "shown" : "as text") });
 const picked = tool({ name: "pick", description: "Picks", input: z.object({}), ui: { view: board.uri, visibility: ["app"] }, handler: async () => "picked" });
 const plain = tool({ name: "plain", description: "No view", input: z.object({}), handler: async () => "plain" });
-const server = defineServer({ name: "apps", version: "1", tools: [shown, picked, plain], extensions: [apps({ views: [board] })] });
+const server = defineServer({ name: "apps", version: "1", tools: [shown, picked, plain], use: [apps({ views: [board] })] });
 
 /** A client that renders views, as ext-apps' host declares itself. */
 const VIEWS = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
@@ -78,9 +78,9 @@ describe("apps()", () => {
     expect(() => view({ uri: "ui://x", name: "b", html: "board" })).toThrow(/whole HTML document/);
     expect(() => view({ uri: "ui://x", name: "b", html: HTML, csp: { connectDomains: ["api.example.com; script-src *"] } })).toThrow(/not an origin/);
     const problem = (options: Parameters<typeof defineServer>[0]) => defineServer(options).problem?.message;
-    expect(problem({ name: "s", version: "1", tools: [shown] })).toMatch(/Tool show names a view \("ui"\), but "extensions" has no apps\(\{ views \}\)/);
-    expect(problem({ name: "s", version: "1", tools: [{ ...shown, ui: { view: "ui://elsewhere" } }], extensions: [apps({ views: [board] })] })).toMatch(/names the view "ui:\/\/elsewhere", which is not among/);
-    expect(problem({ name: "s", version: "1", tools: [{ ...shown, ui: { view: board.uri, visibility: [] } }], extensions: [apps({ views: [board] })] })).toMatch(/ui.visibility must list/);
-    expect(problem({ name: "s", version: "1", extensions: [apps({ views: [board] }), apps({ views: [board] })] })).toMatch(/listed twice/);
+    expect(problem({ name: "s", version: "1", tools: [shown] })).toMatch(/Tool show names a view \("ui"\), but "use" has no apps\(\{ views \}\)/);
+    expect(problem({ name: "s", version: "1", tools: [{ ...shown, ui: { view: "ui://elsewhere" } }], use: [apps({ views: [board] })] })).toMatch(/names the view "ui:\/\/elsewhere", which is not among/);
+    expect(problem({ name: "s", version: "1", tools: [{ ...shown, ui: { view: board.uri, visibility: [] } }], use: [apps({ views: [board] })] })).toMatch(/ui.visibility must list/);
+    expect(problem({ name: "s", version: "1", use: [apps({ views: [board] }), apps({ views: [board] })] })).toMatch(/listed twice/);
   });
 });

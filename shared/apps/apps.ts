@@ -21,7 +21,7 @@ const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];
 
 /**
  * @example
- * defineServer({ …, tools: [boardTool], extensions: [apps({ views: [board] })] })
+ * defineServer({ …, tools: [boardTool], use: [apps({ views: [board] })] })
  */
 export function apps(options: { views: readonly View[] }): Extension {
   const views = options?.views;

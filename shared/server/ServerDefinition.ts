@@ -41,7 +41,13 @@ export interface Negotiated {
 /** The methods whose 2026-07-28 results carry caching hints ("Caching"). */
 export const CACHEABLE_METHODS: readonly CacheableMethod[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
 
-export class ServerDefinition {
+/**
+ * `Objects`: the names of the Durable Object classes its capabilities bring to a Worker entry
+ * (`"McpTask"`), a type only, from the `use` list (`defineServer`).
+ */
+export class ServerDefinition<Objects extends string = never> {
+  /** Type only, never set: what `createWorker` offers (contravariant, so any definition is a `ServerDefinition`). */
+  declare readonly "~objects"?: (objects: Objects) => void;
   readonly info: Implementation;
   /** Why these options cannot be served; undefined when they can. */
   readonly problem: Error | undefined;
@@ -65,6 +71,10 @@ export class ServerDefinition {
   #modernExtensions: Result = {};
   /** What the extensions carry for layers above this one (`ExtensionParts.runtime`), by id. */
   readonly #runtimes = new Map<string, object>();
+  /** The capabilities' parts on Workers (`Extension.workers`), in the order of the list. */
+  readonly #workers: object[] = [];
+  /** The capabilities' hosts in a process (`Extension.local`), in the order of the list. */
+  readonly #local: object[] = [];
 
   constructor(options: ServerOptions) {
     this.#options = options;
@@ -146,6 +156,16 @@ export class ServerDefinition {
     return this.#runtimes.get(id);
   }
 
+  /** The capabilities' parts on Workers (`Extension.workers`, set by the package's `workerd` variant only). */
+  get workers(): readonly object[] {
+    return this.#workers;
+  }
+
+  /** The capabilities' hosts in a process (`Extension.local`, set by the package's default variant only). */
+  get local(): readonly object[] {
+    return this.#local;
+  }
+
   /** Whether the server offers the tasks extension: some tool may run as a task. */
   get hasTasks(): boolean {
     return this.#tools?.hasTasks ?? false;
@@ -222,22 +242,26 @@ export class ServerDefinition {
 
   #compile(given: ServerOptions): void {
     if (typeof given.name !== "string" || typeof given.version !== "string") throw new TypeError('A server definition needs a "name" and a "version" string');
-    // Each extension works on the options as the ones before it left them (`Extension` in definition/ServerOptions.ts).
+    // Each capability works on the options as the ones before it left them (`Extension` in definition/ServerOptions.ts).
     let options = given;
     const advertised: Result = {};
     const extensionMethods: Record<string, Method> = {};
-    for (const extension of given.extensions ?? []) {
-      if (Object.hasOwn(advertised, extension.id) || Object.hasOwn(this.#modernExtensions, extension.id)) throw new TypeError(`extensions: ${extension.id} is listed twice`);
-      const parts = extension.extend(options);
+    const used = new Set<string>();
+    for (const capability of given.use ?? []) {
+      if (used.has(capability.id)) throw new TypeError(`use: ${capability.id} is listed twice`);
+      used.add(capability.id);
+      const parts = capability.extend(options);
       options = parts.options;
-      (parts.sessions === false ? this.#modernExtensions : advertised)[extension.id] = parts.settings;
+      if (parts.settings) (parts.sessions === false ? this.#modernExtensions : advertised)[capability.id] = parts.settings;
       Object.assign(extensionMethods, parts.methods);
-      if (parts.runtime) this.#runtimes.set(extension.id, parts.runtime);
+      if (parts.runtime) this.#runtimes.set(capability.id, parts.runtime);
+      if (capability.workers) this.#workers.push(capability.workers);
+      if (capability.local) this.#local.push(capability.local);
     }
     const viewed = options.tools?.find((tool) => tool.ui);
-    if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "extensions" has no apps({ views })`);
+    if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "use" has no apps({ views }); add use: [apps({ views })]`);
     const tasked = options.tools?.find((tool) => tool.task !== undefined);
-    if (tasked && !Object.hasOwn(this.#modernExtensions, TASKS_EXTENSION)) throw new TypeError(`Tool ${tasked.name} may run as a task ("task"), but "extensions" has no tasks(); add extensions: [tasks()]`);
+    if (tasked && !used.has(TASKS_EXTENSION)) throw new TypeError(`Tool ${tasked.name} may run as a task ("task"), but "use" has no tasks(); add use: [tasks()]`);
     this.#tools = toolMethods(options.tools ?? [], options.toJsonSchema);
     const features = featuresIn(options);
     const compiled = features.map((feature) => feature.compile(options));

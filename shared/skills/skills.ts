@@ -35,7 +35,7 @@ export interface SkillsOptions {
 
 /**
  * @example
- * defineServer({ …, extensions: [skills([weatherAlerts])] })
+ * defineServer({ …, use: [skills([weatherAlerts])] })
  */
 export function skills(list: readonly Skill[], options: SkillsOptions = {}): Extension {
   return {

@@ -1,10 +1,9 @@
 /** The Worker entry serving the conformance fixture: the real routes and session Durable Object. */
-import { createWorker, homeObject, taskObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker, homeObject, watchObject } from "durable-mcp/cloudflare";
 import fixture from "./fixtureServer.ts";
 
-const { fetch, McpSession } = createWorker(fixture);
-export { McpSession };
+const { fetch, McpSession, McpTask } = createWorker(fixture);
+export { McpSession, McpTask };
 export const McpWatch = watchObject();
 export const McpHome = homeObject(fixture);
-export const McpTask = taskObject(fixture);
 export default { fetch };

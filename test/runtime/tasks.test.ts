@@ -14,8 +14,8 @@
  */
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OWNER_HEADER } from "../../durable/taskProtocol.ts";
-import { MAX_LOST_RUNS, TASK_LEASE_MS } from "../../shared/tasks/TaskHost.ts";
+import { OWNER_HEADER } from "../../capabilities/tasks/durable/taskProtocol.ts";
+import { MAX_LOST_RUNS, TASK_LEASE_MS } from "../../capabilities/tasks/TaskHost.ts";
 import type { TaskStart, TaskState } from "../../shared/tasks/TaskState.ts";
 import { captureErrorLines, eventually, MODERN, postModern } from "./helpers.ts";
 import { taskProbes } from "./testServer.ts";

@@ -6,7 +6,7 @@
  * --server`) serve the very same definition.
  */
 import { z } from "zod";
-import { extensions, tools as exampleTools } from "../../example/server.ts";
+import { use, tools as exampleTools } from "../../example/server.ts";
 import { defineServer, otlpTelemetry, resource, resourceTemplate, tool } from "durable-mcp";
 import { pause } from "../support/pause.ts";
 
@@ -30,7 +30,7 @@ export const testServer = defineServer({
   // The example's tools are zod/mini schemas; classic zod's converter reads them too.
   toJsonSchema: z.toJSONSchema,
   // The example's alert board names its view: the example's extensions come with its tools.
-  extensions,
+  use,
   tools: [
     ...exampleTools,
     tool({

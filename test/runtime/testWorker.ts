@@ -4,14 +4,13 @@
  * and bindings as wrangler.toml, so the production configuration is what is under test. The e2e
  * tests also bundle it.
  */
-import { createWorker, homeObject, taskObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker, homeObject, watchObject } from "durable-mcp/cloudflare";
 import { testServer } from "./testServer.ts";
 
 export { testServer };
 
-const { fetch, McpSession } = createWorker(testServer);
-export { McpSession };
+const { fetch, McpSession, McpTask } = createWorker(testServer);
+export { McpSession, McpTask };
 export const McpWatch = watchObject();
 export const McpHome = homeObject(testServer);
-export const McpTask = taskObject(testServer);
 export default { fetch };

@@ -238,13 +238,13 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
       tool({ name: "maybe", description: "May run as a task", input: jsonSchema({ type: "object" }), task: "optional", handler: async () => "ran as a plain call" }),
       tool({ name: "must", description: "Runs only as a task", input: jsonSchema({ type: "object" }), task: "required", handler: async () => "never runs" }),
     ],
-    extensions: [tasks()],
+    use: [tasks()],
   });
   const worker = createWorker(jobs);
   // The test pool's bindings without the task class: one environment, as one deployment has.
   const unbound: WorkerEnv = { ...env, MCP_TASK: undefined };
   const logged: string[] = [];
-  const sentence = /this deployment hosts no tasks: on Workers, export `taskObject\(server\)` as McpTask from the entry \(`export class McpTask extends taskObject\(server\) \{\}`\) and bind it as MCP_TASK in wrangler\.toml/;
+  const sentence = /this deployment hosts no tasks: on Workers, export the task class from the entry \(`export class McpTask extends worker\.McpTask \{\}`\) and bind it as MCP_TASK in wrangler\.toml/;
   afterEach(() => void vi.restoreAllMocks());
 
   const send = async (method: string, params: Record<string, unknown>, declared: boolean, name?: string) => {

@@ -6,7 +6,7 @@
  */
 import type { JSONWebKeySet } from "jose";
 import { jwtVerifier, oauth } from "durable-mcp";
-import { createWorker, homeObject, taskObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker, homeObject, watchObject } from "durable-mcp/cloudflare";
 import { homeServer } from "./homeServer.ts";
 
 export const ISSUER = "https://issuer.home-test";
@@ -23,7 +23,7 @@ export function useKeys(jwks: JSONWebKeySet): void {
   keys = jwks;
 }
 
-const { fetch, McpSession } = createWorker(homeServer, {
+const { fetch, McpSession, McpTask } = createWorker(homeServer, {
   authorization: oauth({
     authorizationServers: [ISSUER],
     resource: `${RESOURCE_ORIGIN}/mcp`,
@@ -33,8 +33,7 @@ const { fetch, McpSession } = createWorker(homeServer, {
     },
   }),
 });
-export { McpSession };
+export { McpSession, McpTask };
 export const McpWatch = watchObject();
 export const McpHome = homeObject(homeServer);
-export const McpTask = taskObject(homeServer);
 export default { fetch };

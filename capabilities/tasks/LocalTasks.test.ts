@@ -6,18 +6,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
-import { readConfig } from "../config/readConfig.ts";
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { Logger } from "../log/Logger.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
-import { tasks } from "../stateless/tasks.ts";
-import type { RequestContext } from "../definition/RequestContext.ts";
-import { mcpError } from "../testing/testKit.ts";
-import { clientKey } from "../shares/clientKey.ts";
+import { MemoryBroadcaster } from "../../shared/broadcast/MemoryBroadcaster.ts";
+import { readConfig } from "../../shared/config/readConfig.ts";
+import { ErrorCode } from "../../shared/errors/errorCodes.ts";
+import { Logger } from "../../shared/log/Logger.ts";
+import { defineServer, tool } from "../../shared/server/defineServer.ts";
+import { tasks } from "./tasks.ts";
+import type { RequestContext } from "../../shared/definition/RequestContext.ts";
+import { mcpError } from "../../shared/testing/testKit.ts";
+import { clientKey } from "../../shared/shares/clientKey.ts";
 import { LocalTasks } from "./LocalTasks.ts";
-import { newTaskId } from "./Tasks.ts";
-import { MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
+import { newTaskId } from "../../shared/tasks/Tasks.ts";
+import { MAX_TASK_VALUE_BYTES, type TaskStart } from "../../shared/tasks/TaskState.ts";
 
 const TTL_MS = 60_000;
 const config = readConfig({ MAX_TASKS: "3", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
@@ -25,7 +25,7 @@ const config = readConfig({ MAX_TASKS: "3", TASK_TTL_MS: String(TTL_MS), LOG_LEV
 const perClient = readConfig({ MAX_TASKS_PER_CLIENT: "2", MAX_TASK_BYTES_PER_CLIENT: "3000", TASK_TTL_MS: String(TTL_MS), LOG_LEVEL: "error" });
 
 function tasksWith(handler: (ctx: RequestContext) => Promise<string>, limits = config): LocalTasks {
-  const server = defineServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], extensions: [tasks()] });
+  const server = defineServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], use: [tasks()] });
   return new LocalTasks({ server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
 }
 

@@ -30,20 +30,20 @@
  * Ownership: a task records the digest of its creator's principal; any other caller gets what an
  * unknown id gets (undefined here, -32602 on the wire).
  */
-import { utf8Length } from "../bytes/utf8Length.ts";
-import { DEFAULT_CONFIG } from "../config/readConfig.ts";
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
-import { logId } from "../log/logId.ts";
-import type { Result } from "../definition/Method.ts";
-import { Cancellation } from "../exchange/Cancellation.ts";
-import { answerProblem } from "../exchange/InputRounds.ts";
-import type { KeyValueStore } from "../storage/KeyValueStore.ts";
-import type { AtomicStore } from "../storage/AtomicStore.ts";
-import type { Shares } from "../shares/Shares.ts";
-import { ANONYMOUS } from "../shares/clientKey.ts";
+import { utf8Length } from "../../shared/bytes/utf8Length.ts";
+import { DEFAULT_CONFIG } from "../../shared/config/readConfig.ts";
+import { ErrorCode } from "../../shared/errors/errorCodes.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
+import { logId } from "../../shared/log/logId.ts";
+import type { Result } from "../../shared/definition/Method.ts";
+import { Cancellation } from "../../shared/exchange/Cancellation.ts";
+import { answerProblem } from "../../shared/exchange/InputRounds.ts";
+import type { KeyValueStore } from "../../shared/storage/KeyValueStore.ts";
+import type { AtomicStore } from "../../shared/storage/AtomicStore.ts";
+import type { Shares } from "../../shared/shares/Shares.ts";
+import { ANONYMOUS } from "../../shared/shares/clientKey.ts";
 import { runTask, type RunOutcome, type TaskRunDeps } from "./runTask.ts";
-import { detailedTask, MAX_TASK_VALUE_BYTES, type TaskStart, type TaskState, taskFields, TERMINAL } from "./TaskState.ts";
+import { detailedTask, MAX_TASK_VALUE_BYTES, type TaskStart, type TaskState, taskFields, TERMINAL } from "../../shared/tasks/TaskState.ts";
 
 /** How far ahead the wakeup is held while a run is under way: a lost run starts again within about this long. */
 export const TASK_LEASE_MS = DEFAULT_CONFIG.taskLeaseMs;

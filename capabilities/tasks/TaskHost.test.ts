@@ -6,22 +6,22 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DEFAULT_CONFIG, readConfig, type Config } from "../config/readConfig.ts";
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
-import { Logger } from "../log/Logger.ts";
-import { logId } from "../log/logId.ts";
-import type { LogLevel } from "../protocol/logLevels.ts";
-import { utf8Length } from "../bytes/utf8Length.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
-import { tasks } from "../stateless/tasks.ts";
-import type { Result } from "../definition/Method.ts";
-import type { RequestContext } from "../definition/RequestContext.ts";
-import { mcpError } from "../testing/testKit.ts";
-import { MemoryStorage } from "../storage/MemoryStorage.ts";
-import { newTaskId } from "./Tasks.ts";
+import { DEFAULT_CONFIG, readConfig, type Config } from "../../shared/config/readConfig.ts";
+import { ErrorCode } from "../../shared/errors/errorCodes.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
+import { Logger } from "../../shared/log/Logger.ts";
+import { logId } from "../../shared/log/logId.ts";
+import type { LogLevel } from "../../shared/protocol/logLevels.ts";
+import { utf8Length } from "../../shared/bytes/utf8Length.ts";
+import { defineServer, tool } from "../../shared/server/defineServer.ts";
+import { tasks } from "./tasks.ts";
+import type { Result } from "../../shared/definition/Method.ts";
+import type { RequestContext } from "../../shared/definition/RequestContext.ts";
+import { mcpError } from "../../shared/testing/testKit.ts";
+import { MemoryStorage } from "../../shared/storage/MemoryStorage.ts";
+import { newTaskId } from "../../shared/tasks/Tasks.ts";
 import { MAX_LOST_RUNS, TaskHost } from "./TaskHost.ts";
-import { MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
+import { MAX_TASK_VALUE_BYTES, type TaskStart } from "../../shared/tasks/TaskState.ts";
 
 const T0 = Date.UTC(2026, 6, 28);
 const TTL_MS = DEFAULT_CONFIG.taskTtlMs;
@@ -32,7 +32,7 @@ function serverWith(handler: (ctx: RequestContext) => Promise<string>) {
   return defineServer({
     name: "task-host-test",
     version: "1",
-    tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], extensions: [tasks()],
+    tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], use: [tasks()],
   });
 }
 

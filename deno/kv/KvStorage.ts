@@ -13,7 +13,7 @@
  * writing one home lose no update. What a transaction lists is not checked (Deno KV checks keys,
  * not ranges, and at most a thousand of them): read a key with `get` to depend on it.
  */
-import { type AtomicStore, type Transaction, WriteBuffer } from "../shared/storage/AtomicStore.ts";
+import { type AtomicStore, type Transaction, WriteBuffer } from "../../shared/storage/AtomicStore.ts";
 import { pauseAfterConflict } from "./pauseAfterConflict.ts";
 
 const SESSIONS = "session";

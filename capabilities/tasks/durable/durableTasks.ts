@@ -1,14 +1,14 @@
 /**
  * The Worker's side of the task objects: the `Tasks` the routes use when `MCP_TASK` is bound.
  * Each task id reaches its own object (`idFromName`), from any isolate; operations are RPC calls,
- * and a listener is a WebSocket the object accepts (`TaskObject`). Brought by `taskObject(server)`
- * (`taskRegistry`), apart from the object itself: the Worker calls this, the object runs the tasks.
+ * and a listener is a WebSocket the object accepts (`TaskObject`). Brought by `tasks()` on Workers
+ * (`tasksOnWorkers`), apart from the object itself: the Worker calls this, the object runs the tasks.
  */
-import type { Tasks } from "../shared/tasks/Tasks.ts";
+import type { Tasks } from "../../../shared/tasks/Tasks.ts";
 import type { TaskObject } from "./TaskObject.ts";
 import { OWNER_HEADER } from "./taskProtocol.ts";
-import { unsettle } from "./settled.ts";
-import { followSocket } from "./WatchObject.ts";
+import { unsettle } from "../../../durable/settled.ts";
+import { followSocket } from "../../../durable/WatchObject.ts";
 
 export type { TaskObject };
 

@@ -11,36 +11,17 @@
  * cancelled task gives its share back at once and keeps only its status until its TTL; at most
  * twice MAX_TASKS tasks are held, cancelled ones forgotten early, oldest first, to stay within it.
  */
-import { type Broadcaster, taskTopic } from "../broadcast/Broadcaster.ts";
-import type { Config } from "../config/readConfig.ts";
-import { notification } from "../jsonrpc/messages.ts";
-import { LocalAlarms } from "../timers/LocalAlarms.ts";
-import type { Logger } from "../log/Logger.ts";
-import type { Result } from "../definition/Method.ts";
-import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
-import { MemoryStorage } from "../storage/MemoryStorage.ts";
-import type { Homes } from "../home/Homes.ts";
-import { LocalShares } from "../shares/LocalShares.ts";
-import type { Telemetry } from "../telemetry/Telemetry.ts";
-import type { Shares } from "../shares/Shares.ts";
+import { taskTopic } from "../../shared/broadcast/Broadcaster.ts";
+import { notification } from "../../shared/jsonrpc/messages.ts";
+import { LocalAlarms } from "../../shared/timers/LocalAlarms.ts";
+import type { Result } from "../../shared/definition/Method.ts";
+import { MemoryStorage } from "../../shared/storage/MemoryStorage.ts";
+import { LocalShares } from "../../shared/shares/LocalShares.ts";
 import { TaskHost } from "./TaskHost.ts";
-import type { Tasks } from "./Tasks.ts";
-import type { TaskStart } from "./TaskState.ts";
+import type { LocalTasksOptions, Tasks } from "../../shared/tasks/Tasks.ts";
+import type { TaskStart } from "../../shared/tasks/TaskState.ts";
 
-export interface LocalTasksOptions {
-  server: ServerDefinition;
-  config: Config;
-  logger: Logger;
-  env: ServerEnv;
-  broadcast: Broadcaster;
-  /** Where tools with a home of their own run; undefined where none are hosted. */
-  homes?: Homes;
-  /** Where tasks are counted per client and in total; default: this object's own `LocalShares`. */
-  shares?: Shares;
-  /** Where each task's run is traced, under the call that created it; none where tracing is off. */
-  telemetry?: Telemetry;
-}
+export type { LocalTasksOptions };
 
 export class LocalTasks implements Tasks {
   readonly #options: LocalTasksOptions;

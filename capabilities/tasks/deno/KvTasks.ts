@@ -21,14 +21,14 @@
  * Bounded as `LocalTasks` is, through fair shares in KV (`KvShares`): MAX_TASKS and MAX_TASK_BYTES
  * across the processes, MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT per client.
  */
-import type { Result } from "../shared/definition/Method.ts";
-import type { Shares } from "../shared/shares/Shares.ts";
-import type { TaskRunDeps } from "../shared/tasks/runTask.ts";
-import { TaskHost } from "../shared/tasks/TaskHost.ts";
-import type { Tasks } from "../shared/tasks/Tasks.ts";
-import { detailedTask, type TaskStart, type TaskState } from "../shared/tasks/TaskState.ts";
-import { KvStorage } from "./KvStorage.ts";
-import { pauseAfterConflict } from "./pauseAfterConflict.ts";
+import type { Result } from "../../../shared/definition/Method.ts";
+import type { Shares } from "../../../shared/shares/Shares.ts";
+import type { TaskRunDeps } from "../runTask.ts";
+import { TaskHost } from "../TaskHost.ts";
+import type { Tasks } from "../../../shared/tasks/Tasks.ts";
+import { detailedTask, type TaskStart, type TaskState } from "../../../shared/tasks/TaskState.ts";
+import { KvStorage } from "../../../deno/kv/KvStorage.ts";
+import { pauseAfterConflict } from "../../../deno/kv/pauseAfterConflict.ts";
 
 const TASKS = "task";
 const ALARMS = "taskAlarm";

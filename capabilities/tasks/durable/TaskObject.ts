@@ -22,25 +22,25 @@
  * values of at most 1 MiB each, all deleted at the TTL.
  */
 import { DurableObject, waitUntil } from "cloudflare:workers";
-import { readConfig } from "../shared/config/readConfig.ts";
-import { ErrorCode } from "../shared/errors/errorCodes.ts";
-import { McpError } from "../shared/errors/McpError.ts";
-import { errorResponse } from "../shared/http/errorResponse.ts";
-import { notification } from "../shared/jsonrpc/messages.ts";
-import { Logger } from "../shared/log/Logger.ts";
-import type { Result } from "../shared/definition/Method.ts";
-import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
-import { TaskHost } from "../shared/tasks/TaskHost.ts";
-import type { TaskStart } from "../shared/tasks/TaskState.ts";
-import type { HomeObject } from "./HomeObject.ts";
-import { remoteHomes, remoteShares } from "./homeRegistry.ts";
-import { durableStorage } from "./durableStorage.ts";
-import { closeAll, closeBack, sendLine } from "./sockets.ts";
+import { readConfig } from "../../../shared/config/readConfig.ts";
+import { ErrorCode } from "../../../shared/errors/errorCodes.ts";
+import { McpError } from "../../../shared/errors/McpError.ts";
+import { errorResponse } from "../../../shared/http/errorResponse.ts";
+import { notification } from "../../../shared/jsonrpc/messages.ts";
+import { Logger } from "../../../shared/log/Logger.ts";
+import type { Result } from "../../../shared/definition/Method.ts";
+import type { ServerEnv } from "../../../shared/definition/RequestContext.ts";
+import type { ServerDefinition } from "../../../shared/server/ServerDefinition.ts";
+import { TaskHost } from "../TaskHost.ts";
+import type { TaskStart } from "../../../shared/tasks/TaskState.ts";
+import type { HomeObject } from "../../../durable/HomeObject.ts";
+import { remoteHomes, remoteShares } from "../../../durable/homeRegistry.ts";
+import { durableStorage } from "../../../durable/durableStorage.ts";
+import { closeAll, closeBack, sendLine } from "../../../durable/sockets.ts";
 import { OWNER_HEADER } from "./taskProtocol.ts";
-import { type Settled, settle } from "./settled.ts";
-import type { WatchObject } from "./WatchObject.ts";
-import { watchObjects } from "./watchRegistry.ts";
+import { type Settled, settle } from "../../../durable/settled.ts";
+import type { WatchObject } from "../../../durable/WatchObject.ts";
+import { watchObjects } from "../../../durable/watchRegistry.ts";
 
 /** What the task object reads from its environment. */
 export type TaskObjectEnv = ServerEnv & {
@@ -53,7 +53,7 @@ export type TaskObjectEnv = ServerEnv & {
 const TASK_GONE = "task-gone";
 
 /**
- * One server definition's task class. `taskObject(server)` makes the subclass wrangler.toml binds
+ * One server definition's task class. `createWorker(server).McpTask` is the subclass wrangler.toml binds
  * (`McpTask`, as `MCP_TASK`); you rarely extend this yourself.
  */
 export class TaskObject extends DurableObject<TaskObjectEnv> {

@@ -5,24 +5,24 @@
  * any lookup), then the task (-32602, the same for an unknown id, an expired task and another
  * principal's).
  */
-import type { Caller } from "../auth/Caller.ts";
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
-import { isObject } from "../jsonrpc/isObject.ts";
-import { declaresTasks, TASK_METHODS, tasksRequired } from "../methods/tasksExtension.ts";
-import type { Result } from "../definition/Method.ts";
-import type { ClientView } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
-import type { TaskOptions } from "../definition/ToolDefinition.ts";
-import { isTaskId, newTaskId, type Tasks } from "./Tasks.ts";
-import type { TaskRouting } from "./TaskRouting.ts";
+import type { Caller } from "../../shared/auth/Caller.ts";
+import { ErrorCode } from "../../shared/errors/errorCodes.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
+import { isObject } from "../../shared/jsonrpc/isObject.ts";
+import { declaresTasks, TASK_METHODS, tasksRequired } from "../../shared/methods/tasksExtension.ts";
+import type { Result } from "../../shared/definition/Method.ts";
+import type { ClientView } from "../../shared/definition/RequestContext.ts";
+import type { ServerDefinition } from "../../shared/server/ServerDefinition.ts";
+import type { TaskOptions } from "../../shared/definition/ToolDefinition.ts";
+import { isTaskId, newTaskId, type Tasks } from "../../shared/tasks/Tasks.ts";
+import type { TaskRouting } from "../../shared/tasks/TaskRouting.ts";
 
 /**
  * What a deployment with task tools and no task host lacks, in the words of its log line, `GET /`
  * and a required task's error: the export and the binding to add.
  */
 export const NO_TASK_HOST =
-  "this deployment hosts no tasks: on Workers, export `taskObject(server)` as McpTask from the entry (`export class McpTask extends taskObject(server) {}`) and bind it as MCP_TASK in wrangler.toml";
+  "this deployment hosts no tasks: on Workers, export the task class from the entry (`export class McpTask extends worker.McpTask {}`) and bind it as MCP_TASK in wrangler.toml";
 
 /**
  * How a `tools/call` meets the extension: undefined for a plain call (the tool has no `task`; or

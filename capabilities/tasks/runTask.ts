@@ -14,26 +14,26 @@
  * `failed` with the JSON-RPC error (a protocol fault, or the run passing TASK_TIMEOUT_MS), or
  * `aborted` when the run was cancelled or the task expired, which decided the status already.
  */
-import { ANONYMOUS } from "../shares/clientKey.ts";
-import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
-import type { Config } from "../config/readConfig.ts";
-import { McpError, type JsonRpcErrorObject } from "../errors/McpError.ts";
-import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
-import type { Cancellation } from "../exchange/Cancellation.ts";
-import { runExchange } from "../exchange/runExchange.ts";
-import { type JsonRpcResponse, notification } from "../jsonrpc/messages.ts";
-import type { Logger } from "../log/Logger.ts";
-import { logId } from "../log/logId.ts";
-import { LIST_CHANGED_METHOD } from "../definition/ListKind.ts";
-import type { Result } from "../definition/Method.ts";
-import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { ServerDefinition } from "../server/ServerDefinition.ts";
-import { forThisEra } from "../errors/forThisEra.ts";
-import { InputRounds } from "../exchange/InputRounds.ts";
-import type { Homes } from "../home/Homes.ts";
-import { runInHome } from "../home/runInHome.ts";
-import { type InputRequest, MAX_TASK_VALUE_BYTES, type TaskStart } from "./TaskState.ts";
-import type { Telemetry } from "../telemetry/Telemetry.ts";
+import { ANONYMOUS } from "../../shared/shares/clientKey.ts";
+import { type Broadcaster, resourceTopic } from "../../shared/broadcast/Broadcaster.ts";
+import type { Config } from "../../shared/config/readConfig.ts";
+import { McpError, type JsonRpcErrorObject } from "../../shared/errors/McpError.ts";
+import type { Exchange, Outlet, Scope } from "../../shared/exchange/Exchange.ts";
+import type { Cancellation } from "../../shared/exchange/Cancellation.ts";
+import { runExchange } from "../../shared/exchange/runExchange.ts";
+import { type JsonRpcResponse, notification } from "../../shared/jsonrpc/messages.ts";
+import type { Logger } from "../../shared/log/Logger.ts";
+import { logId } from "../../shared/log/logId.ts";
+import { LIST_CHANGED_METHOD } from "../../shared/definition/ListKind.ts";
+import type { Result } from "../../shared/definition/Method.ts";
+import type { ServerEnv } from "../../shared/definition/RequestContext.ts";
+import type { ServerDefinition } from "../../shared/server/ServerDefinition.ts";
+import { forThisEra } from "../../shared/errors/forThisEra.ts";
+import { InputRounds } from "../../shared/exchange/InputRounds.ts";
+import type { Homes } from "../../shared/home/Homes.ts";
+import { runInHome } from "../../shared/home/runInHome.ts";
+import { type InputRequest, MAX_TASK_VALUE_BYTES, type TaskStart } from "../../shared/tasks/TaskState.ts";
+import type { Telemetry } from "../../shared/telemetry/Telemetry.ts";
 
 export interface TaskRunDeps {
   server: ServerDefinition;

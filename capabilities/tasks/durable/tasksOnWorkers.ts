@@ -1,0 +1,31 @@
+/**
+ * `tasks()` as the package's `workerd` variant makes it: the same capability, plus its part on
+ * Workers — the task class an entry exports as `McpTask` (bound as `MCP_TASK`) and the client
+ * that reaches its objects. Only a Worker whose definition lists `tasks()` ships them.
+ */
+import type { Extension } from "../../../shared/definition/ServerOptions.ts";
+import type { ServerDefinition } from "../../../shared/server/ServerDefinition.ts";
+import type { Bindings, WorkersPart } from "../../../durable/WorkersPart.ts";
+import { tasksCapability } from "../tasksCapability.ts";
+import { durableTasks } from "./durableTasks.ts";
+import { TaskObject, type TaskObjectEnv } from "./TaskObject.ts";
+
+const TASKS_ON_WORKERS: WorkersPart = {
+  objects: {
+    McpTask: (definition: ServerDefinition) =>
+      class McpTask extends TaskObject {
+        constructor(ctx: DurableObjectState, env: TaskObjectEnv) {
+          super(ctx, env, definition);
+        }
+      },
+  },
+  tasks: (env: Bindings, maxBytes: number) => {
+    const namespace = env.MCP_TASK as DurableObjectNamespace<TaskObject> | undefined;
+    return namespace && durableTasks(namespace, maxBytes);
+  },
+};
+
+/** @example defineServer({ …, tools: [tool({ …, task: "optional" })], use: [tasks()] }) */
+export function tasks(): Extension<"McpTask"> {
+  return { ...tasksCapability(), workers: TASKS_ON_WORKERS };
+}
