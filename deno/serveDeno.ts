@@ -26,7 +26,7 @@ import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { LocalTasks } from "../capabilities/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
-import { KvHomeExpiries } from "./KvHomeExpiries.ts";
+import { KvHomeExpiries } from "../capabilities/homes/deno/KvHomeExpiries.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "./denoTelemetry.ts";

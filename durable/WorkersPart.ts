@@ -11,15 +11,15 @@ import type { Shares } from "../shared/shares/Shares.ts";
 import type { Tasks } from "../shared/tasks/Tasks.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
 
-/** A Durable Object class as an entry exports it. */
-export type ObjectClass = new (ctx: DurableObjectState, env: any) => Rpc.DurableObjectBranded;
+/** A capability's Durable Object class, made for one definition (`createWorker` binds it to its definition). */
+export type ObjectClass = new (ctx: DurableObjectState, env: any, definition: ServerDefinition) => Rpc.DurableObjectBranded;
 
 /** The Worker's environment, as a capability reads its binding from it. */
 export type Bindings = Readonly<Record<string, unknown>>;
 
 export interface WorkersPart {
-  /** Its classes, by the name the entry exports each as (`McpTask`), made for one definition. */
-  readonly objects?: Readonly<Record<string, (definition: ServerDefinition) => ObjectClass>>;
+  /** Its classes, by the name the entry exports each as (`McpTask`). */
+  readonly objects?: Readonly<Record<string, ObjectClass>>;
   /** Change fan-out across isolates, each listener bounded to `maxBytes` unread. */
   broadcaster?(env: Bindings, maxBytes: number): Broadcaster | undefined;
   /** Where tools declared with `task` run. */
@@ -30,7 +30,7 @@ export interface WorkersPart {
   shares?(env: Bindings): Shares | undefined;
 }
 
-/** The parts of a definition's capabilities on Workers, as one (a later capability's member wins; none overlap). */
+/** The clients of a definition's capabilities on Workers, as one (each member comes from one capability; `objects` is read per capability). */
 export function workersPart(definition: ServerDefinition): WorkersPart {
-  return Object.assign({}, ...(definition.workers as WorkersPart[]));
+  return Object.assign({}, ...definition.use.map((capability) => capability.workers));
 }

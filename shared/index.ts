@@ -50,6 +50,8 @@ export { APPS_EXTENSION, rendersViews, VIEW_MIME_TYPE } from "./apps/appsExtensi
 export type { ToolView, ToolVisibility } from "./definition/ToolView.ts";
 export { skills, SKILLS_EXTENSION, type SkillsOptions } from "./skills/skills.ts";
 export { tasks } from "../capabilities/tasks/tasks.ts";
+export { watch } from "../capabilities/watch/watch.ts";
+export { homes } from "../capabilities/homes/homes.ts";
 export { skill, MAX_SKILL_BYTES, MAX_SKILL_FILES, type Skill, type SkillDefinition, type SkillFile } from "./skills/skill.ts";
 
 // What a handler gets

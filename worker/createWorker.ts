@@ -2,21 +2,22 @@
  * The Workers runtime: the shared routes with sessions in Durable Objects (one per session id,
  * `MCP_SESSION`). One call wires a server definition into the `fetch` handler and the session
  * class wrangler.toml binds. The capabilities in the definition's `use` bring their own classes,
- * offered beside `McpSession` (`tasks()`: `McpTask`, bound as `MCP_TASK`), so that a Worker
- * without one ships none of its code; `watchObject()` brings change fan-out through one Durable
- * Object per watched topic (`MCP_WATCH`; without it, within the isolate only), `homeObject(server)`
- * the homes of definitions that have them (`MCP_HOME`). The entry exports classes, not consts: the
+ * offered beside `McpSession` (`tasks()`: `McpTask`, bound as `MCP_TASK`; `watch()`: `McpWatch`,
+ * change fan-out through one Durable Object per watched topic, `MCP_WATCH`; without it, within the
+ * isolate only; `homes()`: `McpHome`, the homes of definitions that have them, `MCP_HOME`), so
+ * that a Worker without one ships none of its code. The entry exports classes, not consts: the
  * `Env` that `wrangler types` generates names each bound class's type (`import("./worker").McpSession`).
  *
  * @example
  * // worker.ts, wrangler.toml's `main`
- * import { createWorker, watchObject } from "durable-mcp/cloudflare";
+ * import { createWorker } from "durable-mcp/cloudflare";
  * import server from "./server.ts";
  *
  * const worker = createWorker(server);
  * export class McpSession extends worker.McpSession {}
- * export class McpWatch extends watchObject() {} // only where lists or resources can change
+ * export class McpWatch extends worker.McpWatch {} // only where `use` lists watch()
  * export class McpTask extends worker.McpTask {} // only where `use` lists tasks()
+ * export class McpHome extends worker.McpHome {} // only where `use` lists homes()
  * export default { fetch: worker.fetch };
  */
 import { waitUntil } from "cloudflare:workers";
@@ -30,11 +31,10 @@ import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
 import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
-import { watchObjects } from "../durable/watchRegistry.ts";
 import type { TaskObject, TaskObjectEnv } from "../capabilities/tasks/durable/TaskObject.ts";
-import { workersPart, type WorkersPart } from "../durable/WorkersPart.ts";
-import type { HomeObject } from "../durable/HomeObject.ts";
-import { remoteHomes } from "../durable/homeRegistry.ts";
+import type { WatchObject } from "../capabilities/watch/durable/WatchObject.ts";
+import { type ObjectClass, workersPart, type WorkersPart } from "../durable/WorkersPart.ts";
+import type { HomeObject, HomeObjectEnv } from "../capabilities/homes/durable/HomeObject.ts";
 import { workerAddress } from "./workerAddress.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
@@ -44,6 +44,8 @@ export type WorkerEnv = SessionObjectEnv & {
   MCP_SESSION: DurableObjectNamespace<SessionObject>;
   /** One object per task (tasks extension); needed only by servers with tools that run as tasks. */
   MCP_TASK?: DurableObjectNamespace<TaskObject>;
+  /** One object per watched topic (`watch()`): change fan-out across isolates. */
+  MCP_WATCH?: DurableObjectNamespace<WatchObject>;
   /** Seals 2026-07-28 `requestState`; at least 32 characters. Set with `wrangler secret put`. */
   REQUEST_STATE_SECRET?: string;
 };
@@ -55,6 +57,10 @@ export type WorkerEnv = SessionObjectEnv & {
 export interface ObjectClasses {
   /** `tasks()`: one object per task, bound as `MCP_TASK`. */
   McpTask: new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject;
+  /** `watch()`: one object per watched topic, bound as `MCP_WATCH`. */
+  McpWatch: typeof WatchObject;
+  /** `homes()`: one object per user and per handle, bound as `MCP_HOME`. */
+  McpHome: new (ctx: DurableObjectState, env: HomeObjectEnv) => HomeObject;
 }
 
 /** A Worker for a definition whose capabilities bring the classes `Objects` (`createWorker`). */
@@ -76,10 +82,10 @@ export function createWorker<E extends WorkerEnv = WorkerEnv, Objects extends st
     definition,
     {
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
-      // Without `watchObject()` in the entry (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
-      broadcaster: (env, config) => watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
+      // Without `watch()` in the definition's list (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
+      broadcaster: (env, config) => part.broadcaster?.(env, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
       tasks: (env, { config }) => part.tasks?.(env, config.maxQueueBytes),
-      homes: (env) => remoteHomes(definition, env.MCP_HOME),
+      homes: (env) => part.homes?.(env, definition),
       // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
       keepAlive: waitUntil,
       // CF-Connecting-IP where Cloudflare's edge wrote it, else workerd's own peer: never a header the client chose.
@@ -87,13 +93,18 @@ export function createWorker<E extends WorkerEnv = WorkerEnv, Objects extends st
     },
     options,
   );
-  class McpSession extends SessionObject {
-    constructor(ctx: DurableObjectState, env: SessionObjectEnv) {
-      super(ctx, env, definition);
-    }
+  // Each class the entry exports serves this definition: the session class, and those of its capabilities.
+  const bound = (Base: ObjectClass) =>
+    class extends Base {
+      constructor(ctx: DurableObjectState, env: WorkerEnv) {
+        super(ctx, env, definition);
+      }
+    };
+  const worker: Record<string, unknown> = { fetch: async (request: Request, env: E, ctx: ExecutionContext) => nativeBody(await handle(request, env, ctx), ctx), McpSession: bound(SessionObject) };
+  for (const capability of definition.use) {
+    const objects = (capability.workers as WorkersPart | undefined)?.objects ?? {};
+    for (const name in objects) worker[name] = bound(objects[name]!);
   }
-  const worker: Record<string, unknown> = { fetch: async (request: Request, env: E, ctx: ExecutionContext) => nativeBody(await handle(request, env, ctx), ctx), McpSession };
-  for (const { objects } of definition.workers as WorkersPart[]) for (const name in objects) worker[name] = objects[name]!(definition);
   return worker as McpWorker<E, Objects>;
 }
 

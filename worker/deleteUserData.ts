@@ -8,8 +8,8 @@
  * @example await deleteUserData(env, { issuer: "https://auth.example.com", subject: "user-123" })
  */
 import { ownerOf } from "../shared/auth/Caller.ts";
-import { eraseUserHome } from "../durable/durableHomes.ts";
-import type { HomeObject } from "../durable/HomeObject.ts";
+import { eraseUserHome } from "../capabilities/homes/durable/durableHomes.ts";
+import type { HomeObject } from "../capabilities/homes/durable/HomeObject.ts";
 import type { SessionObject } from "../durable/SessionObject.ts";
 import type { TaskObject } from "../capabilities/tasks/durable/TaskObject.ts";
 import type { SessionOperation } from "../shared/host/SessionOperation.ts";

@@ -11,17 +11,15 @@
  * export default { fetch: worker.fetch };
  *
  * Classes, not consts: the `Env` that `wrangler types` generates names their types. A server whose
- * lists or resources can change also exports the watch class (`export class McpWatch extends
- * watchObject() {}`), and one whose `use` lists `tasks()` the task class (`export class McpTask
- * extends worker.McpTask {}`).
+ * lists or resources can change lists `watch()` in its `use` and exports the watch class
+ * (`export class McpWatch extends worker.McpWatch {}`), and one that lists `tasks()` the task
+ * class (`export class McpTask extends worker.McpTask {}`).
  */
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
 export { SessionObject, type SessionObjectEnv } from "../durable/SessionObject.ts";
-export { WatchObject } from "../durable/WatchObject.ts";
-export { watchObject } from "./watchObject.ts";
-export { homeObject } from "./homeObject.ts";
+export { WatchObject } from "../capabilities/watch/durable/WatchObject.ts";
 export { TaskObject, type TaskObjectEnv } from "../capabilities/tasks/durable/TaskObject.ts";
-export { HomeObject, type HomeObjectEnv } from "../durable/HomeObject.ts";
+export { HomeObject, type HomeObjectEnv } from "../capabilities/homes/durable/HomeObject.ts";
 export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "./providerVerifier.ts";
 export { deleteUserData } from "./deleteUserData.ts";

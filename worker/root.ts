@@ -8,3 +8,5 @@
  */
 export * from "../shared/index.ts";
 export { tasks } from "../capabilities/tasks/durable/tasksOnWorkers.ts";
+export { watch } from "../capabilities/watch/durable/watchOnWorkers.ts";
+export { homes } from "../capabilities/homes/durable/homesOnWorkers.ts";

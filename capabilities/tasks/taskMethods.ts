@@ -22,7 +22,7 @@ import type { TaskRouting } from "../../shared/tasks/TaskRouting.ts";
  * and a required task's error: the export and the binding to add.
  */
 export const NO_TASK_HOST =
-  "this deployment hosts no tasks: on Workers, export the task class from the entry (`export class McpTask extends worker.McpTask {}`) and bind it as MCP_TASK in wrangler.toml";
+  "this deployment hosts no tasks: on Workers, export `class McpTask extends worker.McpTask {}` from the entry and bind it as MCP_TASK in wrangler.toml";
 
 /**
  * How a `tools/call` meets the extension: undefined for a plain call (the tool has no `task`; or

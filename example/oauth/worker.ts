@@ -20,7 +20,7 @@
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { oauth } from "durable-mcp";
-import { createWorker, homeObject, providerVerifier, watchObject, type WorkerEnv } from "durable-mcp/cloudflare";
+import { createWorker, providerVerifier, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type ConsentEnv, consent } from "./consent.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 
@@ -73,8 +73,8 @@ const mcp = createWorker(server, {
 });
 
 export class McpSession extends mcp.McpSession {}
-export class McpWatch extends watchObject() {}
-export class McpHome extends homeObject(server) {}
+export class McpWatch extends mcp.McpWatch {}
+export class McpHome extends mcp.McpHome {}
 export class McpTask extends mcp.McpTask {}
 
 export default {

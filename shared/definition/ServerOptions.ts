@@ -119,9 +119,10 @@ export interface Extension<Objects extends string = never> {
   readonly id: string;
   /**
    * Called once, as the definition compiles, with the options as the capabilities before it left
-   * them. @throws TypeError naming what is wrong with a definition the capability reads.
+   * them; absent for a capability that adds nothing to the definition (`watch()`, `homes()`).
+   * @throws TypeError naming what is wrong with a definition the capability reads.
    */
-  extend(options: ServerOptions): ExtensionParts;
+  extend?(options: ServerOptions): ExtensionParts;
   /**
    * Its part on Workers, where the package's `workerd` variant makes it: the object classes and
    * the clients that reach them. Opaque here; absent elsewhere (Deno and Node host it themselves).

@@ -26,7 +26,7 @@ describe("homeProblem", () => {
   });
 
   it("says the class is what is missing when MCP_HOME is bound", () => {
-    expect(homeProblem(handles, false, false, ["MCP_SESSION", "MCP_HOME"])?.message).toMatch(/MCP_HOME is bound, so the class is what is missing: no homeObject\(server\) was made for this definition$/);
+    expect(homeProblem(handles, false, false, ["MCP_SESSION", "MCP_HOME"])?.message).toMatch(/MCP_HOME is bound, so the class is what is missing: homes\(\) is not in `use`, or McpHome is not exported$/);
   });
 
   it("says nothing of bindings where they are not known (not Workers), nor where homes are hosted", () => {

@@ -22,7 +22,7 @@ import { type ListKind, toggleKey, type SwitchView } from "../definition/ListKin
 import type { Method, MethodGroup, Result } from "../definition/Method.ts";
 import type { ParamHeader } from "../schema/paramHeaders.ts";
 import { ScopeIndex } from "../methods/ScopeIndex.ts";
-import type { CacheableMethod, CacheHint, ServerOptions } from "../definition/ServerOptions.ts";
+import type { CacheableMethod, CacheHint, Extension, ServerOptions } from "../definition/ServerOptions.ts";
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { type ToolMethodGroup, toolMethods } from "../methods/toolMethods.ts";
 import type { Implementation } from "../definition/types.ts";
@@ -71,13 +71,12 @@ export class ServerDefinition<Objects extends string = never> {
   #modernExtensions: Result = {};
   /** What the extensions carry for layers above this one (`ExtensionParts.runtime`), by id. */
   readonly #runtimes = new Map<string, object>();
-  /** The capabilities' parts on Workers (`Extension.workers`), in the order of the list. */
-  readonly #workers: object[] = [];
-  /** The capabilities' hosts in a process (`Extension.local`), in the order of the list. */
-  readonly #local: object[] = [];
+  /** The capabilities it uses (`use`), in the order of the list: the runtimes read their parts (`workers`, `local`). */
+  readonly use: readonly Extension<string>[];
 
   constructor(options: ServerOptions) {
     this.#options = options;
+    this.use = options.use ?? [];
     this.info = { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) };
     try {
       this.#compile(options);
@@ -154,16 +153,6 @@ export class ServerDefinition<Objects extends string = never> {
   /** What extension `id` carries for a layer above the definition (`ExtensionParts.runtime`), if listed. */
   runtimeOf(id: string): object | undefined {
     return this.#runtimes.get(id);
-  }
-
-  /** The capabilities' parts on Workers (`Extension.workers`, set by the package's `workerd` variant only). */
-  get workers(): readonly object[] {
-    return this.#workers;
-  }
-
-  /** The capabilities' hosts in a process (`Extension.local`, set by the package's default variant only). */
-  get local(): readonly object[] {
-    return this.#local;
   }
 
   /** Whether the server offers the tasks extension: some tool may run as a task. */
@@ -246,22 +235,21 @@ export class ServerDefinition<Objects extends string = never> {
     let options = given;
     const advertised: Result = {};
     const extensionMethods: Record<string, Method> = {};
-    const used = new Set<string>();
+    const used: string[] = [];
     for (const capability of given.use ?? []) {
-      if (used.has(capability.id)) throw new TypeError(`use: ${capability.id} is listed twice`);
-      used.add(capability.id);
-      const parts = capability.extend(options);
+      if (used.includes(capability.id)) throw new TypeError(`use: ${capability.id} is listed twice`);
+      used.push(capability.id);
+      // A capability that adds nothing to the definition (`watch()`, `homes()`) has no `extend`.
+      const parts = capability.extend?.(options) ?? { options };
       options = parts.options;
       if (parts.settings) (parts.sessions === false ? this.#modernExtensions : advertised)[capability.id] = parts.settings;
       Object.assign(extensionMethods, parts.methods);
       if (parts.runtime) this.#runtimes.set(capability.id, parts.runtime);
-      if (capability.workers) this.#workers.push(capability.workers);
-      if (capability.local) this.#local.push(capability.local);
     }
     const viewed = options.tools?.find((tool) => tool.ui);
-    if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "use" has no apps({ views }); add use: [apps({ views })]`);
+    if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "use" has no apps({ views })`);
     const tasked = options.tools?.find((tool) => tool.task !== undefined);
-    if (tasked && !used.has(TASKS_EXTENSION)) throw new TypeError(`Tool ${tasked.name} may run as a task ("task"), but "use" has no tasks(); add use: [tasks()]`);
+    if (tasked && !used.includes(TASKS_EXTENSION)) throw new TypeError(`Tool ${tasked.name} may run as a task ("task"), but "use" has no tasks(); add use: [tasks()]`);
     this.#tools = toolMethods(options.tools ?? [], options.toJsonSchema);
     const features = featuresIn(options);
     const compiled = features.map((feature) => feature.compile(options));

@@ -145,8 +145,8 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
   // Tasks live as long as the connection: a client that goes away cannot poll them any more.
   // Made by `tasks()`'s host in a process; on Workers (whose `tasks()` brings none) such tools are served as without a task host.
-  const local = (server.local as Partial<LocalTasksPart>[]).find((part) => part.tasks);
-  const tasks = server.hasTasks && local ? local.tasks!({ server, config, logger: log, env, broadcast, homes }) : undefined;
+  const local = server.use.find((capability) => (capability.local as Partial<LocalTasksPart> | undefined)?.tasks)?.local as LocalTasksPart | undefined;
+  const tasks = server.hasTasks && local ? local.tasks({ server, config, logger: log, env, broadcast, homes }) : undefined;
   const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes, telemetry, network };
 
   const reader = options.messages.readable.getReader();

@@ -4,13 +4,11 @@
  * and bindings as wrangler.toml, so the production configuration is what is under test. The e2e
  * tests also bundle it.
  */
-import { createWorker, homeObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker } from "durable-mcp/cloudflare";
 import { testServer } from "./testServer.ts";
 
 export { testServer };
 
-const { fetch, McpSession, McpTask } = createWorker(testServer);
-export { McpSession, McpTask };
-export const McpWatch = watchObject();
-export const McpHome = homeObject(testServer);
+const { fetch, McpSession, McpTask, McpWatch, McpHome } = createWorker(testServer);
+export { McpSession, McpTask, McpWatch, McpHome };
 export default { fetch };

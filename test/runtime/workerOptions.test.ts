@@ -244,7 +244,7 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
   // The test pool's bindings without the task class: one environment, as one deployment has.
   const unbound: WorkerEnv = { ...env, MCP_TASK: undefined };
   const logged: string[] = [];
-  const sentence = /this deployment hosts no tasks: on Workers, export the task class from the entry \(`export class McpTask extends worker\.McpTask \{\}`\) and bind it as MCP_TASK in wrangler\.toml/;
+  const sentence = /this deployment hosts no tasks: on Workers, export `class McpTask extends worker\.McpTask \{\}` from the entry and bind it as MCP_TASK in wrangler\.toml/;
   afterEach(() => void vi.restoreAllMocks());
 
   const send = async (method: string, params: Record<string, unknown>, declared: boolean, name?: string) => {

@@ -33,22 +33,14 @@ import type { ServerEnv } from "../../../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../../../shared/server/ServerDefinition.ts";
 import { TaskHost } from "../TaskHost.ts";
 import type { TaskStart } from "../../../shared/tasks/TaskState.ts";
-import type { HomeObject } from "../../../durable/HomeObject.ts";
-import { remoteHomes, remoteShares } from "../../../durable/homeRegistry.ts";
 import { durableStorage } from "../../../durable/durableStorage.ts";
 import { closeAll, closeBack, sendLine } from "../../../durable/sockets.ts";
 import { OWNER_HEADER } from "./taskProtocol.ts";
 import { type Settled, settle } from "../../../durable/settled.ts";
-import type { WatchObject } from "../../../durable/WatchObject.ts";
-import { watchObjects } from "../../../durable/watchRegistry.ts";
+import { workersPart } from "../../../durable/WorkersPart.ts";
 
 /** What the task object reads from its environment. */
-export type TaskObjectEnv = ServerEnv & {
-  /** Where a task handler's `ctx.resourceUpdated` and `ctx.listChanged` fan out; without it, nowhere. */
-  MCP_WATCH?: DurableObjectNamespace<WatchObject>;
-  /** Where tools with a home of their own run (`home: "user"` or a handle). */
-  MCP_HOME?: DurableObjectNamespace<HomeObject>;
-};
+export type TaskObjectEnv = ServerEnv;
 
 const TASK_GONE = "task-gone";
 
@@ -63,15 +55,17 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
     super(ctx, env);
     const config = readConfig(env);
     const logger = new Logger(config.logLevel);
+    // What the definition's capabilities bring here (`watch()`: where `ctx.resourceUpdated` and `ctx.listChanged` fan out; without it, nowhere).
+    const workers = workersPart(definition);
     this.#host = new TaskHost({
       server: definition,
       config,
       logger,
       telemetry: definition.telemetryFor(env, logger, waitUntil),
       env,
-      broadcast: watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes),
-      homes: remoteHomes(definition, env.MCP_HOME),
-      shares: remoteShares(definition, env.MCP_HOME),
+      broadcast: workers.broadcaster?.(env, config.maxQueueBytes),
+      homes: workers.homes?.(env, definition),
+      shares: workers.shares?.(env),
       store: durableStorage(ctx.storage),
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
       publish: (task) => sendLine(ctx.getWebSockets(), notification("notifications/tasks", task)),

@@ -8,7 +8,7 @@ import type { Tasks } from "../../../shared/tasks/Tasks.ts";
 import type { TaskObject } from "./TaskObject.ts";
 import { OWNER_HEADER } from "./taskProtocol.ts";
 import { unsettle } from "../../../durable/settled.ts";
-import { followSocket } from "../../../durable/WatchObject.ts";
+import { followSocket } from "../../../durable/followSocket.ts";
 
 export type { TaskObject };
 

@@ -4,25 +4,14 @@
  * that reaches its objects. Only a Worker whose definition lists `tasks()` ships them.
  */
 import type { Extension } from "../../../shared/definition/ServerOptions.ts";
-import type { ServerDefinition } from "../../../shared/server/ServerDefinition.ts";
-import type { Bindings, WorkersPart } from "../../../durable/WorkersPart.ts";
+import type { WorkersPart } from "../../../durable/WorkersPart.ts";
 import { tasksCapability } from "../tasksCapability.ts";
 import { durableTasks } from "./durableTasks.ts";
-import { TaskObject, type TaskObjectEnv } from "./TaskObject.ts";
+import { TaskObject } from "./TaskObject.ts";
 
 const TASKS_ON_WORKERS: WorkersPart = {
-  objects: {
-    McpTask: (definition: ServerDefinition) =>
-      class McpTask extends TaskObject {
-        constructor(ctx: DurableObjectState, env: TaskObjectEnv) {
-          super(ctx, env, definition);
-        }
-      },
-  },
-  tasks: (env: Bindings, maxBytes: number) => {
-    const namespace = env.MCP_TASK as DurableObjectNamespace<TaskObject> | undefined;
-    return namespace && durableTasks(namespace, maxBytes);
-  },
+  objects: { McpTask: TaskObject },
+  tasks: ({ MCP_TASK }: { MCP_TASK?: DurableObjectNamespace<TaskObject> }, maxBytes: number) => MCP_TASK && durableTasks(MCP_TASK, maxBytes),
 };
 
 /** @example defineServer({ …, tools: [tool({ …, task: "optional" })], use: [tasks()] }) */

@@ -61,9 +61,9 @@ describe("a deployment that cannot host its homes", () => {
     await expectRefusedEverywhere(createWorker(homeServer), /keep their state in the signed-in user's home \(home: "user"\), and this deployment has no signed-in user: configure `authorization`/);
   });
 
-  it("says so for homes without the home class exported (homeObject) and bound", async () => {
+  it("says so for homes without homes() listed and the home class exported and bound", async () => {
     const handles = defineServer({ name: "handles", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] });
-    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `class McpHome extends homeObject\(server\) \{\}` from the entry and bind it as MCP_HOME.*; MCP_HOME is bound, so the class is what is missing/);
+    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, list homes\(\) in `use`, export `class McpHome extends worker\.McpHome \{\}` from the entry and bind it as MCP_HOME.*; MCP_HOME is bound, so the class is what is missing/);
   });
 
   it("names what is bound, and the closest name, when MCP_HOME is misspelled", async () => {

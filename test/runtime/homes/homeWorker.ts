@@ -6,7 +6,7 @@
  */
 import type { JSONWebKeySet } from "jose";
 import { jwtVerifier, oauth } from "durable-mcp";
-import { createWorker, homeObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker } from "durable-mcp/cloudflare";
 import { homeServer } from "./homeServer.ts";
 
 export const ISSUER = "https://issuer.home-test";
@@ -23,7 +23,7 @@ export function useKeys(jwks: JSONWebKeySet): void {
   keys = jwks;
 }
 
-const { fetch, McpSession, McpTask } = createWorker(homeServer, {
+const { fetch, McpSession, McpTask, McpWatch, McpHome } = createWorker(homeServer, {
   authorization: oauth({
     authorizationServers: [ISSUER],
     resource: `${RESOURCE_ORIGIN}/mcp`,
@@ -33,7 +33,5 @@ const { fetch, McpSession, McpTask } = createWorker(homeServer, {
     },
   }),
 });
-export { McpSession, McpTask };
-export const McpWatch = watchObject();
-export const McpHome = homeObject(homeServer);
+export { McpSession, McpTask, McpWatch, McpHome };
 export default { fetch };

@@ -5,13 +5,13 @@
  * and its context as a `Peer` function, and the request's cancellation follows as `abort`. Kept
  * apart from the object, as `durableTasks.ts` is.
  */
-import type { Homes } from "../shared/home/Homes.ts";
-import { handleHomeName, homeName } from "../shared/home/Homes.ts";
-import { toRemote } from "../shared/home/homePeer.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
+import type { Homes } from "../../../shared/home/Homes.ts";
+import { handleHomeName, homeName } from "../../../shared/home/Homes.ts";
+import { toRemote } from "../../../shared/home/homePeer.ts";
+import type { ServerDefinition } from "../../../shared/server/ServerDefinition.ts";
 import type { HomeObject } from "./HomeObject.ts";
-import { unsettle } from "./settled.ts";
-import type { ShareResource } from "../shared/shares/Shares.ts";
+import { unsettle } from "../../../durable/settled.ts";
+import type { ShareResource } from "../../../shared/shares/Shares.ts";
 
 export type { HomeObject };
 

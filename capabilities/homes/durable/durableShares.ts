@@ -5,12 +5,12 @@
  * call to take a share (and renew it, as a session's deadline is pushed), one to give it back;
  * a share that is never given back lapses at its deadline.
  */
-import { McpError } from "../shared/errors/McpError.ts";
-import { PASSED, refused } from "../shared/errors/Checked.ts";
-import { clientHomeName } from "../shared/home/Homes.ts";
-import type { Shares } from "../shared/shares/Shares.ts";
+import { McpError } from "../../../shared/errors/McpError.ts";
+import { PASSED, refused } from "../../../shared/errors/Checked.ts";
+import { clientHomeName } from "../../../shared/home/Homes.ts";
+import type { Shares } from "../../../shared/shares/Shares.ts";
 import type { HomeObject } from "./HomeObject.ts";
-import { unsettle } from "./settled.ts";
+import { unsettle } from "../../../durable/settled.ts";
 
 export function durableShares(namespace: DurableObjectNamespace<HomeObject>): Shares {
   const stub = (shareKey: string) => namespace.get(namespace.idFromName(clientHomeName(shareKey)));

@@ -23,19 +23,20 @@
  * evicted and its alarm brings it back.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../shared/config/readConfig.ts";
-import type { Result } from "../shared/definition/Method.ts";
-import type { ServerEnv } from "../shared/definition/RequestContext.ts";
-import { contextOf, failureSent, type Peer, type RemoteCall } from "../shared/home/homePeer.ts";
-import { HomeHost } from "../shared/home/HomeHost.ts";
-import type { HomeAddress } from "../shared/home/Homes.ts";
-import { Logger } from "../shared/log/Logger.ts";
-import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";
-import { boundedSql } from "./boundedSql.ts";
-import { atomicStorage } from "./durableStorage.ts";
-import { type Settled, settle, settleAll } from "./settled.ts";
-import { type ShareLimit, shareLimits } from "../shared/shares/ShareLimits.ts";
-import type { ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
+import { readConfig } from "../../../shared/config/readConfig.ts";
+import type { Result } from "../../../shared/definition/Method.ts";
+import type { ServerEnv } from "../../../shared/definition/RequestContext.ts";
+import { contextOf, failureSent, type Peer, type RemoteCall } from "../../../shared/home/homePeer.ts";
+import { HomeHost } from "../../../shared/home/HomeHost.ts";
+import type { HomeAddress } from "../../../shared/home/Homes.ts";
+import { Logger } from "../../../shared/log/Logger.ts";
+import type { ServerDefinition } from "../../../shared/server/ServerDefinition.ts";
+import { boundedSql } from "../../../durable/boundedSql.ts";
+import { atomicStorage } from "../../../durable/durableStorage.ts";
+import { type Settled, settle, settleAll } from "../../../durable/settled.ts";
+import { workersPart } from "../../../durable/WorkersPart.ts";
+import { type ShareLimit, shareLimits } from "../../../shared/shares/ShareLimits.ts";
+import type { ShareClaim, ShareResource } from "../../../shared/shares/Shares.ts";
 
 /** What the home object reads from its environment: the limits, and handlers' `ctx.env`. */
 export type HomeObjectEnv = ServerEnv;
@@ -55,10 +56,8 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
   readonly #running = new Map<string, AbortController>();
   readonly #limits: Record<ShareResource, ShareLimit>;
 
-  /** @param sharesIn the fair shares in this namespace's objects, where a handle takes its client's share (`durableShares`) */
-  constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: ServerDefinition, sharesIn?: (namespace: DurableObjectNamespace<HomeObject>) => Shares) {
+  constructor(ctx: DurableObjectState, env: HomeObjectEnv, definition: ServerDefinition) {
     super(ctx, env);
-    const namespace = env.MCP_HOME as DurableObjectNamespace<HomeObject> | undefined;
     const config = readConfig(env);
     this.#deadlineMs = { call: config.handlerTimeoutMs + ORPHAN_GRACE_MS, task: config.taskTimeoutMs + ORPHAN_GRACE_MS };
     this.#host = new HomeHost({
@@ -69,7 +68,8 @@ export class HomeObject extends DurableObject<HomeObjectEnv> {
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
       sql: (wrote) => boundedSql(ctx.storage, config.maxHomeBytes, wrote),
       scheduled: () => ctx.storage.getAlarm(),
-      ...(namespace && sharesIn && { shares: sharesIn(namespace) }),
+      // The fair shares in the home objects (`homes()` brings them), where a handle takes its client's share.
+      shares: workersPart(definition).shares?.(env),
     });
     this.#limits = shareLimits(config);
   }

@@ -19,17 +19,15 @@
  * streams are not resumable, and a client re-fetches the list after it listens again.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Broadcaster } from "../shared/broadcast/Broadcaster.ts";
-import { Subscriber } from "../shared/broadcast/Subscriber.ts";
-import { ErrorCode } from "../shared/errors/errorCodes.ts";
-import { McpError } from "../shared/errors/McpError.ts";
-import { errorResponse } from "../shared/http/errorResponse.ts";
-import { closeBack, sendLine } from "./sockets.ts";
-import type { ServerEnv } from "../shared/definition/RequestContext.ts";
+import type { Broadcaster } from "../../../shared/broadcast/Broadcaster.ts";
+import { ErrorCode } from "../../../shared/errors/errorCodes.ts";
+import { McpError } from "../../../shared/errors/McpError.ts";
+import { errorResponse } from "../../../shared/http/errorResponse.ts";
+import { closeBack, sendLine } from "../../../durable/sockets.ts";
+import { followSocket } from "../../../durable/followSocket.ts";
+import type { ServerEnv } from "../../../shared/definition/RequestContext.ts";
 
 const WATCH_URL = "https://watch.internal/listen";
-const LISTENER_LEFT = "listener-left";
-const encoder = new TextEncoder();
 
 export class WatchObject extends DurableObject<ServerEnv> {
   /** A listener's socket: the Worker's upgrade, listening to this object's topic. */
@@ -73,26 +71,4 @@ export function durableBroadcaster(namespace: DurableObjectNamespace<WatchObject
       return followSocket(socket, maxBytes, signal);
     },
   };
-}
-
-/**
- * A listener's side of an object's socket: what the object sends, as a byte stream of at most
- * `maxBytes` unread (a `Subscriber`); ending either ends the other. Also used for a task's
- * listeners (`TaskObject`).
- */
-export function followSocket(socket: WebSocket, maxBytes: number, signal: AbortSignal): ReadableStream<Uint8Array> {
-  const subscriber = new Subscriber(maxBytes, () => {
-    try {
-      socket.close(1000, LISTENER_LEFT);
-    } catch {
-      // the object closed it first
-    }
-  });
-  socket.accept();
-  socket.addEventListener("message", (event) => {
-    subscriber.push(typeof event.data === "string" ? encoder.encode(event.data) : new Uint8Array(event.data as ArrayBuffer));
-  });
-  socket.addEventListener("close", () => subscriber.end());
-  socket.addEventListener("error", () => subscriber.end());
-  return subscriber.follow(signal).stream;
 }
