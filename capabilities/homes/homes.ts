@@ -7,9 +7,10 @@
  * Node, stdio) keeps its homes itself. No MCP extension: nothing is advertised.
  */
 import type { Extension } from "../../shared/definition/ServerOptions.ts";
+import { HOMES_CAPABILITY } from "../../shared/definition/Home.ts";
 
-/** Its name in the list (`use: homes() is listed twice`). */
-export const HOMES = "homes";
+/** Its name in the list (`use: homes is listed twice`). */
+export const HOMES = HOMES_CAPABILITY;
 
 /** @example defineServer({ …, tools: [tool({ …, home: "user" })], use: [homes()] }) */
 export function homes(): Extension<"McpHome"> {

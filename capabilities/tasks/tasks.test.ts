@@ -24,3 +24,11 @@ describe("tasks()", () => {
     expect((idle.discover(true).capabilities as Record<string, unknown>).extensions).toBeUndefined();
   });
 });
+
+describe("tasks() outside Workers", () => {
+  it("brings the host of a process (for serveMessages) and no part for Workers: the package's workerd variant brings that instead", () => {
+    const capability = tasks();
+    expect(capability.workers).toBeUndefined();
+    expect(typeof (capability.local as { tasks?: unknown }).tasks).toBe("function");
+  });
+});

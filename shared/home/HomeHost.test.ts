@@ -3,13 +3,14 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { stubContext } from "../testing/testKit.ts";
 import { HomeHost } from "./HomeHost.ts";
 import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
 
 const RETENTION = 10 * 24 * 60 * 60 * 1000;
-const server = defineServer({
+const server = defineServer({ use: [homesCapability()],
   name: "t",
   version: "1",
   tools: [

@@ -3,13 +3,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Config, DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { stubContext } from "../testing/testKit.ts";
 import { LocalHomes } from "./LocalHomes.ts";
 import { newHandle } from "./Homes.ts";
 import { runInHome } from "./runInHome.ts";
 
 /** A notebook under a handle, a second definition on the same argument, and the user's own notes. */
-const server = defineServer({
+const server = defineServer({ use: [homesCapability()],
   name: "local-homes",
   version: "1",
   tools: [

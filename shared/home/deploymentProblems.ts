@@ -36,7 +36,6 @@ export function homeProblem(server: ServerDefinition, authorized: boolean, hoste
 
 /** What the Worker binds instead of the home class, and the name closest to it. */
 function whatIsBound(bound: readonly string[]): string {
-  if (bound.includes(HOME_BINDING)) return `${HOME_BINDING} is bound, so the class is what is missing: homes() is not in \`use\`, or McpHome is not exported`;
   if (bound.length === 0) return "this Worker binds no Durable Object namespace";
   const listed = bound.length === 1 ? bound[0] : `${bound.slice(0, -1).join(", ")} and ${bound.at(-1)}`;
   // A name with HOME in it (MCP_HOMES, HOME, McpHome) is most likely the home class under another name.

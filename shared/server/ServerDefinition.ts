@@ -26,7 +26,7 @@ import type { CacheableMethod, CacheHint, Extension, ServerOptions } from "../de
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { type ToolMethodGroup, toolMethods } from "../methods/toolMethods.ts";
 import type { Implementation } from "../definition/types.ts";
-import type { HomePlan } from "../definition/Home.ts";
+import { HOMES_CAPABILITY, type HomePlan } from "../definition/Home.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
@@ -271,6 +271,8 @@ export class ServerDefinition<Objects extends string = never> {
       this.#switchable.set(toggleKey(kind, id), enabled);
       this.#switches.push([kind, id]);
     }
+    const homed = declared.find(([, , { home }]) => home === "user" || typeof home === "object");
+    if (homed && !used.includes(HOMES_CAPABILITY)) throw new TypeError(`The ${homed[0]} ${JSON.stringify(homed[1])} keeps its state in a home of its own ("home"), but "use" has no homes(); add use: [homes()]`);
     for (const group of groups) if (group.homeOf) for (const method of Object.keys(group.methods)) this.#homeOf.set(method, group.homeOf);
     // Every session answers logging/setLevel (and 2026-07-28 requests may name a level), so `logging` is always advertised.
     const capabilities: Result = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));

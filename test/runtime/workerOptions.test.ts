@@ -8,7 +8,8 @@
  * ready) and logged once. The error lines those Workers log are captured here, not printed.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { defineServer, jsonSchema, tasks, tool } from "durable-mcp";
+import { defineServer, homes, jsonSchema, tasks, tool, watch } from "durable-mcp";
+import { HomeObject, TaskObject, WatchObject } from "durable-mcp/cloudflare";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, initialize } from "./helpers.ts";
@@ -306,5 +307,21 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
     const described = await (await worker.fetch(new Request(`${BASE}/`), unbound, createExecutionContext())).json<any>();
     expect(described.problem).toBeUndefined();
     expect(described.warnings).toEqual([expect.stringMatching(sentence)]);
+  });
+});
+
+describe("the object classes a Worker offers", () => {
+  const plain = tool({ name: "plain", description: "Runs", input: jsonSchema({ type: "object" }), handler: async () => "ran" });
+
+  it("are those of the definition's `use` list, each serving that definition, beside McpSession", () => {
+    expect(Object.keys(createWorker(defineServer({ name: "bare", version: "1", tools: [plain] }))).sort()).toEqual(["McpSession", "fetch"]);
+    const worker = createWorker(defineServer({ name: "all", version: "1", tools: [plain], use: [tasks(), watch(), homes()] }));
+    expect(Object.keys(worker).sort()).toEqual(["McpHome", "McpSession", "McpTask", "McpWatch", "fetch"]);
+    expect(worker.McpTask.prototype).toBeInstanceOf(TaskObject);
+    expect(worker.McpWatch.prototype).toBeInstanceOf(WatchObject);
+    expect(worker.McpHome.prototype).toBeInstanceOf(HomeObject);
+    // The types follow the list: a class the list does not bring is not there to export.
+    // @ts-expect-error no tasks() in this definition's use
+    expect(createWorker(defineServer({ name: "bare", version: "1", tools: [plain] })).McpTask).toBeUndefined();
   });
 });

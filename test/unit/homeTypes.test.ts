@@ -5,11 +5,12 @@
  */
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
-import { defineServer, jsonSchema, prompt, resource, resourceTemplate, tool } from "durable-mcp";
+import { defineServer, homes, jsonSchema, prompt, resource, resourceTemplate, tool } from "durable-mcp";
 
 const server = defineServer({
   name: "types",
   version: "1",
+  use: [homes()],
   toJsonSchema: z.toJSONSchema,
   tools: [
     tool({ name: "user", description: "", input: z.object({ x: z.string() }), home: "user", handler: async ({ x }, ctx) => (await ctx.storage.transaction(async (t) => t.get<string>(x))) ?? "" }),

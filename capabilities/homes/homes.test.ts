@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineServer, tool } from "../../shared/server/defineServer.ts";
+import { homes } from "./homes.ts";
+
+const pad = tool({ name: "pad", description: "Keeps a note", input: z.object({ note: z.string() }), home: "user", handler: async () => "kept" });
+const plain = tool({ name: "plain", description: "Keeps nothing", input: z.object({}), handler: async () => "done" });
+
+describe("homes()", () => {
+  it("is what a definition with a home of its own needs listed, named in the definition's problem", () => {
+    expect(defineServer({ name: "s", version: "1", tools: [pad] }).problem?.message).toMatch(/The tool "pad" keeps its state in a home of its own \("home"\), but "use" has no homes\(\); add use: \[homes\(\)\]$/);
+    const listed = defineServer({ name: "s", version: "1", tools: [pad], use: [homes()] });
+    expect(listed.problem).toBeUndefined();
+    expect(listed.homes).toEqual({ user: true, handle: false });
+    expect(defineServer({ name: "s", version: "1", tools: [pad], use: [homes(), homes()] }).problem?.message).toMatch(/use: homes is listed twice/);
+  });
+
+  it("adds nothing a client sees: no capability advertised, no method", () => {
+    const bare = defineServer({ name: "s", version: "1", tools: [plain] });
+    const listed = defineServer({ name: "s", version: "1", tools: [plain], use: [homes()] });
+    expect(listed.capabilities()).toEqual(bare.capabilities());
+    expect(listed.discover(true)).toEqual(bare.discover(true));
+  });
+
+  it("brings no part for Workers here: the package's workerd variant adds it", () => {
+    expect(homes().workers).toBeUndefined();
+  });
+});
