@@ -114,7 +114,7 @@ export const tools = [
 ];
 
 /** The capabilities: the board's view (MCP Apps), the weather skill (Agent Skills), tasks for `alertSweep`, change fan-out for its resources, and homes for its notebook. */
-export const use = [apps({ views: [alertBoardView] }), skills([weatherSkill]), tasks(), watch(), homes()];
+export const use = [apps({ views: [alertBoardView] }), skills({ skills: [weatherSkill] }), tasks(), watch(), homes()];
 
 // `telemetry`: request spans and durations to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
 export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, use, telemetry: otlpTelemetry });

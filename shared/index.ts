@@ -44,15 +44,15 @@ export { MAX_COMPLETION_VALUES } from "./methods/completionMethods.ts";
 
 // Extensions (the definition's `extensions`): each factory brings its code, so a server without one ships none of it
 export type { Extension, ExtensionParts } from "./definition/ServerOptions.ts";
-export { apps } from "./apps/apps.ts";
-export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermissions } from "./apps/view.ts";
-export { APPS_EXTENSION, rendersViews, VIEW_MIME_TYPE } from "./apps/appsExtension.ts";
+export { apps } from "../capabilities/apps/apps.ts";
+export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermissions } from "../capabilities/apps/view.ts";
+export { APPS_EXTENSION, rendersViews, VIEW_MIME_TYPE } from "../capabilities/apps/appsExtension.ts";
 export type { ToolView, ToolVisibility } from "./definition/ToolView.ts";
-export { skills, SKILLS_EXTENSION, type SkillsOptions } from "./skills/skills.ts";
+export { skills, SKILLS_EXTENSION, type SkillsOptions } from "../capabilities/skills/skills.ts";
 export { tasks } from "../capabilities/tasks/tasks.ts";
 export { watch } from "../capabilities/watch/watch.ts";
 export { homes } from "../capabilities/homes/homes.ts";
-export { skill, MAX_SKILL_BYTES, MAX_SKILL_FILES, type Skill, type SkillDefinition, type SkillFile } from "./skills/skill.ts";
+export { skill, MAX_SKILL_BYTES, MAX_SKILL_FILES, type Skill, type SkillDefinition, type SkillFile } from "../capabilities/skills/skill.ts";
 
 // What a handler gets
 export type {

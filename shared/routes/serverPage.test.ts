@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apps } from "../apps/apps.ts";
-import { view } from "../apps/view.ts";
+import { apps } from "../../capabilities/apps/apps.ts";
+import { view } from "../../capabilities/apps/view.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";

@@ -271,8 +271,7 @@ export class ServerDefinition<Objects extends string = never> {
       this.#switchable.set(toggleKey(kind, id), enabled);
       this.#switches.push([kind, id]);
     }
-    const homed = declared.find(([, , { home }]) => home === "user" || typeof home === "object");
-    if (homed && !used.includes(HOMES_CAPABILITY)) throw new TypeError(`The ${homed[0]} ${JSON.stringify(homed[1])} keeps its state in a home of its own ("home"), but "use" has no homes(); add use: [homes()]`);
+    if (this.hasHomes && !used.includes(HOMES_CAPABILITY)) throw new TypeError('Some definitions keep their state in a home of their own ("home"), but "use" has no homes(); add use: [homes()]');
     for (const group of groups) if (group.homeOf) for (const method of Object.keys(group.methods)) this.#homeOf.set(method, group.homeOf);
     // Every session answers logging/setLevel (and 2026-07-28 requests may name a level), so `logging` is always advertised.
     const capabilities: Result = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));

@@ -46,7 +46,7 @@ export default defineServer({
   name: "durable-mcp-conformance-fixture",
   version: "1.0.0",
   // The Skills extension's scenarios (sep-2640-skills-*) read the example's skill; the tasks extension's, taskFixture.ts.
-  use: [skills([weatherSkill]), tasks(), watch(), homes()],
+  use: [skills({ skills: [weatherSkill] }), tasks(), watch(), homes()],
   tools: [
     tool({ name: "test_simple_text", description: "Returns a simple text response", input: none, handler: async () => "This is a simple text response for testing." }),
     tool({

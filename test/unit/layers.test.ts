@@ -52,7 +52,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ["definition"],
   ["methods"],
   ["server"],
-  ["apps", "skills"],
   ["exchange"],
   ["home"],
   ["session"],

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { defineServer } from "../server/defineServer.ts";
-import { call, mcpError, stubContext } from "../testing/testKit.ts";
+import { defineServer } from "../../shared/server/defineServer.ts";
+import { call, mcpError, stubContext } from "../../shared/testing/testKit.ts";
 import { MAX_SKILL_FILES, skill } from "./skill.ts";
 import { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION, skills } from "./skills.ts";
 
@@ -13,7 +13,7 @@ const refunds = skill({
   files: { "examples/email.md": "Dear customer — ünïcödé\n", "templates/regional/eu.md": "EU", "scripts/run.bin": new Uint8Array([0, 1, 2, 255]) },
 });
 const git = skill({ frontmatter: { name: "git-workflow", description: "Branch and commit by the team's rules" }, body: "Use short branches." });
-const server = defineServer({ name: "skills", version: "1", use: [skills([refunds, git])] });
+const server = defineServer({ name: "skills", version: "1", use: [skills({ skills: [refunds, git] })] });
 const at = (protocolVersion: string) => stubContext({}, { client: { protocolVersion, capabilities: {} } });
 const sha256 = (bytes: string | Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
@@ -89,6 +89,6 @@ describe("skills()", () => {
     expect(() => skill({ ...base, prefix: "a b" })).toThrow(/prefix segment/);
     const many = Object.fromEntries(Array.from({ length: MAX_SKILL_FILES }, (_, i) => [`f${i}.md`, "x"]));
     expect(() => skill({ ...base, files: many })).toThrow(/at most 512 files/);
-    expect(defineServer({ name: "s", version: "1", use: [skills([git, git])] }).problem?.message).toMatch(/given twice/);
+    expect(defineServer({ name: "s", version: "1", use: [skills({ skills: [git, git] })] }).problem?.message).toMatch(/given twice/);
   });
 });

@@ -2,9 +2,9 @@ import { McpUiResourceMetaSchema, McpUiToolMetaSchema, getToolUiResourceUri, isT
 import { EXTENSION_ID, getUiCapability } from "@modelcontextprotocol/ext-apps/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MODERN_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import { defineServer, tool } from "../server/defineServer.ts";
-import { call, stubContext } from "../testing/testKit.ts";
+import { MODERN_PROTOCOL_VERSIONS } from "../../shared/protocol/versions.ts";
+import { defineServer, tool } from "../../shared/server/defineServer.ts";
+import { call, stubContext } from "../../shared/testing/testKit.ts";
 import { apps } from "./apps.ts";
 import { APPS_EXTENSION, rendersViews, VIEW_MIME_TYPE } from "./appsExtension.ts";
 import { view } from "./view.ts";

@@ -10,11 +10,11 @@
  * not; a tool with a view stays, and answers it in text (`rendersViews`). Calls are never refused
  * for that: a view reaches its tools through its host's own connection.
  */
-import type { Extension } from "../definition/ServerOptions.ts";
-import { LISTED_FOR } from "../definition/ListedFor.ts";
-import type { AnyToolDefinition } from "../definition/ToolDefinition.ts";
+import type { Extension } from "../../shared/definition/ServerOptions.ts";
+import { LISTED_FOR } from "../../shared/definition/ListedFor.ts";
+import type { AnyToolDefinition } from "../../shared/definition/ToolDefinition.ts";
 import { APPS_EXTENSION, declaresViews, VIEW_MIME_TYPE } from "./appsExtension.ts";
-import type { ToolVisibility } from "../definition/ToolView.ts";
+import type { ToolVisibility } from "../../shared/definition/ToolView.ts";
 import type { View } from "./view.ts";
 
 const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];

@@ -9,7 +9,7 @@
  * parser ships in the Worker. The Agent Skills naming rules and the extension's limits (512 files,
  * 16 MiB) are checked here, once; a skill past them is refused with a sentence, not served.
  */
-import { utf8Length } from "../bytes/utf8Length.ts";
+import { utf8Length } from "../../shared/bytes/utf8Length.ts";
 
 /** Limits every host must accept (SEP-2640 "Limits"); a server should serve nothing larger. */
 export const MAX_SKILL_FILES = 512;

@@ -7,10 +7,10 @@
  * The HTML ships with the server (a string the bundle carries): a view needs no CDN, and its CSP
  * declares only the origins it really reaches. Checked once, when `view()` is called.
  */
-import type { ResourceDefinition } from "../definition/ResourceDefinition.ts";
-import type { Home } from "../definition/Home.ts";
-import type { Featured } from "../definition/Feature.ts";
-import { resource } from "../server/resource.ts";
+import type { ResourceDefinition } from "../../shared/definition/ResourceDefinition.ts";
+import type { Home } from "../../shared/definition/Home.ts";
+import type { Featured } from "../../shared/definition/Feature.ts";
+import { resource } from "../../shared/server/resource.ts";
 import { VIEW_MIME_TYPE } from "./appsExtension.ts";
 
 /** The origins a view may reach; each list empty or absent means none (the host's restrictive default). */

@@ -3,7 +3,7 @@
  * declares it. Stated here, not imported from `@modelcontextprotocol/ext-apps`, so that a server
  * does not depend on that package (and the SDK it needs); a test checks them against it.
  */
-import { isObject } from "../jsonrpc/isObject.ts";
+import { isObject } from "../../shared/jsonrpc/isObject.ts";
 
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 

@@ -1,5 +1,5 @@
 /**
- * `skills([...])`: the Skills extension (SEP-2640, `io.modelcontextprotocol/skills`). Every file of
+ * `skills({ skills: [...] })`: the Skills extension (SEP-2640, `io.modelcontextprotocol/skills`). Every file of
  * every skill is served as a resource (`resources/list`, `resources/read`, in every era), and the
  * extension brings three methods:
  * - `skills/list`: each skill's entry (URI, frontmatter, every file with its `sha256:` digest and
@@ -13,13 +13,13 @@
  * 2026-07-28 results carry `cacheScope: "public"` and the `ttlMs` given (default five minutes).
  * Digests are computed once per isolate, on the first request that needs them.
  */
-import type { Method, Result } from "../definition/Method.ts";
-import type { CacheHint, Extension } from "../definition/ServerOptions.ts";
-import { McpError } from "../errors/McpError.ts";
-import { requireUri } from "../methods/resourceMethods.ts";
-import { listResult } from "../methods/paginate.ts";
-import { isModernVersion } from "../protocol/versions.ts";
-import { resource } from "../server/resource.ts";
+import type { Method, Result } from "../../shared/definition/Method.ts";
+import type { CacheHint, Extension } from "../../shared/definition/ServerOptions.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
+import { requireUri } from "../../shared/methods/resourceMethods.ts";
+import { listResult } from "../../shared/methods/paginate.ts";
+import { isModernVersion } from "../../shared/protocol/versions.ts";
+import { resource } from "../../shared/server/resource.ts";
 import type { Skill, SkillFile } from "./skill.ts";
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
@@ -29,19 +29,22 @@ export const DIRECTORY_MIME_TYPE = "inode/directory";
 const DEFAULT_CACHE: CacheHint = { ttlMs: 300_000, cacheScope: "public" };
 
 export interface SkillsOptions {
+  /** The skills served, each made with `skill()`; at least one. */
+  skills: readonly Skill[];
   /** The 2026-07-28 caching hint of `skills/list` and `skills/get`; default five minutes, public. */
   caching?: CacheHint;
 }
 
 /**
  * @example
- * defineServer({ …, use: [skills([weatherAlerts])] })
+ * defineServer({ …, use: [skills({ skills: [weatherAlerts] })] })
  */
-export function skills(list: readonly Skill[], options: SkillsOptions = {}): Extension {
+export function skills(options: SkillsOptions): Extension {
+  const list = options?.skills;
   return {
     id: SKILLS_EXTENSION,
     extend(server) {
-      if (!Array.isArray(list) || list.length === 0) throw new TypeError("skills(): give it a list of skills, each made with skill()");
+      if (!Array.isArray(list) || list.length === 0) throw new TypeError("skills(): give it { skills: [...] }, a list of skills, each made with skill()");
       /** Each skill's place in `list`, by its URI. */
       const indexOf = new Map<string, number>();
       for (const [index, one] of list.entries()) {
