@@ -29,7 +29,7 @@ import { LocalHomes } from "../shared/home/LocalHomes.ts";
 import { KvHomeExpiries } from "../capabilities/homes/deno/KvHomeExpiries.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { Logger } from "../shared/log/Logger.ts";
-import { denoTelemetry } from "./denoTelemetry.ts";
+import { denoTelemetry } from "../capabilities/telemetry/deno/denoTelemetry.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { ServerDefinition } from "../shared/server/ServerDefinition.ts";

@@ -82,7 +82,7 @@ export type { ListFeature, ListKind } from "./definition/ListKind.ts";
 export type * from "./definition/types.ts";
 
 // Operating it: traces and metrics (the definition's `telemetry` option)
-export { otlpTelemetry } from "./telemetry/OtlpTelemetry.ts";
+export { otlp } from "../capabilities/telemetry/otlp.ts";
 export type { RequestOrigin, RequestSpan, Telemetry, TelemetryFactory, TelemetryServices } from "./telemetry/Telemetry.ts";
 
 // Authorization (the router's `authorization` and `rateLimits` options)

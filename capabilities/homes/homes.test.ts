@@ -8,7 +8,7 @@ const plain = tool({ name: "plain", description: "Keeps nothing", input: z.objec
 
 describe("homes()", () => {
   it("is what a definition with a home of its own needs listed, named in the definition's problem", () => {
-    expect(defineServer({ name: "s", version: "1", tools: [pad] }).problem?.message).toMatch(/Some definitions keep their state in a home of their own \("home"\), but "use" has no homes\(\); add use: \[homes\(\)\]$/);
+    expect(defineServer({ name: "s", version: "1", tools: [pad] }).problem?.message).toMatch(/Some definitions keep their state in a home of their own \("home"\): add homes\(\) to "use"$/);
     const listed = defineServer({ name: "s", version: "1", tools: [pad], use: [homes()] });
     expect(listed.problem).toBeUndefined();
     expect(listed.homes).toEqual({ user: true, handle: false });

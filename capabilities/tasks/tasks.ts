@@ -14,11 +14,12 @@
 import type { Extension } from "../../shared/definition/ServerOptions.ts";
 import type { LocalTasksPart } from "../../shared/tasks/Tasks.ts";
 import { LocalTasks } from "./LocalTasks.ts";
-import { tasksCapability } from "./tasksCapability.ts";
+import { TASKS_EXTENSION } from "../../shared/methods/tasksExtension.ts";
+import { withTaskRouting } from "./tasksCapability.ts";
 
 const LOCAL_TASKS: LocalTasksPart = { tasks: (options) => new LocalTasks(options) };
 
 /** @example defineServer({ …, tools: [tool({ …, task: "optional" })], use: [tasks()] }) */
 export function tasks(): Extension<"McpTask"> {
-  return { ...tasksCapability(), local: LOCAL_TASKS };
+  return { id: TASKS_EXTENSION, extend: withTaskRouting, local: LOCAL_TASKS };
 }

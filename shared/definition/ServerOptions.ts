@@ -40,7 +40,7 @@ export interface ServerOptions {
   /**
    * The optional capabilities this server uses, each made by its factory, which brings its code:
    * `tasks()` (tools declared with `task`), `apps({ views })` (MCP Apps), `skills({ skills })`
-   * (Agent Skills). A capability that is an MCP extension is advertised alike in `initialize`,
+   * (Agent Skills), `otlp()` (traces and metrics over OTLP). A capability that is an MCP extension is advertised alike in `initialize`,
    * `server/discover` and `GET /`; tasks, a 2026-07-28 extension, in the last two only. On
    * Workers, each brings its Durable Object class too (`createWorker(server).McpTask`).
    *
@@ -63,15 +63,6 @@ export interface ServerOptions {
    * @example onError: (error, info) => tracker.capture(error, { tags: { tool: info.tool } })
    */
   onError?: (error: Error, info: HandlerErrorInfo) => void | Promise<void>;
-  /**
-   * Where request spans and the `mcp.server.operation.duration` metric go (OpenTelemetry MCP
-   * conventions). `otlpTelemetry` (from `durable-mcp`) exports over OTLP/HTTP JSON to
-   * the `OTEL_EXPORTER_OTLP_*` endpoint, and is off while none is set. On Deno, `OTEL_DENO=true`
-   * uses Deno's built-in OpenTelemetry instead. Without this option nothing is traced.
-   *
-   * @example import { otlpTelemetry } from "durable-mcp"; defineServer({ …, telemetry: otlpTelemetry })
-   */
-  telemetry?: TelemetryFactory;
 }
 
 /** What `onError` learns of a failure besides the error itself. */
@@ -130,6 +121,11 @@ export interface Extension<Objects extends string = never> {
   readonly workers?: object;
   /** Its host in a process (Deno, Node, stdio), where the package's default variant makes it: opaque here. */
   readonly local?: object;
+  /**
+   * Where request spans and the `mcp.server.operation.duration` metric go (OpenTelemetry MCP
+   * conventions), on every runtime: `otlp()` brings its exporter. One capability of a list brings it.
+   */
+  readonly telemetry?: TelemetryFactory;
   /** Type only, never set: the names of the Durable Object classes it brings to a Worker entry. */
   readonly "~objects"?: Objects;
 }

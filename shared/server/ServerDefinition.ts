@@ -185,9 +185,9 @@ export class ServerDefinition<Objects extends string = never> {
     return this.#options.onError;
   }
 
-  /** The telemetry backend for `env` (the options' `telemetry`), or undefined where tracing is off. */
+  /** The telemetry backend for `env` (what a capability of `use` brings, `otlp()`), or undefined where tracing is off. */
   telemetryFor(env: ServerEnv, logger: Logger, keepAlive?: (work: Promise<unknown>) => void): Telemetry | undefined {
-    return this.#options.telemetry?.(env, { serviceName: this.info.name, logger, keepAlive, handleTemplateOf: this.#resources?.handleTemplateOf });
+    return this.use.find((capability) => capability.telemetry)?.telemetry?.(env, { serviceName: this.info.name, logger, keepAlive, handleTemplateOf: this.#resources?.handleTemplateOf });
   }
 
   /** The template a span records for a resource URI that names a handle (`FeatureGroup.handleTemplateOf`); absent when no template has a handle home. */
@@ -271,7 +271,7 @@ export class ServerDefinition<Objects extends string = never> {
       this.#switchable.set(toggleKey(kind, id), enabled);
       this.#switches.push([kind, id]);
     }
-    if (this.hasHomes && !used.includes(HOMES_CAPABILITY)) throw new TypeError('Some definitions keep their state in a home of their own ("home"), but "use" has no homes(); add use: [homes()]');
+    if (this.hasHomes && !used.includes(HOMES_CAPABILITY)) throw new TypeError('Some definitions keep their state in a home of their own ("home"): add homes() to "use"');
     for (const group of groups) if (group.homeOf) for (const method of Object.keys(group.methods)) this.#homeOf.set(method, group.homeOf);
     // Every session answers logging/setLevel (and 2026-07-28 requests may name a level), so `logging` is always advertised.
     const capabilities: Result = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));

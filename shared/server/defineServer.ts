@@ -25,7 +25,7 @@ import type { ToolDefinition } from "../definition/ToolDefinition.ts";
  * sentence naming it, which every entry reports (the Worker on each request, Deno and stdio at
  * startup) instead of failing to load.
  */
-export function defineServer<const Use extends readonly Extension<string>[] = []>(options: ServerOptions & { use?: Use }): ServerDefinition<ObjectsOf<Use>> {
+export function defineServer<Use extends readonly Extension<string>[] = []>(options: ServerOptions & { use?: Use }): ServerDefinition<ObjectsOf<Use>> {
   return new ServerDefinition(options);
 }
 

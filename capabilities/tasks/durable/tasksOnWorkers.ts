@@ -5,7 +5,8 @@
  */
 import type { Extension } from "../../../shared/definition/ServerOptions.ts";
 import type { WorkersPart } from "../../../durable/WorkersPart.ts";
-import { tasksCapability } from "../tasksCapability.ts";
+import { TASKS_EXTENSION } from "../../../shared/methods/tasksExtension.ts";
+import { withTaskRouting } from "../tasksCapability.ts";
 import { durableTasks } from "./durableTasks.ts";
 import { TaskObject } from "./TaskObject.ts";
 
@@ -16,5 +17,5 @@ const TASKS_ON_WORKERS: WorkersPart = {
 
 /** @example defineServer({ …, tools: [tool({ …, task: "optional" })], use: [tasks()] }) */
 export function tasks(): Extension<"McpTask"> {
-  return { ...tasksCapability(), workers: TASKS_ON_WORKERS };
+  return { id: TASKS_EXTENSION, extend: withTaskRouting, workers: TASKS_ON_WORKERS };
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Logger } from "../log/Logger.ts";
+import { Logger } from "../../shared/log/Logger.ts";
 import { MAX_BUFFERED_SPAN_BYTES, MAX_BUFFERED_SPANS, MAX_SERIES, OtlpTelemetry, otlpTelemetry } from "./OtlpTelemetry.ts";
 import { MAX_SPAN_NAME_CHARS, MAX_SPAN_STATUS_CHARS, MAX_SPAN_URI_CHARS } from "./mcpSpan.ts";
 import type { OtlpConfig } from "./readOtlpConfig.ts";

@@ -1,7 +1,7 @@
 /**
  * Request spans and the duration metric, exported over OTLP/HTTP JSON with `fetch`: the backend for
- * Workers and for any runtime without an OpenTelemetry SDK of its own. `otlpTelemetry` is the
- * definition's `telemetry` option that makes one from the `OTEL_*` variables (off without them).
+ * Workers and for any runtime without an OpenTelemetry SDK of its own. `otlpTelemetry`, which
+ * `otlp()` brings, makes one from the `OTEL_*` variables (off without them).
  *
  * Exports are batched by time: the first span or point recorded after an export schedules the
  * next. On Workers it runs as soon as the request's own work is done, inside `waitUntil` (the
@@ -20,13 +20,13 @@
  * parent-based samplers; new traces are kept at the configured ratio, decided by the trace id.
  * Unsampled requests still count in the metric and still pass a (non-sampled) context on.
  */
-import type { Logger } from "../log/Logger.ts";
-import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
+import type { Logger } from "../../shared/log/Logger.ts";
+import type { JsonRpcRequest } from "../../shared/jsonrpc/messages.ts";
 import { encodeSpan, type HistogramPoint, metricsBody, tracesBody } from "./otlpJson.ts";
-import { utf8Length } from "../bytes/utf8Length.ts";
+import { utf8Length } from "../../shared/bytes/utf8Length.ts";
 import { DURATION_BUCKETS_S, metricAttributes, OPERATION_DURATION, spanEnd, spanStart } from "./mcpSpan.ts";
 import { type OtlpConfig, readOtlpConfig } from "./readOtlpConfig.ts";
-import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin, RequestSpan, Telemetry, TelemetryFactory } from "./Telemetry.ts";
+import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin, RequestSpan, Telemetry, TelemetryFactory } from "../../shared/telemetry/Telemetry.ts";
 import { formatTraceparent, newSpanId, newTraceId } from "./traceparent.ts";
 
 /** How long a process that lives on gathers spans before it exports them. */
@@ -169,10 +169,8 @@ export class OtlpTelemetry implements Telemetry {
 }
 
 /**
- * The definition option that exports over OTLP/HTTP JSON when an `OTEL_EXPORTER_OTLP_*` endpoint is
- * set (see `readOtlpConfig`), and is off otherwise.
- *
- * @example defineServer({ name: "weather", version: "1.0.0", tools, telemetry: otlpTelemetry })
+ * What `otlp()` brings: an export over OTLP/HTTP JSON when an `OTEL_EXPORTER_OTLP_*` endpoint is
+ * set (see `readOtlpConfig`), and none otherwise.
  */
 export const otlpTelemetry: TelemetryFactory = (env, { serviceName, logger, keepAlive, handleTemplateOf }) => {
   const config = readOtlpConfig(env, serviceName);

@@ -9,10 +9,10 @@
  * Names and attributes are those of every backend (`mcpSpan.ts`). Undefined (off) unless Deno was
  * started with `OTEL_DENO=true`; the definition's own `telemetry` option is used then.
  */
-import { DURATION_BUCKETS_S, metricAttributes, OPERATION_DURATION, SCOPE, spanEnd, spanStart } from "../shared/telemetry/mcpSpan.ts";
-import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin, RequestSpan, Telemetry } from "../shared/telemetry/Telemetry.ts";
-import type { JsonRpcRequest } from "../shared/jsonrpc/messages.ts";
-import { formatTraceparent, type SpanContext } from "../shared/telemetry/traceparent.ts";
+import { DURATION_BUCKETS_S, metricAttributes, OPERATION_DURATION, SCOPE, spanEnd, spanStart } from "../mcpSpan.ts";
+import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin, RequestSpan, Telemetry } from "../../../shared/telemetry/Telemetry.ts";
+import type { JsonRpcRequest } from "../../../shared/jsonrpc/messages.ts";
+import { formatTraceparent, type SpanContext } from "../traceparent.ts";
 
 /** The slice of OpenTelemetry's JavaScript API that Deno's providers implement and this file uses. */
 interface OtelSpanContext {

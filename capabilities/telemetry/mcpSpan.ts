@@ -14,11 +14,11 @@
  * logs' `redact`. Every string a client chooses is cut (`MAX_SPAN_*_CHARS`), so one request
  * cannot make a span of megabytes.
  */
-import { isObject } from "../jsonrpc/isObject.ts";
-import type { JsonRpcRequest } from "../jsonrpc/messages.ts";
-import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin } from "./Telemetry.ts";
+import { isObject } from "../../shared/jsonrpc/isObject.ts";
+import type { JsonRpcRequest } from "../../shared/jsonrpc/messages.ts";
+import type { Attributes, HandleTemplateOf, RequestEnd, RequestOrigin } from "../../shared/telemetry/Telemetry.ts";
 import { parseTraceparent, type SpanContext } from "./traceparent.ts";
-import { redactHead } from "../log/redact.ts";
+import { redactHead } from "../../shared/log/redact.ts";
 
 export const METHOD = "mcp.method.name";
 export const PROTOCOL_VERSION = "mcp.protocol.version";

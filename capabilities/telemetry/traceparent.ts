@@ -8,7 +8,7 @@
  *
  * Not here: `tracestate` and `baggage`, which are passed along untouched by whoever exports.
  */
-import { randomHex } from "../bytes/randomHex.ts";
+import { randomHex } from "../../shared/bytes/randomHex.ts";
 
 export interface SpanContext {
   /** 32 lower-case hex digits, not all zero. */

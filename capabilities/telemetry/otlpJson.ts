@@ -3,7 +3,7 @@
  * `ExportMetricsServiceRequest` in the protobuf JSON mapping): ids as lower-case hex, times as
  * decimal strings of Unix nanoseconds, enums as numbers. Pure functions; the exporter batches.
  */
-import type { Attributes } from "./Telemetry.ts";
+import type { Attributes } from "../../shared/telemetry/Telemetry.ts";
 import { SCOPE } from "./mcpSpan.ts";
 
 /** OTLP `Span.SpanKind` and `Status.StatusCode` values. */
