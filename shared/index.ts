@@ -42,7 +42,7 @@ export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage 
 export type { PromptArgument } from "./methods/promptArguments.ts";
 export { MAX_COMPLETION_VALUES } from "./methods/completionMethods.ts";
 
-// Extensions (the definition's `extensions`): each factory brings its code, so a server without one ships none of it
+// Capabilities (the definition's `use`): each factory brings its code, so a server without one ships none of it
 export type { Extension, ExtensionParts } from "./definition/ServerOptions.ts";
 export { apps } from "../capabilities/apps/apps.ts";
 export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermissions } from "../capabilities/apps/view.ts";
