@@ -1,6 +1,6 @@
 /**
  * One task, whatever hosts it: its state machine, its storage and its runs. A Durable Object
- * hosts one per task on Workers (`durable/TaskObject.ts`); `LocalTasks` hosts them in a process.
+ * hosts one per task on Workers (`durable/TaskObject.ts`, beside this file); `LocalTasks` hosts them in a process.
  * The host gives it a key-value store and one wakeup (`schedule`: the object's alarm, or a timer),
  * and is told when the task changes (`publish`) or is gone.
  *

@@ -1,6 +1,6 @@
 /**
  * Where tasks live, as the routes see them: one operation per extension method, each addressed by
- * the task id (on Workers, the Durable Object of that id: `durable/durableTasks.ts`; in a process,
+ * the task id (on Workers, the Durable Object of that id: `capabilities/tasks/durable/durableTasks.ts`; in a process,
  * `LocalTasks`). Every operation names the caller's `owner` digest, and a task another principal
  * created answers as an unknown one does.
  */

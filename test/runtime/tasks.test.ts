@@ -1,5 +1,5 @@
 /**
- * The task Durable Object (`durable/TaskObject.ts`) inside real workerd, where the in-process
+ * The task Durable Object (`capabilities/tasks/durable/TaskObject.ts`) inside real workerd, where the in-process
  * host (`LocalTasks`) cannot be: a run lost with its object (reset mid-run, as a deploy or a
  * crash does) is started again by the lease alarm; `tasks/cancel` reaches the handler's signal
  * and outlives the handler's late return; at its TTL a task leaves no key and no alarm; and the
