@@ -10,18 +10,21 @@ import { defineConfig } from "vitest/config";
 import { sourceAliases } from "./scripts/sourceAliases.mjs";
 
 /** `durable-mcp` and its subpaths, from source: tests import the package as its users do. */
-const resolve = { alias: Object.entries(sourceAliases()).map(([name, path]) => ({ find: new RegExp(`^${name}$`), replacement: path })) };
+const aliasesOf = (aliases: Record<string, string>) => ({ alias: Object.entries(aliases).map(([name, path]) => ({ find: new RegExp(`^${name}$`), replacement: path })) });
+const resolve = aliasesOf(sourceAliases());
+/** Inside workerd, the entries' Workers variants (the `workerd` export condition), as wrangler resolves an installed package. */
+const workersResolve = aliasesOf(sourceAliases("workerd"));
 
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: "unit", include: ["shared/**/*.test.ts", "example/**/*.test.ts", "test/unit/**/*.test.ts", "create/template/**/*.test.ts"], environment: "node" } },
+      { resolve, test: { name: "unit", include: ["shared/**/*.test.ts", "capabilities/**/*.test.ts", "example/**/*.test.ts", "test/unit/**/*.test.ts", "create/template/**/*.test.ts"], environment: "node" } },
       // Size budgets: wrangler bundles the Workers as it would deploy them; and the packed package, installed.
       { test: { name: "bundle", include: ["test/bundle/**/*.test.ts", "test/pack/**/*.test.ts"], environment: "node", testTimeout: 120_000 } },
       // npm create durable-mcp from its packed tarball, offline: the new project installed, tested, served, built and type-checked.
       { test: { name: "create", include: ["test/create/**/*.test.ts"], environment: "node", testTimeout: 120_000, hookTimeout: 300_000 } },
       {
-        resolve,
+        resolve: workersResolve,
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
@@ -39,7 +42,7 @@ export default defineConfig({
         test: { name: "runtime", include: ["test/runtime/**/*.test.ts"], exclude: ["test/runtime/homes/**"], testTimeout: 20_000 },
       },
       {
-        resolve,
+        resolve: workersResolve,
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },

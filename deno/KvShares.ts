@@ -13,7 +13,7 @@ import { type Checked, PASSED, refused } from "../shared/errors/Checked.ts";
 import { networkOf } from "../shared/shares/clientKey.ts";
 import { checkShare, type ShareLimit, shareLimits, tally } from "../shared/shares/ShareLimits.ts";
 import type { Holding, ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
-import { pauseAfterConflict } from "./pauseAfterConflict.ts";
+import { pauseAfterConflict } from "./kv/pauseAfterConflict.ts";
 
 const ROOT = "share";
 /** Attempts of one change before it gives up: each failed one means another process changed the same client's holdings. */

@@ -24,19 +24,19 @@
  */
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
-import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
+import { LocalTasks } from "../capabilities/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
-import { KvHomeExpiries } from "./KvHomeExpiries.ts";
+import { KvHomeExpiries } from "../capabilities/homes/deno/KvHomeExpiries.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { Logger } from "../shared/log/Logger.ts";
-import { denoTelemetry } from "./denoTelemetry.ts";
+import { denoTelemetry } from "../capabilities/telemetry/deno/denoTelemetry.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
-import { KvStorage } from "./KvStorage.ts";
+import { KvStorage } from "./kv/KvStorage.ts";
 import { KvShares } from "./KvShares.ts";
-import { KvTasks } from "./KvTasks.ts";
+import { KvTasks } from "../capabilities/tasks/deno/KvTasks.ts";
 import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { refuseToStart } from "./refuseToStart.ts";

@@ -20,7 +20,7 @@ import { Logger, stderrSink } from "../shared/log/Logger.ts";
 import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
 import { serveStdio } from "../shared/stdio/serveStdio.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
-import { denoTelemetry } from "./denoTelemetry.ts";
+import { denoTelemetry } from "../capabilities/telemetry/deno/denoTelemetry.ts";
 import { refuseToStart } from "./refuseToStart.ts";
 import { userHomeNeedsSignIn } from "../shared/home/deploymentProblems.ts";
 

@@ -41,22 +41,14 @@ import { type Relayed, SessionHost } from "../shared/host/SessionHost.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { CompiledServer } from "../shared/server/CompiledServer.ts";
-import type { HomeObject } from "./HomeObject.ts";
-import { remoteHomes, remoteShares } from "./homeRegistry.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { closeBack } from "./sockets.ts";
 import { RelayedStream, type RelayState } from "./RelayedStream.ts";
 import { OPERATION_HEADER, readAck } from "./relayProtocol.ts";
-import type { WatchObject } from "./WatchObject.ts";
-import { watchObjects } from "./watchRegistry.ts";
+import { workersPart } from "./WorkersPart.ts";
 
 /** What the session object reads from its environment. */
-export type SessionObjectEnv = ServerEnv & {
-  /** Change fan-out across isolates (2026-07-28 `subscriptions/listen`); without it, none from sessions. */
-  MCP_WATCH?: DurableObjectNamespace<WatchObject>;
-  /** Where definitions with a home of their own run (`home: "user"` or a handle). */
-  MCP_HOME?: DurableObjectNamespace<HomeObject>;
-};
+export type SessionObjectEnv = ServerEnv;
 
 /**
  * One server definition's session class. `createWorker` makes the subclass wrangler.toml binds
@@ -72,6 +64,8 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
     super(ctx, env);
     const config = readConfig(env);
     const logger = new Logger(config.logLevel);
+    // What the definition's capabilities bring here (`watch()`: fan-out across isolates, else none from sessions; `homes()`: homes and fair shares).
+    const workers = workersPart(definition);
     this.#log = logger;
     this.#host = new SessionHost({
       server: definition,
@@ -79,9 +73,9 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
       config,
       logger,
       env,
-      broadcast: watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes),
-      homes: remoteHomes(definition, env.MCP_HOME),
-      shares: remoteShares(definition, env.MCP_HOME),
+      broadcast: workers.broadcaster?.(env, config.maxQueueBytes),
+      homes: workers.homes?.(env, definition),
+      shares: workers.shares?.(env),
       telemetry: definition.telemetryFor(env, logger, waitUntil),
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
       // Checked while loading, before the sockets are reattached: a hibernated client is still connected.

@@ -13,7 +13,7 @@
  */
 import * as z from "zod/mini";
 import { en } from "zod/locales";
-import { apps, defineServer, otlpTelemetry, type ServerEnv, skills, tasks, tool, toolError } from "durable-mcp";
+import { apps, defineServer, otlp, type ServerEnv, homes, skills, tasks, tool, toolError, watch } from "durable-mcp";
 import { alertBoardTools, alertBoardView } from "./alertBoard.ts";
 import { weatherSkill } from "./weatherSkill.ts";
 import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
@@ -113,8 +113,8 @@ export const tools = [
   ...alertBoardTools("session"),
 ];
 
-/** The extensions: the board's view (MCP Apps), the weather skill (Agent Skills), and tasks for `alertSweep`. */
-export const extensions = [apps({ views: [alertBoardView] }), skills([weatherSkill]), tasks()];
+/** The capabilities: the board's view (MCP Apps), the weather skill (Agent Skills), tasks for `alertSweep`, change fan-out for its resources, homes for its notebook, and traces (off until an OTLP endpoint is set). */
+export const use = [apps({ views: [alertBoardView] }), skills({ skills: [weatherSkill] }), tasks(), watch(), homes(), otlp()];
 
 // `telemetry`: request spans and durations to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
-export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, extensions, telemetry: otlpTelemetry });
+export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, use });

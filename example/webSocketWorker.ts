@@ -8,7 +8,7 @@
  * Durable Object with `stub.fetch(request)` and serve it there, so the session could use the
  * object's storage and the hibernation API; the transport code would be the same.)
  */
-import { createWorker, homeObject, taskObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker } from "durable-mcp/cloudflare";
 import { readConfig, serveMessages } from "durable-mcp/transport";
 import server from "./server.ts";
 import { offersSubprotocol, refuseUpgrade, SUBPROTOCOL, webSocketMessages } from "./webSocketMessages.ts";
@@ -32,7 +32,7 @@ const worker = createWorker(server, {
   ],
 });
 export class McpSession extends worker.McpSession {}
-export class McpWatch extends watchObject() {}
-export class McpHome extends homeObject(server) {}
-export class McpTask extends taskObject(server) {}
+export class McpWatch extends worker.McpWatch {}
+export class McpHome extends worker.McpHome {}
+export class McpTask extends worker.McpTask {}
 export default { fetch: worker.fetch };

@@ -23,7 +23,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
-import { LocalTasks } from "../shared/tasks/LocalTasks.ts";
+import { LocalTasks } from "../capabilities/tasks/LocalTasks.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
 import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { Logger } from "../shared/log/Logger.ts";

@@ -6,14 +6,21 @@
 import { build } from "esbuild";
 import { sourceAliases } from "./sourceAliases.mjs";
 
-/** `durable-mcp` and its subpaths, from source (an installed package needs no such help). */
-export const fromSource = {
-  name: "durable-mcp-source",
-  setup(build) {
-    const aliases = sourceAliases();
-    build.onResolve({ filter: /^durable-mcp(\/|$)/ }, (args) => (aliases[args.path] ? { path: aliases[args.path] } : undefined));
-  },
-};
+/** `durable-mcp` and its subpaths, from source (an installed package needs no such help), for Node or Deno. */
+export const fromSource = sourceResolver();
+
+/** The same for a Worker: the entries' `workerd` variants, as wrangler resolves an installed package. */
+const fromWorkersSource = sourceResolver("workerd");
+
+function sourceResolver(condition) {
+  const aliases = sourceAliases(condition);
+  return {
+    name: "durable-mcp-source",
+    setup(build) {
+      build.onResolve({ filter: /^durable-mcp(\/|$)/ }, (args) => (aliases[args.path] ? { path: aliases[args.path] } : undefined));
+    },
+  };
+}
 
 /**
  * @param {string} entry  absolute path of the Worker entry
@@ -32,7 +39,7 @@ export async function bundleWorker(entry, outfile, { minify = false } = {}) {
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "browser"],
     external: ["cloudflare:*"],
-    plugins: [fromSource],
+    plugins: [fromWorkersSource],
     logLevel: "error",
   });
 }

@@ -40,15 +40,17 @@ export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, Te
 export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage } from "./definition/PromptDefinition.ts";
 export type { PromptArgument } from "./methods/promptArguments.ts";
 
-// Extensions (the definition's `extensions`): each factory brings its code, so a server without one ships none of it
+// Capabilities (the definition's `use`): each factory brings its code, so a server without one ships none of it
 export type { Extension, ExtensionParts } from "./definition/ServerOptions.ts";
-export { apps } from "./apps/apps.ts";
-export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermissions } from "./apps/view.ts";
-export { rendersViews } from "./apps/appsExtension.ts";
+export { apps } from "../capabilities/apps/apps.ts";
+export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermissions } from "../capabilities/apps/view.ts";
+export { rendersViews } from "../capabilities/apps/appsExtension.ts";
 export type { ToolView, ToolVisibility } from "./definition/ToolView.ts";
-export { skills, type SkillsOptions } from "./skills/skills.ts";
-export { tasks } from "./stateless/tasks.ts";
-export { skill, type Skill, type SkillDefinition, type SkillFile } from "./skills/skill.ts";
+export { skills, type SkillsOptions } from "../capabilities/skills/skills.ts";
+export { tasks } from "../capabilities/tasks/tasks.ts";
+export { watch } from "../capabilities/watch/watch.ts";
+export { homes } from "../capabilities/homes/homes.ts";
+export { skill, type Skill, type SkillDefinition, type SkillFile } from "../capabilities/skills/skill.ts";
 
 // What a handler gets
 export type {
@@ -77,8 +79,8 @@ export type { HandlerStorage, KeyValueStore } from "./storage/KeyValueStore.ts";
 export type { ListFeature, ListKind } from "./definition/ListKind.ts";
 export type * from "./definition/types.ts";
 
-// Operating it: traces and metrics (the definition's `telemetry` option)
-export { otlpTelemetry } from "./telemetry/OtlpTelemetry.ts";
+// Operating it: traces and metrics (`otlp()` in the definition's `use`)
+export { otlp } from "../capabilities/telemetry/otlp.ts";
 export type { RequestOrigin, RequestSpan, Telemetry, TelemetryFactory, TelemetryServices } from "./telemetry/Telemetry.ts";
 
 // Authorization (the router's `authorization` and `rateLimits` options)

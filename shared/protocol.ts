@@ -11,6 +11,6 @@
 export { ErrorCode, type ErrorCodeValue } from "./errors/errorCodes.ts";
 export { LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, type ModernProtocolVersion, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol/versions.ts";
 export type { LogLevel } from "./protocol/logLevels.ts";
-export { APPS_EXTENSION, VIEW_MIME_TYPE } from "./apps/appsExtension.ts";
-export { SKILLS_EXTENSION } from "./skills/skills.ts";
+export { APPS_EXTENSION, VIEW_MIME_TYPE } from "../capabilities/apps/appsExtension.ts";
+export { SKILLS_EXTENSION } from "../capabilities/skills/skills.ts";
 export { TASKS_EXTENSION } from "./methods/tasksExtension.ts";

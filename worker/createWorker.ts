@@ -1,22 +1,23 @@
 /**
  * The Workers runtime: the shared routes with sessions in Durable Objects (one per session id,
  * `MCP_SESSION`). One call wires a server definition into the `fetch` handler and the session
- * class wrangler.toml binds. What only some servers need comes with a call of its own, so that a
- * Worker without it ships none of its code: `watchObject()` for change fan-out through one Durable
- * Object per watched topic (`MCP_WATCH`; without it, within the isolate only), `taskObject(server)`
- * for tools declared with `task` (`MCP_TASK`), `homeObject(server)` for definitions with homes of
- * their own (`MCP_HOME`). The entry exports classes, not consts: the `Env` that `wrangler types`
- * generates names each bound class's type (`import("./worker").McpSession`).
+ * class wrangler.toml binds. The capabilities in the definition's `use` bring their own classes,
+ * offered beside `McpSession` (`tasks()`: `McpTask`, bound as `MCP_TASK`; `watch()`: `McpWatch`,
+ * change fan-out through one Durable Object per watched topic, `MCP_WATCH`; without it, within the
+ * isolate only; `homes()`: `McpHome`, the homes of definitions that have them, `MCP_HOME`), so
+ * that a Worker without one ships none of its code. The entry exports classes, not consts: the
+ * `Env` that `wrangler types` generates names each bound class's type (`import("./worker").McpSession`).
  *
  * @example
  * // worker.ts, wrangler.toml's `main`
- * import { createWorker, taskObject, watchObject } from "durable-mcp/cloudflare";
+ * import { createWorker } from "durable-mcp/cloudflare";
  * import server from "./server.ts";
  *
  * const worker = createWorker(server);
  * export class McpSession extends worker.McpSession {}
- * export class McpWatch extends watchObject() {} // only where lists or resources can change
- * export class McpTask extends taskObject(server) {} // only with tools declared with `task`
+ * export class McpWatch extends worker.McpWatch {} // only where `use` lists watch()
+ * export class McpTask extends worker.McpTask {} // only where `use` lists tasks()
+ * export class McpHome extends worker.McpHome {} // only where `use` lists homes()
  * export default { fetch: worker.fetch };
  */
 import { waitUntil } from "cloudflare:workers";
@@ -30,11 +31,10 @@ import { OPERATION_HEADER, RELAY_URL } from "../durable/relayProtocol.ts";
 import { SSE_HEADERS } from "../shared/outbound/encodeSse.ts";
 import { nativeBody } from "./nativeBody.ts";
 import { relayToClient } from "./relayToClient.ts";
-import { watchObjects } from "../durable/watchRegistry.ts";
-import { taskObjects } from "../durable/taskRegistry.ts";
-import type { TaskObject } from "../durable/TaskObject.ts";
-import type { HomeObject } from "../durable/HomeObject.ts";
-import { remoteHomes, userDataEraser } from "../durable/homeRegistry.ts";
+import type { TaskObject, TaskObjectEnv } from "../capabilities/tasks/durable/TaskObject.ts";
+import type { WatchObject } from "../capabilities/watch/durable/WatchObject.ts";
+import { type ObjectClass, workersPart, type WorkersPart } from "../durable/WorkersPart.ts";
+import type { HomeObject, HomeObjectEnv } from "../capabilities/homes/durable/HomeObject.ts";
 import { workerAddress } from "./workerAddress.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
@@ -44,11 +44,27 @@ export type WorkerEnv = SessionObjectEnv & {
   MCP_SESSION: DurableObjectNamespace<SessionObject>;
   /** One object per task (tasks extension); needed only by servers with tools that run as tasks. */
   MCP_TASK?: DurableObjectNamespace<TaskObject>;
+  /** One object per watched topic (`watch()`): change fan-out across isolates. */
+  MCP_WATCH?: DurableObjectNamespace<WatchObject>;
   /** Seals 2026-07-28 `requestState`; at least 32 characters. Set with `wrangler secret put`. */
   REQUEST_STATE_SECRET?: string;
 };
 
-export interface McpWorker<E extends WorkerEnv> {
+/**
+ * The Durable Object classes the capabilities bring, by the name an entry exports each as and
+ * wrangler.toml binds: a Worker offers those of its definition's `use` list.
+ */
+export interface ObjectClasses {
+  /** `tasks()`: one object per task, bound as `MCP_TASK`. */
+  McpTask: new (ctx: DurableObjectState, env: TaskObjectEnv) => TaskObject;
+  /** `watch()`: one object per watched topic, bound as `MCP_WATCH`. */
+  McpWatch: typeof WatchObject;
+  /** `homes()`: one object per user and per handle, bound as `MCP_HOME`. */
+  McpHome: new (ctx: DurableObjectState, env: HomeObjectEnv) => HomeObject;
+}
+
+/** A Worker for a definition whose capabilities bring the classes `Objects` (`createWorker`). */
+export type McpWorker<E extends WorkerEnv, Objects extends string = never> = {
   fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response>;
   /** Export a class of this name extending it (`export class McpSession extends worker.McpSession {}`): wrangler.toml binds it as `MCP_SESSION`. */
   McpSession: new (ctx: DurableObjectState, env: SessionObjectEnv) => SessionObject;
@@ -56,29 +72,30 @@ export interface McpWorker<E extends WorkerEnv> {
    * Deletes everything a user has in this deployment (a data-protection request), as
    * `server.deleteUserData(who)` does on Deno and Node: their home, the homes of the handles minted
    * for them, and their live sessions and tasks. Takes the Worker's `env` (from a route or a
-   * scheduled handler of yours), where the objects are bound; needs the home class (`homeObject`).
+   * scheduled handler of yours), where the objects are bound; needs `homes()` in the definition's `use`.
    *
    * @example await worker.deleteUserData(env, { issuer: "https://auth.example.com", subject: "user-123" })
    */
   deleteUserData(env: E, who: { issuer: string; subject: string }): Promise<{ sessions: number; tasks: number }>;
-}
+} & Pick<ObjectClasses, Objects & keyof ObjectClasses>;
 
 /**
  * @param options `before`: checks of yours run before any MCP route (return a Response to answer
  *   the request yourself); `routes`: routes of your own, tried first.
  */
-export function createWorker<E extends WorkerEnv = WorkerEnv>(server: ServerDefinition, options: RouterOptions<E> = {}): McpWorker<E> {
+export function createWorker<E extends WorkerEnv = WorkerEnv, Objects extends string = never>(server: ServerDefinition<Objects>, options: RouterOptions<E> = {}): McpWorker<E, Objects> {
   const definition = compiledOf(server, "createWorker");
+  const part = workersPart(definition);
   // One in-isolate fallback per Worker, shared by its requests, for deployments without MCP_WATCH.
   let local: MemoryBroadcaster | undefined;
   const handle = createRouter<E>(
     definition,
     {
       sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
-      // Without `watchObject()` in the entry (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
-      broadcaster: (env, config) => watchObjects.remote(env.MCP_WATCH, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
-      tasks: (env, { config }) => taskObjects.remote(env.MCP_TASK, config.maxQueueBytes),
-      homes: (env) => remoteHomes(definition, env.MCP_HOME),
+      // Without `watch()` in the definition's list (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
+      broadcaster: (env, config) => part.broadcaster?.(env, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
+      tasks: (env, { config }) => part.tasks?.(env, config.maxQueueBytes),
+      homes: (env) => part.homes?.(env, definition),
       // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
       keepAlive: waitUntil,
       // CF-Connecting-IP where Cloudflare's edge wrote it, else workerd's own peer: never a header the client chose.
@@ -86,20 +103,23 @@ export function createWorker<E extends WorkerEnv = WorkerEnv>(server: ServerDefi
     },
     options,
   );
-  class McpSession extends SessionObject {
-    constructor(ctx: DurableObjectState, env: SessionObjectEnv) {
-      super(ctx, env, definition);
-    }
+  // Each class the entry exports serves this definition: the session class, and those of its capabilities.
+  const bound = (Base: ObjectClass) =>
+    class extends Base {
+      constructor(ctx: DurableObjectState, env: WorkerEnv) {
+        super(ctx, env, definition);
+      }
+    };
+  const worker: Record<string, unknown> = { fetch: async (request: Request, env: E, ctx: ExecutionContext) => nativeBody(await handle(request, env, ctx), ctx), McpSession: bound(SessionObject) };
+  for (const capability of definition.use) {
+    const objects = (capability.workers as WorkersPart | undefined)?.objects ?? {};
+    for (const name in objects) worker[name] = bound(objects[name]!);
   }
-  return {
-    fetch: async (request, env, ctx) => nativeBody(await handle(request, env, ctx), ctx),
-    McpSession,
-    deleteUserData: async (env, who) => {
-      const erase = userDataEraser(definition);
-      if (!erase) throw new TypeError("deleteUserData needs homeObject(server), bound as MCP_HOME");
-      return erase(env, who);
-    },
+  worker.deleteUserData = async (env: E, who: { issuer: string; subject: string }) => {
+    if (!part.deleteUserData) throw new TypeError('deleteUserData needs homes() in the definition\'s "use", and its class bound as MCP_HOME');
+    return part.deleteUserData(env, who);
   };
+  return worker as McpWorker<E, Objects>;
 }
 
 /**

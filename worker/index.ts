@@ -11,15 +11,12 @@
  * export default { fetch: worker.fetch };
  *
  * Classes, not consts: the `Env` that `wrangler types` generates names their types. A server whose
- * lists or resources can change also exports the watch class (`export class McpWatch extends
- * watchObject() {}`), one with tools that run as tasks the task class (`export class McpTask
- * extends taskObject(server) {}`), and one with homes the home class (`export class McpHome
- * extends homeObject(server) {}`). The Durable Object classes themselves are not exported: these
- * calls make them, bound to the definition.
+ * lists or resources can change lists `watch()` in its `use` and exports the watch class
+ * (`export class McpWatch extends worker.McpWatch {}`), one that lists `tasks()` the task class
+ * (`export class McpTask extends worker.McpTask {}`), and one that lists `homes()` the home class
+ * (`export class McpHome extends worker.McpHome {}`). The Durable Object classes themselves are
+ * not exported: `createWorker` makes them, bound to the definition.
  */
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
-export { taskObject } from "./taskObject.ts";
-export { watchObject } from "./watchObject.ts";
-export { homeObject } from "./homeObject.ts";
 export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "./providerVerifier.ts";

@@ -10,7 +10,7 @@
  */
 import * as z from "zod/mini";
 import { defineServer, tool } from "durable-mcp";
-import { extensions, tools } from "../server.ts";
+import { use, tools } from "../server.ts";
 import { userNotepad } from "../notes.ts";
 import { alertBoardTools } from "../alertBoard.ts";
 
@@ -29,7 +29,7 @@ export default defineServer({
   name: "my-weather-server-oauth",
   version: "0.0.1",
   toJsonSchema: z.toJSONSchema,
-  extensions,
+  use,
   tools: [
     // The example's tools, but the note pad and the alert board's pick are each signed-in user's own (home: "user").
     ...tools.map((t) => (t.name === "notepad" ? userNotepad : (userBoard.get(t.name) ?? t))),

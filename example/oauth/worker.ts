@@ -20,7 +20,7 @@
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { oauth } from "durable-mcp";
-import { createWorker, homeObject, providerVerifier, taskObject, watchObject, type WorkerEnv } from "durable-mcp/cloudflare";
+import { createWorker, providerVerifier, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type ConsentEnv, consent } from "./consent.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 
@@ -61,7 +61,7 @@ function providerFor(origin: string): OAuthAuthorizationServer<Env> {
   return provider;
 }
 
-const mcp = createWorker<Env>(server, {
+const mcp = createWorker(server, {
   authorization: oauth((env: Env) => ({
     verify: providerVerifier((resource) => providerFor(new URL(resource).origin)),
     // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
@@ -73,9 +73,9 @@ const mcp = createWorker<Env>(server, {
 });
 
 export class McpSession extends mcp.McpSession {}
-export class McpWatch extends watchObject() {}
-export class McpHome extends homeObject(server) {}
-export class McpTask extends taskObject(server) {}
+export class McpWatch extends mcp.McpWatch {}
+export class McpHome extends mcp.McpHome {}
+export class McpTask extends mcp.McpTask {}
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

@@ -7,7 +7,6 @@
 import { jwtVerifier } from "../../shared/auth/jwtVerifier.ts";
 import { oauth } from "../../shared/auth/oauth.ts";
 import { createWorker } from "../../worker/createWorker.ts";
-import { watchObject } from "../../worker/watchObject.ts";
 import server from "../../example/oauth/server.ts";
 import { meteredObjects, meterRoutes } from "./meter.ts";
 
@@ -19,6 +18,6 @@ const worker = createWorker(server, {
   })),
 });
 
-export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);
-export const McpWatch = watchObject();
+export const { McpSession, McpTask, McpHome } = meteredObjects(worker);
+export const { McpWatch } = worker;
 export default { fetch: worker.fetch };

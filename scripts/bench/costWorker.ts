@@ -5,12 +5,11 @@
  * Nothing here is safe to deploy; it exists to be measured.
  */
 import { createWorker } from "../../worker/createWorker.ts";
-import { watchObject } from "../../worker/watchObject.ts";
 import server from "../../example/server.ts";
 import { meteredObjects, meterRoutes } from "./meter.ts";
 
 const worker = createWorker(server, { routes: meterRoutes() });
 
-export const { McpSession, McpTask, McpHome } = meteredObjects(server, worker.McpSession);
-export const McpWatch = watchObject();
+export const { McpSession, McpTask, McpHome } = meteredObjects(worker);
+export const { McpWatch } = worker;
 export default { fetch: worker.fetch };

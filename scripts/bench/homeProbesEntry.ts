@@ -10,10 +10,11 @@ import { newHandle } from "../../shared/home/Homes.ts";
 import { LocalHomes } from "../../shared/home/LocalHomes.ts";
 import { runInHome } from "../../shared/home/runInHome.ts";
 import { Logger } from "../../shared/log/Logger.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { stubContext } from "../../shared/testing/testKit.ts";
 import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 
-const server = new CompiledServer({ name: "home-probes", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] }).assertValid();
+const server = new CompiledServer({ name: "home-probes", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook], use: [homesCapability()] }).assertValid();
 const homes = new LocalHomes({ server, config: DEFAULT_CONFIG, logger: new Logger("error") });
 const method = server.method("tools/call")!;
 

@@ -21,9 +21,6 @@
  * Nothing here is safe to deploy; it exists to be measured.
  */
 
-import type { ServerDefinition } from "../../shared/server/ServerDefinition.ts";
-import { homeObject } from "../../worker/homeObject.ts";
-import { taskObject } from "../../worker/taskObject.ts";
 
 export type Kind = "session" | "task" | "home";
 
@@ -159,11 +156,11 @@ export function metered<C extends ObjectClass>(Base: C, kind: Kind, rpc: readonl
 }
 
 /** The Worker's object classes for `server`, metered, each with the RPC methods its class answers. */
-export function meteredObjects(server: ServerDefinition, McpSession: ObjectClass) {
+export function meteredObjects({ McpSession, McpTask, McpHome }: { McpSession: ObjectClass; McpTask: ObjectClass; McpHome: ObjectClass }) {
   return {
     McpSession: metered(McpSession, "session", ["apply"]),
-    McpTask: metered(taskObject(server), "task", ["create", "get", "update", "cancel", "erase"]),
-    McpHome: metered(homeObject(server), "home", ["run", "abort", "erase", "acquireShare", "releaseShare"]),
+    McpTask: metered(McpTask, "task", ["create", "get", "update", "cancel", "erase"]),
+    McpHome: metered(McpHome, "home", ["run", "abort", "erase", "acquireShare", "releaseShare"]),
   };
 }
 

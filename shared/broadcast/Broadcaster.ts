@@ -5,7 +5,7 @@
  * (list changes) or `resource:<uri>` (one resource's updates).
  *
  * Two hosts implement it: `MemoryBroadcaster` (one process: Deno, tests, a Worker without the
- * binding) and `durable/WatchObject.ts` (one Durable Object per topic, for every isolate).
+ * binding) and `capabilities/watch/durable/WatchObject.ts` (one Durable Object per topic, for every isolate).
  * A subscriber is a byte stream of newline-delimited JSON messages; one that falls behind by more
  * than its bound is ended rather than buffered without limit (it may subscribe again).
  */

@@ -5,7 +5,7 @@
  * growing it: a close, not an error, so the reader sees an ordinary end and finishes gracefully
  * (and may subscribe again). Both broadcasters hold their subscribers this way: in process
  * (`MemoryBroadcaster`) and in the Worker that relays a topic object's socket
- * (`durable/WatchObject.ts`), so memory is bounded per listener where the listener is.
+ * (`capabilities/watch/durable/WatchObject.ts`), so memory is bounded per listener where the listener is.
  *
  * One teardown: the reader cancels, the listener's signal aborts, the bound is passed, or the
  * source ends — `onEnd` runs once, whichever comes first.

@@ -20,6 +20,9 @@
  */
 
 /** A handle home: `handle` names the tool or prompt argument (or template variable) that carries the handle. */
+/** The name `homes()` has in a definition's `use`: what a definition with a home of its own needs listed. */
+export const HOMES_CAPABILITY = "homes";
+
 export interface HandleHome {
   handle: string;
 }

@@ -38,15 +38,15 @@ export interface ServerOptions {
    */
   listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
   /**
-   * The MCP extensions this server offers, each made by its factory, which brings its code:
-   * `apps({ views })` (MCP Apps, `io.modelcontextprotocol/ui`), `skills([…])` (Agent Skills,
-   * `io.modelcontextprotocol/skills`) and `tasks()` (`io.modelcontextprotocol/tasks`, for tools
-   * declared with `task`). Advertised alike in `initialize`, `server/discover` and `GET /`; tasks,
-   * a 2026-07-28 extension, in the last two only.
+   * The optional capabilities this server uses, each made by its factory, which brings its code:
+   * `tasks()` (tools declared with `task`), `apps({ views })` (MCP Apps), `skills({ skills })`
+   * (Agent Skills), `otlp()` (traces and metrics over OTLP). A capability that is an MCP extension is advertised alike in `initialize`,
+   * `server/discover` and `GET /`; tasks, a 2026-07-28 extension, in the last two only. On
+   * Workers, each brings its Durable Object class too (`createWorker(server).McpTask`).
    *
-   * @example extensions: [apps({ views: [board] }), skills([weatherSkill]), tasks()]
+   * @example use: [tasks(), apps({ views: [board] }), skills({ skills: [weatherSkill] })]
    */
-  extensions?: readonly Extension[];
+  use?: readonly Extension<string>[];
   /**
    * 2026-07-28 caching hints (`ttlMs`, `cacheScope`) per cacheable method: `server/discover`, the
    * four lists and `resources/read`. Default for each: `{ ttlMs: 0, cacheScope: "private" }`,
@@ -63,15 +63,6 @@ export interface ServerOptions {
    * @example onError: (error, info) => tracker.capture(error, { tags: { tool: info.tool } })
    */
   onError?: (error: Error, info: HandlerErrorInfo) => void | Promise<void>;
-  /**
-   * Where request spans and the `mcp.server.operation.duration` metric go (OpenTelemetry MCP
-   * conventions). `otlpTelemetry` (from `durable-mcp`) exports over OTLP/HTTP JSON to
-   * the `OTEL_EXPORTER_OTLP_*` endpoint, and is off while none is set. On Deno, `OTEL_DENO=true`
-   * uses Deno's built-in OpenTelemetry instead. Without this option nothing is traced.
-   *
-   * @example import { otlpTelemetry } from "durable-mcp"; defineServer({ …, telemetry: otlpTelemetry })
-   */
-  telemetry?: TelemetryFactory;
 }
 
 /** What `onError` learns of a failure besides the error itself. */
@@ -100,31 +91,49 @@ export interface CacheHint {
 }
 
 /**
- * One MCP extension a server offers (SEP-1724: capabilities under `extensions`, keyed by an
- * identifier such as `io.modelcontextprotocol/skills`), made by the extension's own factory
- * (`apps()`, `skills()`), which carries all of its code: the core knows only this shape, so a
- * server that lists none ships none of it (test/bundle).
+ * One optional capability a server uses, made by its own factory (`tasks()`, `apps()`,
+ * `skills()`), which carries all of its code: the core knows only this shape, so a server that
+ * lists none ships none of it (test/bundle). Most are MCP extensions (SEP-1724: capabilities
+ * under `extensions`, keyed by an identifier such as `io.modelcontextprotocol/skills`).
  *
- * An extension works on the options before they compile: it may add resources (a view, a skill's
+ * A capability works on the options before they compile: it may add resources (a view, a skill's
  * files), rewrite tools (a view's `_meta`), and bring methods of its own (`skills/list`). What it
  * adds is then served like anything the author declared, on every endpoint and era, and what it
  * advertises goes out alike in `initialize`, `server/discover` and `GET /` (an extension of
  * 2026-07-28 alone, such as tasks, says so with `sessions: false`).
+ *
+ * `Objects` names the Durable Object classes it brings to a Worker entry (`"McpTask"`): a type
+ * only, so that `createWorker(server)` offers exactly the classes of the server's list.
  */
-export interface Extension {
-  /** Its identifier: the key under `capabilities.extensions`. */
+export interface Extension<Objects extends string = never> {
+  /** Its identifier: the key under `capabilities.extensions` for an extension, else a name of its own. */
   readonly id: string;
   /**
-   * Called once, as the definition compiles, with the options as the extensions before it left
-   * them. @throws TypeError naming what is wrong with a definition the extension reads.
+   * Called once, as the definition compiles, with the options as the capabilities before it left
+   * them; absent for a capability that adds nothing to the definition (`watch()`, `homes()`).
+   * @throws TypeError naming what is wrong with a definition the capability reads.
    */
-  extend(options: ServerOptions): ExtensionParts;
+  extend?(options: ServerOptions): ExtensionParts;
+  /**
+   * Its part on Workers, where the package's `workerd` variant makes it: the object classes and
+   * the clients that reach them. Opaque here; absent elsewhere (Deno and Node host it themselves).
+   */
+  readonly workers?: object;
+  /** Its host in a process (Deno, Node, stdio), where the package's default variant makes it: opaque here. */
+  readonly local?: object;
+  /**
+   * Where request spans and the `mcp.server.operation.duration` metric go (OpenTelemetry MCP
+   * conventions), on every runtime: `otlp()` brings its exporter. One capability of a list brings it.
+   */
+  readonly telemetry?: TelemetryFactory;
+  /** Type only, never set: the names of the Durable Object classes it brings to a Worker entry. */
+  readonly "~objects"?: Objects;
 }
 
 /** What an extension gives a server. */
 export interface ExtensionParts {
-  /** The settings advertised under `capabilities.extensions[id]`; `{}` for none. */
-  settings: Record<string, unknown>;
+  /** The settings advertised under `capabilities.extensions[id]` (`{}` for none); absent for a capability that is no MCP extension. */
+  settings?: Record<string, unknown>;
   /** The options the server compiles from now: the ones given, with the extension's definitions added or rewritten. */
   options: ServerOptions;
   /** Methods of its own (e.g. `skills/list`), answered in every era. */

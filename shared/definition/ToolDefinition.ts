@@ -20,7 +20,7 @@ interface ToolBase<H extends Home> {
   _meta?: Record<string, unknown>;
   /**
    * The view (MCP Apps) a host renders this tool's results in, and who may call it. Needs
-   * `apps({ views })` in the definition's `extensions`, with the view it names.
+   * `apps({ views })` in the definition's `use`, with the view it names.
    *
    * @example ui: { view: "ui://weather/board.html" }                          // the model calls it, the view shows the result
    * @example ui: { view: "ui://weather/board.html", visibility: ["app"] }     // only the view calls it

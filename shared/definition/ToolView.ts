@@ -1,6 +1,6 @@
 /**
  * What a tool declares to be shown in a view (MCP Apps, SEP-1865 "Resource Discovery"): which
- * view, and who may call it. A type only: `apps()` reads it (`shared/apps`), so a server without views ships none
+ * view, and who may call it. A type only: `apps()` reads it (`capabilities/apps`), so a server without views ships none
  * of the code that does.
  */
 

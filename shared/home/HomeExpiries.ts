@@ -1,7 +1,7 @@
 /**
  * When each home in a process's keeping is next due to wake (its retention, a holding's lapse):
  * one index of (time, home name), which `LocalHomes` scans with one timer, in place of a timer per
- * home. In memory here; in Deno KV, `deno/KvHomeExpiries.ts`, where a restarted process reads only
+ * home. In memory here; in Deno KV, `capabilities/homes/deno/KvHomeExpiries.ts`, where a restarted process reads only
  * what is due. Setting a home's time replaces the one before.
  *
  * Not here: what a due home does (`HomeHost.wake`), or the timer (`LocalHomes`).

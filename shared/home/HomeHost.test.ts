@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
 import { tool } from "../server/defineServer.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { stubContext } from "../testing/testKit.ts";
 import { HomeHost } from "./HomeHost.ts";
@@ -10,7 +11,7 @@ import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 
 const RETENTION = 10 * 24 * 60 * 60 * 1000;
-const server = new CompiledServer({
+const server = new CompiledServer({ use: [homesCapability()],
   name: "t",
   version: "1",
   tools: [

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Config, DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
 import { tool } from "../server/defineServer.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { stubContext } from "../testing/testKit.ts";
 import { LocalHomes } from "./LocalHomes.ts";
 import { newHandle } from "./Homes.ts";
@@ -10,7 +11,7 @@ import { runInHome } from "./runInHome.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 
 /** A notebook under a handle, a second definition on the same argument, and the user's own notes. */
-const server = new CompiledServer({
+const server = new CompiledServer({ use: [homesCapability()],
   name: "local-homes",
   version: "1",
   tools: [

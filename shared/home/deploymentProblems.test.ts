@@ -26,10 +26,6 @@ describe("homeProblem", () => {
     expect(homeProblem(handles, false, false, [])?.message).toMatch(/this Worker binds no Durable Object namespace$/);
   });
 
-  it("says the class is what is missing when MCP_HOME is bound", () => {
-    expect(homeProblem(handles, false, false, ["MCP_SESSION", "MCP_HOME"])?.message).toMatch(/MCP_HOME is bound, so the class is what is missing: no homeObject\(server\) was made for this definition$/);
-  });
-
   it("says nothing of bindings where they are not known (not Workers), nor where homes are hosted", () => {
     expect(homeProblem(handles, false, false)?.message).toMatch(/\(see the README, "State that outlives the connection"\)$/);
     expect(homeProblem(handles, false, true, ["MCP_HOMES"])).toBeUndefined();

@@ -28,7 +28,7 @@ export function homeProblem(server: CompiledServer, authorized: boolean, hosted:
   if (user && !authorized) return userHomeNeedsSignIn("this deployment");
   if ((user || handle) && !hosted) {
     return new TypeError(
-      `Some definitions keep their state in a home of their own (home: "user" or a handle), and this deployment hosts no homes: on Workers, export \`class McpHome extends homeObject(server) {}\` from the entry and bind it as ${HOME_BINDING} (see the README, "State that outlives the connection")${bound ? `; ${whatIsBound(bound)}` : ""}`,
+      `Some definitions keep their state in a home of their own (home: "user" or a handle), and this deployment hosts no homes: on Workers, export \`class McpHome extends worker.McpHome {}\` from the entry and bind it as ${HOME_BINDING} (see the README, "State that outlives the connection")${bound ? `; ${whatIsBound(bound)}` : ""}`,
     );
   }
   return undefined;
@@ -36,7 +36,6 @@ export function homeProblem(server: CompiledServer, authorized: boolean, hosted:
 
 /** What the Worker binds instead of the home class, and the name closest to it. */
 function whatIsBound(bound: readonly string[]): string {
-  if (bound.includes(HOME_BINDING)) return `${HOME_BINDING} is bound, so the class is what is missing: no homeObject(server) was made for this definition`;
   if (bound.length === 0) return "this Worker binds no Durable Object namespace";
   const listed = bound.length === 1 ? bound[0] : `${bound.slice(0, -1).join(", ")} and ${bound.at(-1)}`;
   // A name with HOME in it (MCP_HOMES, HOME, McpHome) is most likely the home class under another name.

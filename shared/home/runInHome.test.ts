@@ -6,12 +6,13 @@ import { Logger } from "../log/Logger.ts";
 import { prompt } from "../server/prompt.ts";
 import { resourceTemplate } from "../server/resource.ts";
 import { tool } from "../server/defineServer.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { problemOf, stubContext } from "../testing/testKit.ts";
 import { LocalHomes } from "./LocalHomes.ts";
 import { runInHome } from "./runInHome.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 
-const server = new CompiledServer({
+const server = new CompiledServer({ use: [homesCapability()],
   name: "homes",
   version: "1",
   tools: [
@@ -132,13 +133,13 @@ describe("runInHome", () => {
 describe("declaring a home", () => {
   it("says what is wrong with a home that cannot work", () => {
     const input = z.object({ text: z.string() });
-    expect(problemOf(new CompiledServer({ name: "x", version: "1", tools: [tool({ name: "t", description: "", input, home: { handle: "pad" }, handler: async () => "" })] }))).toMatch(
+    expect(problemOf(new CompiledServer({ use: [homesCapability()], name: "x", version: "1", tools: [tool({ name: "t", description: "", input, home: { handle: "pad" }, handler: async () => "" })] }))).toMatch(
       /Tool t keeps its state under a handle in its "pad" argument .* but its input has no "pad" property/,
     );
     expect(problemOf(new CompiledServer({ name: "x", version: "1", tools: [tool({ name: "t", description: "", input, home: "team" as never, handler: async () => "" })] }))).toMatch(
       /Tool t has "home": "team"; it must be "session", "user" or \{ handle: "<argument name>" \}/,
     );
-    expect(problemOf(new CompiledServer({ name: "x", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "n://{id}", name: "n", home: { handle: "pad" }, read: async () => "" })] }))).toMatch(
+    expect(problemOf(new CompiledServer({ use: [homesCapability()], name: "x", version: "1", resourceTemplates: [resourceTemplate({ uriTemplate: "n://{id}", name: "n", home: { handle: "pad" }, read: async () => "" })] }))).toMatch(
       /has no such variable \(id\)/,
     );
   });

@@ -10,7 +10,7 @@
  * Memory is bounded by live sessions, which fair shares bound (at most MAX_SESSIONS, and
  * MAX_SESSIONS_PER_CLIENT per client, less past half the total: a creation past either is 429): a host whose session ended,
  * or that never had one (a forged or expired id answered 404), is dropped after the operation. Storage comes from
- * `storageFor(id)`, memory by default; see `deno/KvStorage.ts` for Deno KV.
+ * `storageFor(id)`, memory by default; see `deno/kv/KvStorage.ts` for Deno KV.
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import type { Homes } from "../home/Homes.ts";

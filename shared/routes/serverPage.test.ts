@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apps } from "../apps/apps.ts";
-import { view } from "../apps/view.ts";
+import { apps } from "../../capabilities/apps/apps.ts";
+import { view } from "../../capabilities/apps/view.ts";
 import { tool } from "../server/defineServer.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
@@ -33,7 +33,7 @@ const server = new CompiledServer({
   prompts: [prompt({ name: "greet", description: "Says hi", get: text }), prompt({ name: "hiddenPrompt", enabled: false, get: text })],
   resources: [resource({ uri: "docs://readme", name: "readme", title: "Read me", read: async () => "" }), resource({ uri: "docs://secret", name: "secret", scopes: ["hr"], read: async () => "" })],
   resourceTemplates: [resourceTemplate({ uriTemplate: "docs://pages/{page}", name: "page", read: async ({ page }) => page }), resourceTemplate({ uriTemplate: "docs://off/{id}", name: "off", enabled: false, read: async ({ id }) => id })],
-  extensions: [apps({ views: [board] })],
+  use: [apps({ views: [board] })],
 });
 
 /** The page's text, near enough as a person reads it: tags dropped, the escapes undone. */

@@ -22,11 +22,11 @@ import { type ListKind, toggleKey, type SwitchView } from "../definition/ListKin
 import type { Method, MethodGroup, Result } from "../definition/Method.ts";
 import type { ParamHeader } from "../schema/paramHeaders.ts";
 import { ScopeIndex } from "../methods/ScopeIndex.ts";
-import type { CacheableMethod, CacheHint, ServerOptions } from "../definition/ServerOptions.ts";
+import type { CacheableMethod, CacheHint, Extension, ServerOptions } from "../definition/ServerOptions.ts";
 import type { TaskOptions } from "../definition/ToolDefinition.ts";
 import { type ToolMethodGroup, toolMethods } from "../methods/toolMethods.ts";
 import type { Implementation } from "../definition/types.ts";
-import type { HomePlan } from "../definition/Home.ts";
+import { HOMES_CAPABILITY, type HomePlan } from "../definition/Home.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
@@ -44,8 +44,14 @@ export const CACHEABLE_METHODS: readonly CacheableMethod[] = ["server/discover",
 /** The brand of a compiled server, which its public type (`ServerDefinition`) names. */
 export const DEFINED: unique symbol = Symbol("definition");
 
-export class CompiledServer {
+/**
+ * `Objects`: the names of the Durable Object classes its capabilities bring to a Worker entry
+ * (`"McpTask"`), a type only, from the `use` list (`defineServer`).
+ */
+export class CompiledServer<Objects extends string = never> {
   readonly [DEFINED] = true as const;
+  /** Type only, never set: what `createWorker` offers (contravariant, so any definition is a `ServerDefinition`). */
+  declare readonly "~objects"?: (objects: Objects) => void;
   readonly info: Implementation;
   /** Why these options cannot be served; undefined when they can. */
   readonly problem: Error | undefined;
@@ -69,9 +75,12 @@ export class CompiledServer {
   #modernExtensions: Result = {};
   /** What the extensions carry for layers above this one (`ExtensionParts.runtime`), by id. */
   readonly #runtimes = new Map<string, object>();
+  /** The capabilities it uses (`use`), in the order of the list: the runtimes read their parts (`workers`, `local`). */
+  readonly use: readonly Extension<string>[];
 
   constructor(options: ServerOptions) {
     this.#options = options;
+    this.use = options.use ?? [];
     this.info = { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) };
     try {
       this.#compile(options);
@@ -180,9 +189,9 @@ export class CompiledServer {
     return this.#options.onError;
   }
 
-  /** The telemetry backend for `env` (the options' `telemetry`), or undefined where tracing is off. */
+  /** The telemetry backend for `env` (what a capability of `use` brings, `otlp()`), or undefined where tracing is off. */
   telemetryFor(env: ServerEnv, logger: Logger, keepAlive?: (work: Promise<unknown>) => void): Telemetry | undefined {
-    return this.#options.telemetry?.(env, { serviceName: this.info.name, logger, keepAlive, handleTemplateOf: this.#resources?.handleTemplateOf });
+    return this.use.find((capability) => capability.telemetry)?.telemetry?.(env, { serviceName: this.info.name, logger, keepAlive, handleTemplateOf: this.#resources?.handleTemplateOf });
   }
 
   /** The template a span records for a resource URI that names a handle (`FeatureGroup.handleTemplateOf`); absent when no template has a handle home. */
@@ -228,22 +237,25 @@ export class CompiledServer {
     if (typeof given.name !== "string" || typeof given.version !== "string") throw new TypeError('A server definition needs a "name" and a "version" string');
     // Checked as given: an extension may copy a tool (`{ ...tool }` keeps the mark) but makes none.
     for (const definition of (given.tools ?? []) as object[]) if (!featuresOf(definition)) throw notMadeWith("tools", "tool()", (definition as { name?: unknown }).name);
-    // Each extension works on the options as the ones before it left them (`Extension` in definition/ServerOptions.ts).
+    // Each capability works on the options as the ones before it left them (`Extension` in definition/ServerOptions.ts).
     let options = given;
     const advertised: Result = {};
     const extensionMethods: Record<string, Method> = {};
-    for (const extension of given.extensions ?? []) {
-      if (Object.hasOwn(advertised, extension.id) || Object.hasOwn(this.#modernExtensions, extension.id)) throw new TypeError(`extensions: ${extension.id} is listed twice`);
-      const parts = extension.extend(options);
+    const used: string[] = [];
+    for (const capability of given.use ?? []) {
+      if (used.includes(capability.id)) throw new TypeError(`use: ${capability.id} is listed twice`);
+      used.push(capability.id);
+      // A capability that adds nothing to the definition (`watch()`, `homes()`) has no `extend`.
+      const parts = capability.extend?.(options) ?? { options };
       options = parts.options;
-      (parts.sessions === false ? this.#modernExtensions : advertised)[extension.id] = parts.settings;
+      if (parts.settings) (parts.sessions === false ? this.#modernExtensions : advertised)[capability.id] = parts.settings;
       Object.assign(extensionMethods, parts.methods);
-      if (parts.runtime) this.#runtimes.set(extension.id, parts.runtime);
+      if (parts.runtime) this.#runtimes.set(capability.id, parts.runtime);
     }
     const viewed = options.tools?.find((tool) => tool.ui);
-    if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "extensions" has no apps({ views })`);
+    if (viewed) throw new TypeError(`Tool ${viewed.name} names a view ("ui"), but "use" has no apps({ views })`);
     const tasked = options.tools?.find((tool) => tool.task !== undefined);
-    if (tasked && !Object.hasOwn(this.#modernExtensions, TASKS_EXTENSION)) throw new TypeError(`Tool ${tasked.name} may run as a task ("task"), but "extensions" has no tasks(); add extensions: [tasks()]`);
+    if (tasked && !used.includes(TASKS_EXTENSION)) throw new TypeError(`Tool ${tasked.name} may run as a task ("task"), but "use" has no tasks(); add use: [tasks()]`);
     this.#tools = toolMethods(options.tools ?? [], options.toJsonSchema);
     const features = featuresIn(options);
     const compiled = features.map((feature) => feature.compile(options));
@@ -265,6 +277,7 @@ export class CompiledServer {
       this.#switchable.set(toggleKey(kind, id), enabled);
       this.#switches.push([kind, id]);
     }
+    if (this.hasHomes && !used.includes(HOMES_CAPABILITY)) throw new TypeError('Some definitions keep their state in a home of their own ("home"): add homes() to "use"');
     for (const group of groups) if (group.homeOf) for (const method of Object.keys(group.methods)) this.#homeOf.set(method, group.homeOf);
     // Every session answers logging/setLevel (and 2026-07-28 requests may name a level), so `logging` is always advertised.
     const capabilities: Result = Object.assign({ logging: {} }, ...groups.map((g) => g.capabilities));

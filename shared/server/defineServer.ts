@@ -17,7 +17,7 @@
 import { CompiledServer } from "./CompiledServer.ts";
 import type { ServerDefinition } from "./ServerDefinition.ts";
 import type { StandardSchemaV1 } from "../schema/standardSchema.ts";
-import type { ServerOptions } from "../definition/ServerOptions.ts";
+import type { Extension, ServerOptions } from "../definition/ServerOptions.ts";
 import type { Home } from "../definition/Home.ts";
 import type { ToolDefinition } from "../definition/ToolDefinition.ts";
 import { type Featured, withFeatures } from "../definition/Feature.ts";
@@ -27,9 +27,12 @@ import { type Featured, withFeatures } from "../definition/Feature.ts";
  * sentence naming it, which every entry reports (the Worker on each request, Deno and stdio at
  * startup) instead of failing to load.
  */
-export function defineServer(options: ServerOptions): ServerDefinition {
-  return new CompiledServer(options);
+export function defineServer<Use extends readonly Extension<string>[] = []>(options: ServerOptions & { use?: Use }): ServerDefinition<ObjectsOf<Use>> {
+  return new CompiledServer<ObjectsOf<Use>>(options);
 }
+
+/** The names of the Durable Object classes the capabilities of a `use` list bring to a Worker entry. */
+export type ObjectsOf<Use extends readonly Extension<string>[]> = NonNullable<Use[number]["~objects"]>;
 
 /**
  * Declares a tool: the handler gets its `input` schema's parsed type — with `jsonSchema({ … })`,

@@ -14,7 +14,7 @@
  * Where a total is counted, room is kept for newcomers past half of it (`ShareLimits.ts`).
  *
  * Where the counts live: in this process (`LocalShares`: Deno, stdio), or on Workers in the
- * client's home object — the user's own, or one per client address (`durable/durableShares.ts`).
+ * client's home object — the user's own, or one per client address (`capabilities/homes/durable/durableShares.ts`).
  */
 import type { Checked } from "../errors/Checked.ts";
 

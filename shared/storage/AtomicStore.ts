@@ -6,7 +6,7 @@
  *
  * - Durable Objects: `storage.transaction()` (`durable/durableStorage.ts`).
  * - Deno KV: optimistic — the body's reads are checked by versionstamp at commit, and the body
- *   runs again if another process wrote one of them meanwhile (`deno/KvStorage.ts`).
+ *   runs again if another process wrote one of them meanwhile (`deno/kv/KvStorage.ts`).
  * - Memory: one transaction at a time (`MemoryStorage`).
  *
  * Not here: range locks. A `list` inside a transaction reads the current keys, but a key another

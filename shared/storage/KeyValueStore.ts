@@ -1,7 +1,7 @@
 /**
  * The storage a session (and its handlers, through `ctx.storage`) sees: a small async key-value
  * map, values structured-cloneable. Durable Object storage implements it on Workers
- * (`durable/durableStorage.ts`), Deno KV on Deno (`deno/KvStorage.ts`), `MemoryStorage` in process.
+ * (`durable/durableStorage.ts`), Deno KV on Deno (`deno/kv/KvStorage.ts`), `MemoryStorage` in process.
  *
  * Not a database: no transactions across keys, no queries beyond a key prefix.
  */

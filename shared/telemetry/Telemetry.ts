@@ -2,8 +2,8 @@
  * What the execution core needs of a tracing backend, and nothing more: one span per MCP request
  * (`RequestSpan`), started where the request is handled and ended with its reply. Backends: the
  * OTLP/HTTP JSON exporter (`OtlpTelemetry`, Workers and anywhere with `fetch`) and Deno's
- * built-in OpenTelemetry (`deno/denoTelemetry.ts`). Span names and attributes follow the
- * OpenTelemetry MCP semantic conventions (`mcpSpan.ts`), the same for every backend.
+ * built-in OpenTelemetry (`denoTelemetry`), both in `capabilities/telemetry/`. Span names and
+ * attributes follow the OpenTelemetry MCP semantic conventions (`mcpSpan.ts`), the same for every backend.
  *
  * Off is free: where no backend is configured the exchange holds `undefined` and builds no span,
  * no attributes and no ids.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { tool } from "../server/defineServer.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { prompt } from "../server/prompt.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import { MAX_INPUT_ROUNDS, testClient, type TestClient, TestClientError, type TestClientOptions } from "./testClient.ts";
@@ -206,7 +207,7 @@ describe("testClient", () => {
   });
 
   describe("with a signed-in user", () => {
-    const mine = new CompiledServer({
+    const mine = new CompiledServer({ use: [homesCapability()],
       name: "mine",
       version: "1.0.0",
       tools: [
@@ -257,7 +258,7 @@ describe("testClient", () => {
   });
 
   describe("with homes that outlive one client (testHomes)", () => {
-    const notes = new CompiledServer({
+    const notes = new CompiledServer({ use: [homesCapability()],
       name: "notes",
       version: "1.0.0",
       tools: [
@@ -308,7 +309,7 @@ describe("testClient", () => {
     });
 
     it("keeps a user's home across clients too", async () => {
-      const mine = new CompiledServer({
+      const mine = new CompiledServer({ use: [homesCapability()],
         name: "mine",
         version: "1.0.0",
         tools: [

@@ -5,6 +5,7 @@ import { McpError } from "../errors/McpError.ts";
 import { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
 import { defineServer, tool } from "../server/defineServer.ts";
+import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { probeTools } from "../testing/testKit.ts";
 import { serveMessages } from "./serveMessages.ts";
 import type { RequestOrigin, Telemetry } from "../telemetry/Telemetry.ts";
@@ -325,7 +326,7 @@ describe("serveMessages: generated garbage, every era on one stream", () => {
 
 describe("serveMessages: homes", () => {
   it("refuses to start a server whose definitions keep state per signed-in user: a message stream has no sign-in", async () => {
-    const server = defineServer({
+    const server = defineServer({ use: [homesCapability()],
       name: "users",
       version: "1",
       tools: [tool({ name: "mine", description: "", input: z.object({}), home: "user", handler: async (_args, ctx) => String(await ctx.storage.get("x")) })],

@@ -36,7 +36,7 @@ import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import type { Homes } from "../home/Homes.ts";
 import { LocalHomes } from "../home/LocalHomes.ts";
 import { userHomeNeedsSignIn } from "../home/deploymentProblems.ts";
-import { LocalTasks } from "../tasks/LocalTasks.ts";
+import type { LocalTasksPart } from "../tasks/Tasks.ts";
 import { readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -147,7 +147,9 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
   // Tasks live as long as the connection: a client that goes away cannot poll them any more.
-  const tasks = server.hasTasks ? new LocalTasks({ server, config, logger: log, env, broadcast, homes }) : undefined;
+  // Made by `tasks()`'s host in a process; on Workers (whose `tasks()` brings none) such tools are served as without a task host.
+  const local = server.use.find((capability) => (capability.local as Partial<LocalTasksPart> | undefined)?.tasks)?.local as LocalTasksPart | undefined;
+  const tasks = server.hasTasks && local ? local.tasks({ server, config, logger: log, env, broadcast, homes }) : undefined;
   const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes, telemetry, network };
 
   const reader = options.messages.readable.getReader();

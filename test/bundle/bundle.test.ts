@@ -25,8 +25,12 @@ const TASK_MARKERS = ["Task not found", "tasks/update needs", "this deployment h
 /** Strings only the rate limits' code holds (what `rateLimits()` and `oauth()` bring): their 429's sentence and header, the binding they look for. */
 const RATE_LIMIT_MARKERS = ["Too many requests from", "ratelimit-policy", "MCP_RATE_LIMIT_ADDRESS"];
 
-/** Strings only the watch and task objects' classes and clients hold (what `watchObject()` and `taskObject(server)` bring): their listeners' URLs and the watch object's refusal. */
-const OBJECT_MARKERS = ["https://watch.internal/listen", "A watch object takes listeners only", "https://task.internal/listen"];
+/**
+ * Strings only the capabilities' object classes and clients hold (what `watch()`, `tasks()` and
+ * `homes()` bring on Workers): the listeners' URLs, the watch object's refusal, the home objects'
+ * fair-share methods.
+ */
+const OBJECT_MARKERS = ["https://watch.internal/listen", "A watch object takes listeners only", "https://task.internal/listen", "acquireShare", "releaseShare"];
 
 /** Strings only the resource server's code holds: its metadata path, its metadata's fields, its challenge's error. */
 const AUTHORIZATION_MARKERS = ["oauth-protected-resource", "scopes_supported", "insufficient_scope"];
@@ -44,7 +48,7 @@ describe("bundle budgets", () => {
     for (const marker of [...VALIDATOR_MARKERS, ...AUTHORIZATION_MARKERS, ...RATE_LIMIT_MARKERS]) expect(code).not.toContain(marker);
   });
 
-  it(`ships a Worker whose tools use jsonSchema() only in at most ${BUDGETS.jsonSchema} KiB gzip, its validator included, with no extension's, task's, token check's, rate limit's, watch object's or task object's code`, async () => {
+  it(`ships a Worker whose tools use jsonSchema() only in at most ${BUDGETS.jsonSchema} KiB gzip, its validator included, with no extension's, task's, token check's, rate limit's, watch, task or home object's code`, async () => {
     const { gzipKib, code } = await deploySize("test/bundle/rawSchemaWorker.ts", "test/bundle/wrangler.toml");
     expect(gzipKib).toBeGreaterThan(10);
     expect(gzipKib).toBeLessThanOrEqual(BUDGETS.jsonSchema);

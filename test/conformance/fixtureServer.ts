@@ -5,7 +5,7 @@
  * `npm run conformance` runs the referee against it.
  */
 import { z } from "zod";
-import { defineServer, jsonSchema, prompt, resource, resourceTemplate, skills, tasks, tool, toolError } from "durable-mcp";
+import { defineServer, jsonSchema, prompt, resource, resourceTemplate, homes, skills, tasks, tool, toolError, watch } from "durable-mcp";
 import { weatherSkill } from "../../example/weatherSkill.ts";
 import { modernPrompts, modernTools } from "./modernFixture.ts";
 import { taskTools } from "./taskFixture.ts";
@@ -46,7 +46,7 @@ export default defineServer({
   name: "durable-mcp-conformance-fixture",
   version: "1.0.0",
   // The Skills extension's scenarios (sep-2640-skills-*) read the example's skill; the tasks extension's, taskFixture.ts.
-  extensions: [skills([weatherSkill]), tasks()],
+  use: [skills({ skills: [weatherSkill] }), tasks(), watch(), homes()],
   tools: [
     tool({ name: "test_simple_text", description: "Returns a simple text response", input: none, handler: async () => "This is a simple text response for testing." }),
     tool({

@@ -11,7 +11,7 @@
  * template). A request id of 3,000,000 characters is recorded cut.
  *
  * The server is the runtime tests' (`testServer.ts`: the example's tools and probes), whose
- * `telemetry` is `otlpTelemetry`. Workers export with it; Deno through its built-in OpenTelemetry
+ * `use` lists `otlp()`. Workers export with it; Deno through its built-in OpenTelemetry
  * (`OTEL_DENO=true`), which batches, so spans are awaited, not expected at once.
  */
 import { createServer, type Server } from "node:http";

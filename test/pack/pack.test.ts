@@ -28,11 +28,13 @@ let statusBefore: string;
 const gitStatus = async () => (await run("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: ROOT })).stdout;
 
 /** The server every check serves: one tool in plain JSON Schema (`jsonSchema()`), no schema library to install. */
-const SERVER = `import { defineServer, jsonSchema, tool } from "durable-mcp";
+const SERVER = `import { defineServer, homes, jsonSchema, tool } from "durable-mcp";
 
 export default defineServer({
   name: "packed",
   version: "1.0.0",
+  // The README's Worker entry exports the home class: on Workers, homes() brings it.
+  use: [homes()],
   tools: [
     tool({
       name: "shout",

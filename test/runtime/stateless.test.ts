@@ -5,7 +5,7 @@
  * of the topic object, and ended (not buffered) when the client stops reading.
  */
 import { createExecutionContext, env, evictDurableObject, listDurableObjectIds, SELF } from "cloudflare:test";
-import { defineServer, jsonSchema, resourceTemplate, tool } from "durable-mcp";
+import { defineServer, jsonSchema, resourceTemplate, tool, watch } from "durable-mcp";
 import { createWorker } from "durable-mcp/cloudflare";
 import { describe, expect, it } from "vitest";
 import { MAX_URI_CHARS } from "../../shared/methods/resourceMethods.ts";
@@ -127,6 +127,8 @@ describe("subscriptions/listen", () => {
     const notes = defineServer({
       name: "long-uris",
       version: "1",
+      // The watch objects carry each update across isolates: the test counts their listeners.
+      use: [watch()],
       resourceTemplates: [resourceTemplate({ uriTemplate: "note://{name}", name: "note", read: async ({ name }) => String(name) })],
       tools: [
         tool({

@@ -1,5 +1,5 @@
 /**
- * The task Durable Object (`durable/TaskObject.ts`) inside real workerd, where the in-process
+ * The task Durable Object (`capabilities/tasks/durable/TaskObject.ts`) inside real workerd, where the in-process
  * host (`LocalTasks`) cannot be: a run lost with its object (reset mid-run, as a deploy or a
  * crash does) is started again by the lease alarm; `tasks/cancel` reaches the handler's signal
  * and outlives the handler's late return; at its TTL a task leaves no key and no alarm; and the
@@ -14,8 +14,8 @@
  */
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OWNER_HEADER } from "../../durable/taskProtocol.ts";
-import { MAX_LOST_RUNS, TASK_LEASE_MS } from "../../shared/tasks/TaskHost.ts";
+import { OWNER_HEADER } from "../../capabilities/tasks/durable/taskProtocol.ts";
+import { MAX_LOST_RUNS, TASK_LEASE_MS } from "../../capabilities/tasks/TaskHost.ts";
 import type { TaskStart, TaskState } from "../../shared/tasks/TaskState.ts";
 import { captureErrorLines, eventually, MODERN, postModern } from "./helpers.ts";
 import { taskProbes } from "./testServer.ts";

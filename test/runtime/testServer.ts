@@ -6,8 +6,8 @@
  * --server`) serve the very same definition.
  */
 import { z } from "zod";
-import { extensions, tools as exampleTools } from "../../example/server.ts";
-import { defineServer, otlpTelemetry, resource, resourceTemplate, tool } from "durable-mcp";
+import { use, tools as exampleTools } from "../../example/server.ts";
+import { defineServer, resource, resourceTemplate, tool } from "durable-mcp";
 import { pause } from "../support/pause.ts";
 
 /**
@@ -30,7 +30,8 @@ export const testServer = defineServer({
   // The example's tools are zod/mini schemas; classic zod's converter reads them too.
   toJsonSchema: z.toJSONSchema,
   // The example's alert board names its view: the example's extensions come with its tools.
-  extensions,
+  // With otlp(): spans to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
+  use,
   tools: [
     ...exampleTools,
     tool({
@@ -187,8 +188,6 @@ export const testServer = defineServer({
   resourceTemplates: [
     resourceTemplate({ uriTemplate: "scratch://{scratch}/text", name: "scratch", home: { handle: "scratch" }, read: async (_vars, _uri, ctx) => (await ctx.storage.get<string>("text")) ?? "" }),
   ],
-  // Spans to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
-  telemetry: otlpTelemetry,
 });
 
 export default testServer;

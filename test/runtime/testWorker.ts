@@ -4,14 +4,11 @@
  * and bindings as wrangler.toml, so the production configuration is what is under test. The e2e
  * tests also bundle it.
  */
-import { createWorker, homeObject, taskObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker } from "durable-mcp/cloudflare";
 import { testServer } from "./testServer.ts";
 
 export { testServer };
 
-const { fetch, McpSession } = createWorker(testServer);
-export { McpSession };
-export const McpWatch = watchObject();
-export const McpHome = homeObject(testServer);
-export const McpTask = taskObject(testServer);
+const { fetch, McpSession, McpTask, McpWatch, McpHome } = createWorker(testServer);
+export { McpSession, McpTask, McpWatch, McpHome };
 export default { fetch };

@@ -8,7 +8,10 @@
  * ready) and logged once. The error lines those Workers log are captured here, not printed.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { defineServer, jsonSchema, tasks, tool } from "durable-mcp";
+import { defineServer, homes, jsonSchema, tasks, tool, watch } from "durable-mcp";
+import { HomeObject } from "../../capabilities/homes/durable/HomeObject.ts";
+import { TaskObject } from "../../capabilities/tasks/durable/TaskObject.ts";
+import { WatchObject } from "../../capabilities/watch/durable/WatchObject.ts";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, initialize } from "./helpers.ts";
@@ -238,13 +241,13 @@ describe("tools that run as tasks, on a Worker that binds no MCP_TASK", () => {
       tool({ name: "maybe", description: "May run as a task", input: jsonSchema({ type: "object" }), task: "optional", handler: async () => "ran as a plain call" }),
       tool({ name: "must", description: "Runs only as a task", input: jsonSchema({ type: "object" }), task: "required", handler: async () => "never runs" }),
     ],
-    extensions: [tasks()],
+    use: [tasks()],
   });
   const worker = createWorker(jobs);
   // The test pool's bindings without the task class: one environment, as one deployment has.
   const unbound: WorkerEnv = { ...env, MCP_TASK: undefined };
   const logged: string[] = [];
-  const sentence = /this deployment hosts no tasks: on Workers, export `taskObject\(server\)` as McpTask from the entry \(`export class McpTask extends taskObject\(server\) \{\}`\) and bind it as MCP_TASK in wrangler\.toml/;
+  const sentence = /this deployment hosts no tasks: on Workers, export `class McpTask extends worker\.McpTask \{\}` from the entry and bind it as MCP_TASK in wrangler\.toml/;
   afterEach(() => void vi.restoreAllMocks());
 
   const send = async (method: string, params: Record<string, unknown>, declared: boolean, name?: string) => {
@@ -314,9 +317,25 @@ describe("what createWorker is given and offers besides fetch", () => {
     expect(() => createWorker({ name: "options", tools: [echo] } as never)).toThrow("createWorker takes what defineServer() returns");
   });
 
-  it("has deleteUserData, which says what it needs on a Worker whose entry hosts no homes", async () => {
+  it("has deleteUserData, which says what it needs on a Worker whose definition uses no homes", async () => {
     await expect(createWorker(server).deleteUserData(env as WorkerEnv, { issuer: "https://issuer.test", subject: "someone" })).rejects.toThrow(
-      "deleteUserData needs homeObject(server), bound as MCP_HOME",
+      'deleteUserData needs homes() in the definition\'s "use"',
     );
+  });
+});
+
+describe("the object classes a Worker offers", () => {
+  const plain = tool({ name: "plain", description: "Runs", input: jsonSchema({ type: "object" }), handler: async () => "ran" });
+
+  it("are those of the definition's `use` list, each serving that definition, beside McpSession", () => {
+    expect(Object.keys(createWorker(defineServer({ name: "bare", version: "1", tools: [plain] }))).sort()).toEqual(["McpSession", "deleteUserData", "fetch"]);
+    const worker = createWorker(defineServer({ name: "all", version: "1", tools: [plain], use: [tasks(), watch(), homes()] }));
+    expect(Object.keys(worker).sort()).toEqual(["McpHome", "McpSession", "McpTask", "McpWatch", "deleteUserData", "fetch"]);
+    expect(worker.McpTask.prototype).toBeInstanceOf(TaskObject);
+    expect(worker.McpWatch.prototype).toBeInstanceOf(WatchObject);
+    expect(worker.McpHome.prototype).toBeInstanceOf(HomeObject);
+    // The types follow the list: a class the list does not bring is not there to export.
+    // @ts-expect-error no tasks() in this definition's use
+    expect(createWorker(defineServer({ name: "bare", version: "1", tools: [plain] })).McpTask).toBeUndefined();
   });
 });

@@ -5,12 +5,13 @@
  */
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
-import { jsonSchema, prompt, resource, resourceTemplate, tool } from "durable-mcp";
+import { homes, jsonSchema, prompt, resource, resourceTemplate, tool } from "durable-mcp";
 import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 
 const server = new CompiledServer({
   name: "types",
   version: "1",
+  use: [homes()],
   toJsonSchema: z.toJSONSchema,
   tools: [
     tool({ name: "user", description: "", input: z.object({ x: z.string() }), home: "user", handler: async ({ x }, ctx) => (await ctx.storage.transaction(async (t) => t.get<string>(x))) ?? "" }),

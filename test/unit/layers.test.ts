@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { cycles, folderGraph, type Graph, importGraph, sourceFiles, specifiersOf } from "../support/importGraph.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const files = sourceFiles(ROOT, ["shared", "worker", "durable", "deno", "node", "check", "example"]);
+const files = sourceFiles(ROOT, ["shared", "capabilities", "worker", "durable", "deno", "node", "check", "example"]);
 const graph = importGraph(ROOT, files);
 
 describe("the import graph", () => {
@@ -52,7 +52,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ["definition"],
   ["methods"],
   ["server"],
-  ["apps", "skills"],
   ["exchange"],
   ["home"],
   ["session"],
@@ -91,8 +90,52 @@ describe("the core, shared/", () => {
     expect(offending).toEqual([]);
   });
 
-  it("never imports a runtime edge (worker/, durable/, deno/, node/) or the example", () => {
-    const offending = core.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("shared/")).map((t) => `${file} → ${t}`));
+  it("never imports a runtime edge (worker/, durable/, deno/, node/), a capability or the example; the public entries name the capabilities' factories", () => {
+    // The package's entries (shared/index.ts and its siblings) export what users import, the capabilities' factories among them.
+    const entryMay = (file: string, target: string) => folderOf(file) === "." && isCapabilityTop(target);
+    const offending = core.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("shared/") && !entryMay(file, t)).map((t) => `${file} → ${t}`));
+    expect(offending).toEqual([]);
+  });
+});
+
+/** A file at the top of a capability's folder (`capabilities/tasks/tasks.ts`): web-standard, like the core. */
+const isCapabilityTop = (file: string) => /^capabilities\/[^/]+\/[^/]+$/.test(file);
+
+describe("the capabilities, capabilities/<name>/", () => {
+  const capabilityFiles = files.filter((f) => f.startsWith("capabilities/"));
+  const nameOf = (file: string) => file.split("/")[1]!;
+  /** `durable/` (Workers) or `deno/` (Deno KV) inside a capability; "" at its top. */
+  const sideOf = (file: string) => (isCapabilityTop(file) ? "" : file.split("/")[2]!);
+
+  it("are folders with a web-standard top, a durable/ side and a deno/ side, nothing else", () => {
+    expect(capabilityFiles).toContain("capabilities/tasks/tasks.ts");
+    const misplaced = capabilityFiles.filter((f) => !["", "durable", "deno"].includes(sideOf(f)) || f.split("/").length > 4);
+    expect(misplaced).toEqual([]);
+  });
+
+  it("import the core, their own folder, the Workers core (durable/) from durable/ and Deno KV's (deno/kv/) from deno/ only, and no runtime edge", () => {
+    const allowed = (file: string, target: string) => {
+      if (target.startsWith("shared/")) return true;
+      if (target.startsWith(`capabilities/${nameOf(file)}/`)) return sideOf(target) === "" || sideOf(target) === sideOf(file);
+      if (target.startsWith("durable/")) return sideOf(file) === "durable";
+      if (target.startsWith("deno/kv/")) return sideOf(file) === "deno";
+      return false;
+    };
+    const offending = capabilityFiles.flatMap((file) => [...graph.get(file)!].filter((t) => !allowed(file, t)).map((t) => `${file} → ${t}`));
+    expect(offending).toEqual([]);
+  });
+
+  it("touch web standards only at their top: cloudflare: in durable/, node: nowhere", () => {
+    const offending = capabilityFiles.flatMap((file) =>
+      specifiersOf(ROOT, file)
+        .filter((s) => /^node:/.test(s) || (/^cloudflare:/.test(s) && sideOf(file) !== "durable"))
+        .map((s) => `${file} → ${s}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("are above the Workers and Deno KV cores: durable/ and deno/kv/ import no capability", () => {
+    const offending = files.filter((f) => f.startsWith("durable/") || f.startsWith("deno/kv/")).flatMap((file) => [...graph.get(file)!].filter((t) => t.startsWith("capabilities/")).map((t) => `${file} → ${t}`));
     expect(offending).toEqual([]);
   });
 });

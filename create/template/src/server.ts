@@ -4,7 +4,7 @@
  */
 import * as z from "zod/mini";
 import { en } from "zod/locales";
-import { defineServer, tool } from "durable-mcp";
+import { defineServer, tool, watch } from "durable-mcp";
 
 // zod/mini ships no messages of its own ("Invalid input"): English ones tell the model what a
 // wrong argument should have been ("expected number, received string"), so it can fix its call.
@@ -21,6 +21,8 @@ export default defineServer({
   version: "0.1.0",
   // zod/mini (the small build of zod 4) turns schemas into JSON Schema with this function.
   toJsonSchema: z.toJSONSchema,
+  // Change fan-out: on Workers it brings the watch class the entry exports (`McpWatch`).
+  use: [watch()],
   tools: [
     // A pure tool: input in, a structured result out (sent as structuredContent and as JSON text).
     tool({

@@ -2,7 +2,7 @@
  * The server on Cloudflare Workers (wrangler.toml's `main`): the definition handed to
  * createWorker, and the Durable Object classes wrangler.toml binds, exported under those names.
  */
-import { createWorker, watchObject } from "durable-mcp/cloudflare";
+import { createWorker } from "durable-mcp/cloudflare";
 import server from "./server.ts";
 
 const worker = createWorker(server);
@@ -12,5 +12,5 @@ export class McpSession extends worker.McpSession {}
 // One object per watched topic: carries a change (listChanged, resources, tools declared with
 // `enabled`) to every isolate. These tools need none yet; bound from the start, adding one needs
 // no new migration.
-export class McpWatch extends watchObject() {}
+export class McpWatch extends worker.McpWatch {}
 export default { fetch: worker.fetch };

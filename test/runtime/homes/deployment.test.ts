@@ -8,11 +8,9 @@
  * `config.homes` line each Worker logs is captured here, and checked whole.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import * as z from "zod/mini";
-import { defineServer, oauth } from "durable-mcp";
+import { oauth } from "durable-mcp";
 import { createWorker, type WorkerEnv } from "durable-mcp/cloudflare";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { notebook } from "../../../example/notes.ts";
 import { initialize } from "../../support/messages.ts";
 import { homeServer } from "./homeServer.ts";
 import { BASE } from "./signedIn.ts";
@@ -59,11 +57,6 @@ async function expectRefusedEverywhere(worker: Parameters<typeof fetchFrom>[0], 
 describe("a deployment that cannot host its homes", () => {
   it("says so for user homes without authorization", async () => {
     await expectRefusedEverywhere(createWorker(homeServer), /keep their state in the signed-in user's home \(home: "user"\), and this deployment has no signed-in user: configure `authorization`/);
-  });
-
-  it("says so for homes without the home class exported (homeObject) and bound", async () => {
-    const handles = defineServer({ name: "handles", version: "1", toJsonSchema: z.toJSONSchema, tools: [notebook] });
-    await expectRefusedEverywhere(createWorker(handles), /this deployment hosts no homes: on Workers, export `class McpHome extends homeObject\(server\) \{\}` from the entry and bind it as MCP_HOME.*; MCP_HOME is bound, so the class is what is missing/);
   });
 
   it("names what is bound, and the closest name, when MCP_HOME is misspelled", async () => {

@@ -7,7 +7,7 @@
  */
 import * as z from "zod/mini";
 import { defineServer, tool } from "durable-mcp";
-import { extensions, tools } from "../../../example/server.ts";
+import { use, tools } from "../../../example/server.ts";
 import { userNotepad } from "../../../example/notes.ts";
 import { pause } from "../../support/pause.ts";
 
@@ -16,7 +16,7 @@ export const homeServer = defineServer({
   version: "1.0.0",
   toJsonSchema: z.toJSONSchema,
   // The example's alert board names its view: the example's extensions come with its tools.
-  extensions,
+  use,
   tools: [
     ...tools.map((t) => (t.name === "notepad" ? userNotepad : t)),
     tool({

@@ -6,7 +6,7 @@
  */
 import type { JSONWebKeySet } from "jose";
 import { jwtVerifier, oauth } from "durable-mcp";
-import { createWorker, homeObject, taskObject, watchObject } from "durable-mcp/cloudflare";
+import { createWorker } from "durable-mcp/cloudflare";
 import { homeServer } from "./homeServer.ts";
 
 export const ISSUER = "https://issuer.home-test";
@@ -23,7 +23,7 @@ export function useKeys(jwks: JSONWebKeySet): void {
   keys = jwks;
 }
 
-/** The Worker: its `fetch` and session class are exported below; the tests call its `deleteUserData`. */
+/** The Worker: its `fetch` and object classes are exported below; the tests call its `deleteUserData`. */
 export const worker = createWorker(homeServer, {
   authorization: oauth({
     authorizationServers: [ISSUER],
@@ -34,8 +34,5 @@ export const worker = createWorker(homeServer, {
     },
   }),
 });
-export const { fetch, McpSession } = worker;
-export const McpWatch = watchObject();
-export const McpHome = homeObject(homeServer);
-export const McpTask = taskObject(homeServer);
-export default { fetch: worker.fetch };
+export const { fetch, McpSession, McpTask, McpWatch, McpHome } = worker;
+export default { fetch };
