@@ -18,8 +18,12 @@ export type Answer = Response | TextAnswer;
 const PLAIN = new WeakSet<Response>();
 
 export function toResponse(answer: Answer): Response {
-  if (answer instanceof Response) return answer;
-  const response = new Response(answer.body ?? null, answer);
+  return answer instanceof Response ? answer : plainResponse(answer.body ?? null, answer);
+}
+
+/** A whole body (never an event stream) as the final `Response`, known as plain to the runtime edge (`isPlain`). */
+export function plainResponse(body: string | null, init: ResponseInit): Response {
+  const response = new Response(body, init);
   PLAIN.add(response);
   return response;
 }
