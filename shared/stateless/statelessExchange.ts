@@ -93,10 +93,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
   // caller's digest is part of what is sealed, so another user's retry cannot open the state.
   let digested: Promise<string> | undefined;
   const digest = () => (digested ??= paramsDigest(params).then((d) => (caller ? `${d}.${caller.owner}` : d)));
-  // Made when the request brings answers, or when its handler first asks: most calls do neither.
   let rounds: InputRounds | undefined;
-  // Asks are answered (or recorded) only once the request runs, and only for the methods that may ask.
-  let asking = false;
   // A startsItself tool's call that may become a task: ctx.startTask() ends the handler here.
   let startable = false;
   let started = false;
@@ -112,8 +109,8 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     logLevel: () => meta.logLevel,
     ask: (askMethod, askParams, key) => {
       if (!modern) return Promise.reject(McpError.invalidRequest(`${askMethod} needs a session: this request came without the Mcp-Session-Id that initialize returned`));
-      if (!asking) return Promise.reject(new Error(`${method} cannot ask the client for input; only tools/call, prompts/get and resources/read can`));
-      return (rounds ??= new InputRounds({}, undefined, meta.clientCapabilities)).ask(askMethod, askParams, key);
+      if (!mayAsk || !rounds) return Promise.reject(new Error(`${method} cannot ask the client for input; only tools/call, prompts/get and resources/read can`));
+      return rounds.ask(askMethod, askParams, key);
     },
     resourceUpdated: (uri) => deps.broadcast.publish(resourceTopic(uri), notification("notifications/resources/updated", { uri })),
     listChanged: (feature) => deps.broadcast.publish(feature, notification(LIST_CHANGED_METHOD[feature])),
@@ -140,12 +137,8 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     timeoutMs: config.handlerTimeoutMs,
     maxReplyBytes: config.maxQueueBytes,
     run: async (ctx) => {
-      if (mayAsk) {
-        const sealed = params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : undefined;
-        // Checked before the handler runs, whether or not it asks: a malformed inputResponses is -32602.
-        if (sealed !== undefined || params.inputResponses !== undefined) rounds = new InputRounds(sealed ?? {}, params.inputResponses, meta.clientCapabilities);
-        asking = true;
-      }
+      const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
+      rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
       if (!modern && !SESSIONLESS_METHODS.has(method) && !server.isExtensionMethod(method)) {
         throw McpError.invalidRequest(`${method} needs a session: send the Mcp-Session-Id that initialize returned`);
       }
@@ -164,7 +157,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
       startable = true;
       const result = await runInHome(server, method, params, ctx, handler, route);
-      return started && !rounds?.needsInput ? tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds?.used ?? {}, await clientKey(caller, address?.())) : result;
+      return started && !rounds.needsInput ? tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address?.())) : result;
     },
   };
 }
