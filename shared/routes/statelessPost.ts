@@ -93,20 +93,19 @@ export function answerStateless(request: Request, message: JsonRpcRequest, meta:
   // The first message for the request decides its answer (transports spec: JSON or an SSE stream,
   // the server's choice): the reply alone is JSON, built here as the final `Response`; anything
   // else first makes the answer the stream.
-  let answer!: (response: Response) => void;
+  // `answer` is cleared once used: the first message decides.
+  let answer: ((response: Response) => void) | undefined;
   const answered = new Promise<Response>((resolve) => (answer = resolve));
-  let pending = true;
   const streamed = () => {
-    if (!pending) return;
-    pending = false;
-    answer(new Response(open().stream.connect(), { headers: SSE_HEADERS }));
+    answer?.(new Response(open().stream.connect(), { headers: SSE_HEADERS }));
+    answer = undefined;
   };
   const outlet: Outlet = {
     reply(reply, json) {
-      if (pending) {
-        pending = false;
+      if (answer) {
         const extra = headersOf(reply);
         answer(plainResponse(json, { status: statusOf(reply), headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS }));
+        answer = undefined;
         return;
       }
       const { stream, reservation } = open();
