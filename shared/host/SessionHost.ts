@@ -16,9 +16,8 @@
 import { type Checked, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
-import type { Answer, TextAnswer } from "../http/Answer.ts";
+import type { Answer } from "../http/Answer.ts";
 import { errorAnswer } from "../http/errorResponse.ts";
-import { isObject } from "../jsonrpc/isObject.ts";
 import { encodeSse, SSE_HEADERS } from "../outbound/encodeSse.ts";
 import { pushedDeadline, Session, type SessionDeps } from "../session/Session.ts";
 import type { Transport, TransportType } from "../session/Transport.ts";
@@ -127,8 +126,9 @@ export class SessionHost {
           const created = await this.#create(sessionId, StreamableHttpTransport.type, operation.owner, operation.shareKey);
           if (!created.ok) return errorAnswer(created.error);
           const answer = await created.value.post(operation.messages, operation.size, { headers: { "mcp-session-id": sessionId }, auth: operation.auth, trace: operation.trace });
-          if (!isRefusedInitialize(answer)) return answer;
-          // The client never learns this id (an error carries none): end the session now, not at its deadline.
+          // An initialize that took stored the version it negotiated; one refused answered an error,
+          // whose client never learns this id (an error carries none): end the session now, not at its deadline.
+          if (answer instanceof Response || this.#session?.record.protocolVersion !== undefined) return answer;
           await this.#session?.end("initialize-refused");
           this.#session = undefined;
           const { "mcp-session-id": _unused, ...headers } = answer.headers ?? {};
@@ -181,13 +181,6 @@ export class SessionHost {
     if (kind === "legacy" ? transport instanceof SingleStreamTransport : transport instanceof StreamableHttpTransport) return passed(transport as HttpTransports[K]);
     return refused(McpError.invalidRequest(WRONG_ENDPOINTS[kind], 400));
   }
-}
-
-/** A JSON answer to the session's `initialize` that is an error: the session it was to start is of no use. */
-function isRefusedInitialize(answer: Answer): answer is TextAnswer {
-  if (answer instanceof Response || answer.body === undefined) return false;
-  const body: unknown = JSON.parse(answer.body);
-  return isObject(body) && "error" in body;
 }
 
 /** What a relayed connection reads: a legacy session's stream, or one Streamable HTTP stream. */

@@ -23,8 +23,12 @@ const PLAIN = new WeakMap<Response, TextAnswer>();
 
 /** `bodyless`: the body stays aside (`plainAnswer`), for a runtime edge that writes it itself; nothing else may be handed such a `Response`. */
 export function toResponse(answer: Answer, bodyless = false): Response {
-  if (answer instanceof Response) return answer;
-  const response = new Response(bodyless ? null : answer.body, answer);
+  return answer instanceof Response ? answer : plainResponse(answer, bodyless);
+}
+
+/** A whole body (never an event stream) as the final `Response`, remembered with the data it was made from (`plainAnswer`, `isPlain`). */
+export function plainResponse(answer: TextAnswer, bodyless = false): Response {
+  const response = new Response(bodyless ? null : (answer.body ?? null), answer);
   PLAIN.set(response, answer);
   return response;
 }

@@ -83,9 +83,9 @@ function listsExactly(header: string, type: string): boolean {
 /**
  * The `MCP-Protocol-Version` header of a session request (transports spec, "Protocol Version
  * Header"): absent means 2025-03-26 for backwards compatibility; present but unsupported is a 400.
+ * `header`: its value, where the caller has read it already (each read is a platform call).
  */
-export function requireProtocolVersion(request: Request): Checked<ProtocolVersion> {
-  const header = requestHeaders(request).get("mcp-protocol-version");
+export function requireProtocolVersion(request: Request, header = requestHeaders(request).get("mcp-protocol-version")): Checked<ProtocolVersion> {
   if (header === null) return passed("2025-03-26");
   if (isSupportedVersion(header)) return passed(header);
   return refused(new McpError(400, ErrorCode.InvalidRequest, `Unsupported MCP-Protocol-Version ${JSON.stringify(header)}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}`));

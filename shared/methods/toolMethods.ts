@@ -79,7 +79,8 @@ export function toolMethods(tools: readonly AnyToolDefinition[], convert?: JsonS
         if (found.task?.support === "required" && ctx.taskId === undefined && !isModernVersion(ctx.client.protocolVersion)) {
           throw tasksRequired(`Tool ${found.tool.name} runs only as a task, and so`);
         }
-        return { ...(await callTool(found.tool, params.arguments, ctx, found.schemas)) };
+        // The era copies a result where it adds to it (2026-07-28's `decorateResult`): not here as well.
+        return callTool(found.tool, params.arguments, ctx, found.schemas) as unknown as Promise<Result>;
       },
     },
   };

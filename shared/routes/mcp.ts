@@ -21,7 +21,7 @@ import { readMessages } from "../http/readMessages.ts";
 import { isRequest } from "../jsonrpc/messages.ts";
 import { newSessionId } from "../session/newSessionId.ts";
 import { clientKey } from "../shares/clientKey.ts";
-import { classifyBodiless, classifyEra } from "../stateless/classifyEra.ts";
+import { classifyBodiless, eraOfVersionHeader, namesRevision } from "../stateless/classifyEra.ts";
 import { type Handler, refuseScopes } from "./Services.ts";
 import { statelessPost } from "./statelessPost.ts";
 import { sessionlessPost } from "./sessionlessPost.ts";
@@ -40,8 +40,12 @@ export const postMcp: Handler = async (request, services, caller, address) => {
   const { messages, batch, size } = parsed.value;
   const denied = refuseScopes(request, messages, services, caller);
   if (denied) return denied;
-  if (classifyEra(requestHeaders(request), messages, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller, address);
-  const version = requireProtocolVersion(request);
+  // A body that names its revision is stateless, and its own checks read the version header; any
+  // other POST needs the header to tell its era, and its session its version: read once for both.
+  if (namesRevision(messages, batch)) return statelessPost(request, messages, batch, services.stateless, caller, address);
+  const versionHeader = requestHeaders(request).get("mcp-protocol-version");
+  if (eraOfVersionHeader(versionHeader, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller, address);
+  const version = requireProtocolVersion(request, versionHeader);
   if (!version.ok) return errorResponse(version.error);
 
   if (batch && version.value !== "2025-03-26") {

@@ -18,14 +18,14 @@ import { toMcpError } from "../errors/toMcpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import { Cancellation } from "../exchange/Cancellation.ts";
 import { runExchange } from "../exchange/runExchange.ts";
-import { toResponse } from "../http/Answer.ts";
+import { plainResponse } from "../http/Answer.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { headersOf, statusOf } from "../http/statusOf.ts";
 import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
 import { SSE_HEADERS, SSE_KEEPALIVE, sseMessage } from "../outbound/encodeSse.ts";
 import type { CloseReason } from "../outbound/FrameStream.ts";
 import { LiveStream } from "../outbound/LiveStream.ts";
-import { JSON_HEADERS, PostAnswer } from "../http/PostAnswer.ts";
+import { JSON_HEADERS } from "../http/PostAnswer.ts";
 import { QueueBudget, type Reservation } from "../outbound/QueueBudget.ts";
 import { admitStateless } from "../stateless/admitStateless.ts";
 import { listen, type ListenPlan } from "../stateless/listen.ts";
@@ -76,7 +76,7 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
  * is answered with JSON and needs none of them. Also how a 2025 request without a session is
  * answered (`sessionlessPost`).
  */
-export async function answerStateless(request: Request, message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: ClientAddress | undefined): Promise<Response> {
+export function answerStateless(request: Request, message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: ClientAddress | undefined): Promise<Response> {
   // The transport's trace context, linked from the request's span: read only where tracing is on.
   const link = deps.telemetry && (requestHeaders(request).get("traceparent") ?? undefined);
   // Closing the response stream is this revision's cancellation.
@@ -90,26 +90,40 @@ export async function answerStateless(request: Request, message: JsonRpcRequest,
     const stream = sseStream(budget, deps, (reason) => reason === "client-disconnected" && cancellation.abort(CLIENT_CLOSED));
     return (sse = { stream, reservation });
   };
-  const answered = new PostAnswer(() => new Response(open().stream.connect(), { headers: SSE_HEADERS }), JSON_HEADERS);
+  // The first message for the request decides its answer (transports spec: JSON or an SSE stream,
+  // the server's choice): the reply alone is JSON, built here as the final `Response`; anything
+  // else first makes the answer the stream.
+  // `answer` is cleared once used: the first message decides.
+  let answer: ((response: Response) => void) | undefined;
+  const answered = new Promise<Response>((resolve) => (answer = resolve));
+  const streamed = () => {
+    answer?.(new Response(open().stream.connect(), { headers: SSE_HEADERS }));
+    answer = undefined;
+  };
   const outlet: Outlet = {
     reply(reply, json) {
-      if (answered.json(json, statusOf(reply), headersOf(reply))) return;
+      if (answer) {
+        const extra = headersOf(reply);
+        answer(plainResponse({ status: statusOf(reply), headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS, body: json }, deps.bodylessAnswers));
+        answer = undefined;
+        return;
+      }
       const { stream, reservation } = open();
       stream.reply(json, reservation);
       stream.finish();
     },
     notify(_message, json, signal) {
-      answered.stream();
+      streamed();
       return open().stream.notify(json, signal);
     },
     drop() {
-      answered.stream();
+      streamed();
       sse?.reservation.release();
       sse?.stream.finish();
     },
   };
   void runExchange(statelessExchange(message, meta, deps, outlet, cancellation, caller, address, link));
-  return toResponse(await answered.response, deps.bodylessAnswers);
+  return answered;
 }
 
 /** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. `release` runs when it ends. */

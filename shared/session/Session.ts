@@ -321,7 +321,8 @@ export class Session<T extends Transport = Transport> {
   }
 
   #start(message: JsonRpcRequest, replies: ReplyChannel, size: number, auth: Principal | undefined, trace: HopTrace | undefined): Promise<void> {
-    this.#log.debug("rpc.in", { id: message.id, method: message.method });
+    // Its fields are gathered only where the line is written: most deployments log above debug.
+    if (this.#log.enabled("debug")) this.#log.debug("rpc.in", { id: message.id, method: message.method });
     const { config, server, telemetry } = this.#deps;
     return this.exchanges.start({
       request: message,

@@ -18,8 +18,16 @@ import { isModernVersion, isSupportedVersion } from "../protocol/versions.ts";
 export type Era = "stateless" | "session";
 
 export function classifyEra(headers: Headers, messages: readonly JsonRpcMessage[], batch: boolean): Era {
-  if (!batch && messages.length === 1 && carriesVersionMeta(messages[0]!)) return "stateless";
-  const header = headers.get("mcp-protocol-version");
+  return namesRevision(messages, batch) ? "stateless" : eraOfVersionHeader(headers.get("mcp-protocol-version"), batch);
+}
+
+/** A single message that names its revision in `_meta`: stateless, whatever the headers say. */
+export function namesRevision(messages: readonly JsonRpcMessage[], batch: boolean): boolean {
+  return !batch && messages.length === 1 && carriesVersionMeta(messages[0]!);
+}
+
+/** The era of a POST whose body names no revision, from its `MCP-Protocol-Version` header (null when absent). */
+export function eraOfVersionHeader(header: string | null, batch: boolean): Era {
   if (header === null || isSupportedVersion(header)) return "session";
   // A batch is a 2025-03-26 construct whatever its header says.
   return batch ? "session" : "stateless";
