@@ -27,7 +27,7 @@ import { Agent, request } from "node:http";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { startListeningProcess } from "../startListeningProcess.mjs";
+import { startServingProcess } from "../startServingProcess.mjs";
 import { bundleNodeEntry } from "../startNodeServer.mjs";
 import { wranglerConfig } from "../wranglerConfig.mjs";
 
@@ -138,8 +138,8 @@ async function run(server, clients, calls) {
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
 const ONE_TOOL = "scripts/bench/node/oneTool.ts";
 const SERVERS = {
-  bare: () => startListeningProcess({ command: [process.execPath, ...PROFILE_FLAGS, join(ROOT, "scripts/bench/node/bareServer.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
-  "sdk v1": () => startListeningProcess({ command: [process.execPath, ...PROFILE_FLAGS, join(ROOT, "scripts/bench/node/sdkV1Server.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
+  bare: () => startServingProcess({ command: [process.execPath, ...PROFILE_FLAGS, join(ROOT, "scripts/bench/node/bareServer.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
+  "sdk v1": () => startServingProcess({ command: [process.execPath, ...PROFILE_FLAGS, join(ROOT, "scripts/bench/node/sdkV1Server.mjs"), "--port", "0"], env: process.env, runtime: "node" }),
   serveNode: () => startServeNode(ROOT),
   ...(BEFORE ? { before: () => startBefore(BEFORE) } : {}),
 };
@@ -160,7 +160,7 @@ async function startServeNode(dir) {
   const { bundleNodeEntry: bundle } = dir === ROOT ? { bundleNodeEntry } : await import(pathToFileURL(join(dir, "scripts/startNodeServer.mjs")).href);
   const bundled = await bundle({ definition: ONE_TOOL });
   const env = { ...process.env, ...wranglerConfig().vars, LOG_LEVEL: "error", NO_COLOR: "1" };
-  const server = await startListeningProcess({ command: [process.execPath, ...PROFILE_FLAGS, bundled.outfile, "--port", "0"], env, runtime: "node" });
+  const server = await startServingProcess({ command: [process.execPath, ...PROFILE_FLAGS, bundled.outfile, "--port", "0"], env, runtime: "node" });
   return { ...server, dispose: async () => (await server.dispose(), bundled.remove()) };
 }
 
