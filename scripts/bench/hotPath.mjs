@@ -12,6 +12,7 @@
  * tens of percent between runs, falls on both alike and leaves their ratio steady.
  */
 import { Agent, request } from "node:http";
+import { postJson } from "./postJson.mjs";
 import { sseEvents } from "./sseEvents.mjs";
 import { workerdCpuNs } from "./workerdProcesses.mjs";
 
@@ -19,19 +20,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
 
-/** One POST on a keep-alive connection; resolves with status and body text. */
-function post(url, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** One POST on this script's keep-alive connections. */
+const post = (url, headers, body) => postJson(agent, url, headers, body);
 
 function callBody(id, meta) {
   return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "toUpperCase", arguments: { input: "bench" }, ...(meta ? { _meta: meta } : {}) } });

@@ -23,11 +23,12 @@
  * directory: every server runs under `node --cpu-prof`, its profile written there, named by its
  * process id, when it stops).
  */
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startServingProcess } from "../startServingProcess.mjs";
+import { postJson } from "./postJson.mjs";
 import { bundleNodeEntry } from "../startNodeServer.mjs";
 import { wranglerConfig } from "../wranglerConfig.mjs";
 
@@ -56,19 +57,8 @@ function cpuNs(pid) {
   return ns;
 }
 
-/** One POST on `agent`; resolves with status, headers and body text. */
-function post(agent, url, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", accept: ACCEPT, ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** One POST of a client on its own kept-alive connection. */
+const post = (agent, url, headers, body) => postJson(agent, url, { accept: ACCEPT, ...headers }, body);
 
 /** The JSON-RPC message answering `id` in a JSON or an event-stream body. */
 function answerOf(text, id) {
