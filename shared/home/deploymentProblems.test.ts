@@ -27,7 +27,7 @@ describe("homeProblem", () => {
   });
 
   it("says nothing of bindings where they are not known (not Workers), nor where homes are hosted", () => {
-    expect(homeProblem(handles, false, false)?.message).toMatch(/\(see the README, "State that outlives the connection"\)$/);
+    expect(homeProblem(handles, false, false)?.message).toMatch(/bind it as MCP_HOME, with "McpHome" in a migration's new_sqlite_classes$/);
     expect(homeProblem(handles, false, true, ["MCP_HOMES"])).toBeUndefined();
   });
 

@@ -28,7 +28,7 @@ export function homeProblem(server: CompiledServer, authorized: boolean, hosted:
   if (user && !authorized) return userHomeNeedsSignIn("this deployment");
   if ((user || handle) && !hosted) {
     return new TypeError(
-      `Some definitions keep their state in a home of their own (home: "user" or a handle), and this deployment hosts no homes: on Workers, export \`class McpHome extends worker.McpHome {}\` from the entry and bind it as ${HOME_BINDING} (see the README, "State that outlives the connection")${bound ? `; ${whatIsBound(bound)}` : ""}`,
+      `Some definitions keep their state in a home of their own (home: "user" or a handle), and this deployment hosts no homes: on Workers, export \`class McpHome extends worker.McpHome {}\` from the entry and bind it as ${HOME_BINDING}, with "McpHome" in a migration's new_sqlite_classes${bound ? `; ${whatIsBound(bound)}` : ""}`,
     );
   }
   return undefined;
