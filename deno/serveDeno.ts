@@ -22,12 +22,10 @@
  * import server from "./server.ts";
  * await serveDeno(server);
  */
-import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
-import { LocalTasks } from "../capabilities/tasks/LocalTasks.ts";
+import { type LocalRuntime, localRuntime } from "../shared/runtime/localRuntime.ts";
 import { LocalHomes } from "../shared/home/LocalHomes.ts";
 import { KvHomeExpiries } from "../capabilities/homes/deno/KvHomeExpiries.ts";
-import { LocalShares } from "../shared/shares/LocalShares.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "../capabilities/telemetry/deno/denoTelemetry.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
@@ -78,26 +76,29 @@ export async function serveDeno(server: ServerDefinition, options: ServeDenoOpti
 /** `serveDeno` once the settings are read: opens what it was given, binds its port, resolves once it has. */
 async function start(definition: CompiledServer, options: ServeDenoOptions, env: Record<string, string>, settings: ServeSettings, logger: Logger): Promise<DenoServer> {
   const { hostname, port, config } = settings;
-  const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
-  // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
-  const telemetry = denoTelemetry(env, definition.handleTemplateOf) ?? definition.telemetryFor(env as ServerEnv, logger);
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
   const expiries = kv && definition.hasHomes ? new KvHomeExpiries(kv) : undefined;
-  const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger, ...(kv && expiries && { storeFor: (name: string) => KvStorage.home(kv, name), expiries }) }) : undefined;
-  if (expiries && homes) {
+  const kvHomes = kv && expiries ? new LocalHomes({ server: definition, config, logger, storeFor: (name: string) => KvStorage.home(kv, name), expiries }) : undefined;
+  if (expiries && kvHomes) {
     await expiries.indexOnce(Date.now());
-    await homes.start();
+    await kvHomes.start();
   }
-  // One count of fair shares for the process: sessions and tasks, per client and in total.
-  const shares = new LocalShares(config);
-  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry, storageFor: kv && ((id) => new KvStorage(kv, id)) });
+  // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
+  const runtime = localRuntime<LocalHomes>(definition, {
+    env: env as ServerEnv,
+    config,
+    logger,
+    homes: kvHomes,
+    // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
+    telemetry: denoTelemetry(env, definition.handleTemplateOf),
+    // With KV, tasks live there, shared with every process on the same file and picked up by
+    // another when theirs dies (counted across them); else in this process, ending with it.
+    ...(kv && { tasks: (runtime: LocalRuntime) => new KvTasks(kv, { ...runtime, shares: new KvShares(kv, config) }) }),
+  });
+  const { broadcast, homes, tasks, telemetry } = runtime;
+  const sessions = new LocalSessions(runtime, { storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
-  // Tasks are kept in memory: they end with the process (a Worker's are durable).
-  // With KV, tasks live there too, shared with every process on the same file and picked up by
-  // another when theirs dies; else in this process, ending with it.
-  const taskOptions = { server: definition, config, logger, env: env as ServerEnv, broadcast, homes, telemetry };
-  const tasks = kv ? new KvTasks(kv, { ...taskOptions, shares: new KvShares(kv, config) }) : new LocalTasks({ ...taskOptions, shares });
   if (tasks instanceof KvTasks) tasks.start();
   let boundPort: number | undefined;
   const handle = createRouter<Record<string, string>>(

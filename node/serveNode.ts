@@ -21,11 +21,8 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
-import { LocalTasks } from "../capabilities/tasks/LocalTasks.ts";
-import { LocalHomes } from "../shared/home/LocalHomes.ts";
-import { LocalShares } from "../shared/shares/LocalShares.ts";
+import { localRuntime } from "../shared/runtime/localRuntime.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
@@ -57,13 +54,10 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   const { hostname, port, config } = settings;
   const logger = new Logger(config.logLevel);
   logUnhandledRejections(logger);
-  const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
-  const telemetry = definition.telemetryFor(env as ServerEnv, logger);
-  const homes = definition.hasHomes ? new LocalHomes({ server: definition, config, logger }) : undefined;
-  const shares = new LocalShares(config);
+  const runtime = localRuntime(definition, { env: env as ServerEnv, config, logger });
+  const { broadcast, homes, tasks, telemetry } = runtime;
   // The answers made from plain data are written by nodeListener, from that data.
-  const sessions = new LocalSessions({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry, bodylessAnswers: true });
-  const tasks = new LocalTasks({ server: definition, config, logger, env: env as ServerEnv, broadcast, homes, shares, telemetry });
+  const sessions = new LocalSessions(runtime, { bodylessAnswers: true });
   let boundPort: number | undefined;
   const handle = createRouter<Record<string, string>>(
     definition,

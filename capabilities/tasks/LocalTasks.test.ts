@@ -16,6 +16,7 @@ import type { RequestContext } from "../../shared/definition/RequestContext.ts";
 import { mcpError } from "../../shared/testing/testKit.ts";
 import { clientKey } from "../../shared/shares/clientKey.ts";
 import { LocalTasks } from "./LocalTasks.ts";
+import { LocalShares } from "../../shared/shares/LocalShares.ts";
 import { newTaskId } from "../../shared/tasks/Tasks.ts";
 import { MAX_TASK_VALUE_BYTES, type TaskStart } from "../../shared/tasks/TaskState.ts";
 import { CompiledServer } from "../../shared/server/CompiledServer.ts";
@@ -27,7 +28,7 @@ const perClient = readConfig({ MAX_TASKS_PER_CLIENT: "2", MAX_TASK_BYTES_PER_CLI
 
 function tasksWith(handler: (ctx: RequestContext) => Promise<string>, limits = config): LocalTasks {
   const server = new CompiledServer({ name: "local-tasks-test", version: "1", tools: [tool({ name: "job", description: "Runs the test's handler", input: z.object({ text: z.string().optional() }), task: "required", handler: (_args, ctx) => handler(ctx) })], use: [tasks()] });
-  return new LocalTasks({ server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
+  return new LocalTasks({ server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536), shares: new LocalShares(limits) });
 }
 
 /** Each task its own client unless one is named: one client alone is held back from the total by the room kept for newcomers. */

@@ -4,7 +4,7 @@
  * alarm for its wakeups (`LocalAlarms`), and a `Broadcaster` topic for its listeners. A process that stops loses
  * its tasks (their clients then get -32602 for them); a Worker's tasks are durable.
  *
- * Bounded by fair shares (`LocalShares`, or those given): at most MAX_TASKS tasks and MAX_TASK_BYTES
+ * Bounded by its runtime's fair shares: at most MAX_TASKS tasks and MAX_TASK_BYTES
  * of arguments at once, and per client MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT, less
  * past half a total (a create past one gets 429 with Retry-After naming it), each task holding its bounded values
  * (`MAX_TASK_VALUE_BYTES` each) until its TTL, when its host deletes it and this forgets it. A
@@ -16,22 +16,20 @@ import { notification } from "../../shared/jsonrpc/messages.ts";
 import { LocalAlarms } from "../../shared/timers/LocalAlarms.ts";
 import type { Result } from "../../shared/definition/Method.ts";
 import { MemoryStorage } from "../../shared/storage/MemoryStorage.ts";
-import { LocalShares } from "../../shared/shares/LocalShares.ts";
 import { TaskHost } from "./TaskHost.ts";
-import type { LocalTasksOptions, Tasks } from "../../shared/tasks/Tasks.ts";
+import type { LocalRuntime } from "../../shared/runtime/localRuntime.ts";
+import type { Tasks } from "../../shared/tasks/Tasks.ts";
 import type { TaskStart } from "../../shared/tasks/TaskState.ts";
 
-export type { LocalTasksOptions };
-
 export class LocalTasks implements Tasks {
-  readonly #options: LocalTasksOptions;
+  readonly #options: LocalRuntime;
   readonly #hosts = new Map<string, TaskHost>();
   readonly #alarms = new LocalAlarms();
   /** Tasks cancelled and still held, oldest first. */
   readonly #cancelled = new Set<string>();
 
-  constructor(options: LocalTasksOptions) {
-    this.#options = { ...options, shares: options.shares ?? new LocalShares(options.config) };
+  constructor(runtime: LocalRuntime) {
+    this.#options = runtime;
   }
 
   /** Tasks held now. */

@@ -12,12 +12,12 @@
  * `workerd` variant (`durable/tasksOnWorkers.ts`) brings the task class and its client instead.
  */
 import type { Extension } from "../../shared/definition/ServerOptions.ts";
-import type { LocalTasksPart } from "../../shared/tasks/Tasks.ts";
+import type { LocalTasksPart } from "../../shared/runtime/localRuntime.ts";
 import { LocalTasks } from "./LocalTasks.ts";
 import { TASKS_EXTENSION } from "../../shared/methods/tasksExtension.ts";
 import { withTaskRouting } from "./tasksCapability.ts";
 
-const LOCAL_TASKS: LocalTasksPart = { tasks: (options) => new LocalTasks(options) };
+const LOCAL_TASKS: LocalTasksPart = { tasks: (runtime) => new LocalTasks(runtime) };
 
 /** @example defineServer({ …, tools: [tool({ …, task: "optional" })], use: [tasks()] }) */
 export function tasks(): Extension<"McpTask"> {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 import { Logger } from "../log/Logger.ts";
 import { probeTools } from "../testing/testKit.ts";
 import { clientKey } from "../shares/clientKey.ts";
 import { LocalSessions } from "./LocalSessions.ts";
+import { localRuntime } from "../runtime/localRuntime.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -12,7 +12,7 @@ const server = new CompiledServer({ name: "local", version: "1", tools: probeToo
 const initialize = { jsonrpc: "2.0" as const, id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
 
 function sessions(sessionIdleTtlMs: number) {
-  return new LocalSessions({ server, config: { ...DEFAULT_CONFIG, sessionIdleTtlMs }, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
+  return new LocalSessions(localRuntime(server, { config: { ...DEFAULT_CONFIG, sessionIdleTtlMs }, logger: new Logger("error"), env: {} }));
 }
 
 async function open(local: LocalSessions, sessionId: string) {
@@ -52,7 +52,7 @@ describe("LocalSessions: expiry in process", () => {
 
 describe("LocalSessions: fair shares", () => {
   const limited = (overrides: Partial<typeof DEFAULT_CONFIG>) =>
-    new LocalSessions({ server, config: { ...DEFAULT_CONFIG, ...overrides }, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536) });
+    new LocalSessions(localRuntime(server, { config: { ...DEFAULT_CONFIG, ...overrides }, logger: new Logger("error"), env: {} }));
   const create = (local: LocalSessions, sessionId: string, shareKey: string) => local.apply({ kind: "post", sessionId, messages: [initialize], size: 100, create: true, shareKey });
 
   it("refuses a client past MAX_SESSIONS_PER_CLIENT with 429 naming it, while another client is served; an ended session frees its slot", async () => {

@@ -9,38 +9,20 @@
  *
  * Memory is bounded by live sessions, which fair shares bound (at most MAX_SESSIONS, and
  * MAX_SESSIONS_PER_CLIENT per client, less past half the total: a creation past either is 429): a host whose session ended,
- * or that never had one (a forged or expired id answered 404), is dropped after the operation. Storage comes from
- * `storageFor(id)`, memory by default; see `deno/kv/KvStorage.ts` for Deno KV.
+ * or that never had one (a forged or expired id answered 404), is dropped after the operation. Its runtime (`localRuntime`) gives
+ * the definition, config, homes and shares; storage comes from `storageFor(id)`, memory by default; see `deno/kv/KvStorage.ts` for Deno KV.
  */
-import type { Broadcaster } from "../broadcast/Broadcaster.ts";
-import type { Homes } from "../home/Homes.ts";
-import { LocalShares } from "../shares/LocalShares.ts";
-import type { Shares } from "../shares/Shares.ts";
-import type { Config } from "../config/readConfig.ts";
 import { toResponse } from "../http/Answer.ts";
-import type { Logger } from "../log/Logger.ts";
 import { logId } from "../log/logId.ts";
-import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
+import type { LocalRuntime } from "../runtime/localRuntime.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { LocalAlarms } from "../timers/LocalAlarms.ts";
 import { SessionHost } from "./SessionHost.ts";
 import type { SessionOperation, Sessions } from "./SessionOperation.ts";
-import type { Telemetry } from "../telemetry/Telemetry.ts";
 
+/** What is a process's sessions' own, besides their runtime. */
 export interface LocalSessionsOptions {
-  server: CompiledServer;
-  config: Config;
-  logger: Logger;
-  env: ServerEnv;
-  broadcast: Broadcaster;
-  /** Where definitions with a home of their own run; undefined where none are hosted. */
-  homes?: Homes;
-  /** Where sessions are counted per client and in total (MAX_SESSIONS_PER_CLIENT, MAX_SESSIONS); default: this object's own `LocalShares`. */
-  shares?: Shares;
-  /** Where request spans go; undefined where tracing is off. */
-  telemetry?: Telemetry;
   /** One session's storage; each id must get its own keyspace. Default: in memory. */
   storageFor?(sessionId: string): KeyValueStore;
   /** Answers made from plain data get a `Response` without a body (`toResponse`): the runtime edge writes them itself. Default false. */
@@ -48,13 +30,15 @@ export interface LocalSessionsOptions {
 }
 
 export class LocalSessions implements Sessions {
+  readonly #runtime: LocalRuntime;
   readonly #options: LocalSessionsOptions;
   readonly #hosts = new Map<string, SessionHost>();
   readonly #alarms = new LocalAlarms();
   readonly #memory = new Map<string, MemoryStorage>();
 
-  constructor(options: LocalSessionsOptions) {
-    this.#options = { ...options, shares: options.shares ?? new LocalShares(options.config) };
+  constructor(runtime: LocalRuntime, options: LocalSessionsOptions = {}) {
+    this.#runtime = runtime;
+    this.#options = options;
   }
 
   /** Sessions in memory now (live ones, and any being loaded). */
@@ -78,7 +62,7 @@ export class LocalSessions implements Sessions {
       const host = this.#host(id);
       await host.wakeup();
       const record = host.record;
-      if (record?.shareKey !== undefined) await this.#options.shares!.acquire("session", record.shareKey, id, { until: record.expiresAt, held: true });
+      if (record?.shareKey !== undefined) await this.#runtime.shares.acquire("session", record.shareKey, id, { until: record.expiresAt, held: true });
       this.#forgetIfEnded(id, host);
     }
   }
@@ -98,7 +82,7 @@ export class LocalSessions implements Sessions {
   #host(id: string): SessionHost {
     let host = this.#hosts.get(id);
     if (host) return host;
-    const { server, config, logger, env, broadcast, homes, shares, storageFor, telemetry } = this.#options;
+    const { server, config, logger, env, broadcast, homes, shares, telemetry } = this.#runtime;
     host = new SessionHost({
       server,
       telemetry,
@@ -108,13 +92,13 @@ export class LocalSessions implements Sessions {
       broadcast,
       homes,
       shares,
-      storage: storageFor?.(id) ?? this.#memoryFor(id),
+      storage: this.#options.storageFor?.(id) ?? this.#memoryFor(id),
       // A Durable Object alarm: one per session, a new one replaces the old.
       scheduleWakeup: async (atMs) =>
         this.#alarms.set(id, atMs, () => {
           host!
             .wakeup()
-            .catch((error) => this.#options.logger.error("session.wakeup-failed", { session: logId(id), message: String(error) }))
+            .catch((error) => logger.error("session.wakeup-failed", { session: logId(id), message: String(error) }))
             .then(() => this.#forgetIfEnded(id, host!));
         }),
     });

@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import { LocalSessions } from "../host/LocalSessions.ts";
+import { localRuntime } from "../runtime/localRuntime.ts";
 import { tool } from "../server/defineServer.ts";
 import { jsonSchema } from "../schema/jsonSchema.ts";
 import { rateLimits } from "../auth/rateLimits.ts";
@@ -19,7 +20,7 @@ function routerFor(server: CompiledServer, options: Parameters<typeof createRout
   return createRouter<Env>(
     server,
     {
-      sessions: (env, { config, logger }) => new LocalSessions({ server, config, logger, env, broadcast: new MemoryBroadcaster(config.maxQueueBytes) }),
+      sessions: (env, { config, logger }) => new LocalSessions(localRuntime(server, { config, logger, env })),
       broadcaster: (_env, config) => new MemoryBroadcaster(config.maxQueueBytes),
     },
     options,

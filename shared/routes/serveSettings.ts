@@ -120,7 +120,8 @@ const SHUTDOWN_GRACE_MS = 5_000;
 /** What a process hosts for its requests, each of which a shutdown closes and a user's erasure reaches. */
 export interface ProcessHosts {
   sessions: { endOwnedBy(owner: string): Promise<number>; close(): void };
-  tasks: { eraseOwnedBy(owner: string): Promise<number>; close(): void };
+  /** Undefined where no tool runs as a task. */
+  tasks?: { eraseOwnedBy(owner: string): Promise<number>; close(): void };
   homes?: { erase(owner: string): Promise<unknown>; close(): void };
 }
 
@@ -136,11 +137,11 @@ export function runningServer(url: string, hosts: ProcessHosts, stopListening: (
     async deleteUserData(who) {
       const owner = await ownerOf(who);
       await homes?.erase(owner);
-      return { sessions: await sessions.endOwnedBy(owner), tasks: await tasks.eraseOwnedBy(owner) };
+      return { sessions: await sessions.endOwnedBy(owner), tasks: (await tasks?.eraseOwnedBy(owner)) ?? 0 };
     },
     async shutdown() {
       sessions.close();
-      tasks.close();
+      tasks?.close();
       homes?.close();
       let grace: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([stopListening(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);

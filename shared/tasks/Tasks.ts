@@ -7,14 +7,6 @@
 import type { Result } from "../definition/Method.ts";
 import { randomHex } from "../bytes/randomHex.ts";
 import type { TaskStart } from "./TaskState.ts";
-import type { Broadcaster } from "../broadcast/Broadcaster.ts";
-import type { Config } from "../config/readConfig.ts";
-import type { Logger } from "../log/Logger.ts";
-import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
-import type { Homes } from "../home/Homes.ts";
-import type { Shares } from "../shares/Shares.ts";
-import type { Telemetry } from "../telemetry/Telemetry.ts";
 
 export interface Tasks {
   /** Stores the task and schedules its run; resolves with its `Task` fields once a `tasks/get` would find it. */
@@ -40,28 +32,4 @@ export function newTaskId(): string {
 /** Whether `id` could be a task id of ours: anything else is unknown without waking a host. */
 export function isTaskId(id: unknown): id is string {
   return typeof id === "string" && /^[0-9a-f]{32}$/.test(id);
-}
-
-/** What tasks hosted in a process are made with (`LocalTasks`). */
-export interface LocalTasksOptions {
-  server: CompiledServer;
-  config: Config;
-  logger: Logger;
-  env: ServerEnv;
-  broadcast: Broadcaster;
-  /** Where tools with a home of their own run; undefined where none are hosted. */
-  homes?: Homes;
-  /** Where tasks are counted per client and in total; default: this object's own `LocalShares`. */
-  shares?: Shares;
-  /** Where each task's run is traced, under the call that created it; none where tracing is off. */
-  telemetry?: Telemetry;
-}
-
-/**
- * What `tasks()` brings to a process (Deno, Node, stdio, a WebSocket), in its `local` part:
- * `serveMessages` hosts a connection's tasks with it. Absent on Workers, where the task objects host them.
- */
-export interface LocalTasksPart {
-  /** Tasks that live as long as their host: `close()` stops them. */
-  tasks(options: LocalTasksOptions): Tasks & { close(): void };
 }

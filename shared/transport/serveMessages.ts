@@ -32,12 +32,10 @@
  *
  * @example await serveMessages({ server, kind: "websocket", messages: webSocketMessages(socket), env });
  */
-import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
-import type { Homes } from "../home/Homes.ts";
-import { LocalHomes } from "../home/LocalHomes.ts";
 import { userHomeNeedsSignIn } from "../home/deploymentProblems.ts";
-import type { LocalTasksPart } from "../tasks/Tasks.ts";
 import { readConfig } from "../config/readConfig.ts";
+import type { Homes } from "../home/Homes.ts";
+import { localRuntime } from "../runtime/localRuntime.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { toMcpError } from "../errors/toMcpError.ts";
@@ -121,14 +119,13 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const env = options.env ?? {};
   const config = readConfig(env);
   const logger = options.logger ?? new Logger(config.logLevel, {}, stderrSink);
-  // Made here, closed here: the connection's own homes, in memory.
-  const ownHomes = !options.homes && (server.homes.handle || (server.homes.user && caller)) ? new LocalHomes({ server, config, logger }) : undefined;
-  const homes = options.homes ?? ownHomes;
   const kind = options.kind ?? "message";
-  const telemetry = options.telemetry ?? server.telemetryFor(env, logger);
   const network = options.network ?? networkOf(kind);
-  // One connection is one process's worth of listeners: changes fan out in memory.
-  const broadcast = new MemoryBroadcaster(config.maxQueueBytes);
+  // Made here, closed here: the connection's own homes (in memory, unless given) and tasks, which
+  // live as long as the connection: a client that goes away cannot poll them any more. One
+  // connection is one process's worth of listeners: changes fan out in memory.
+  const runtime = localRuntime(server, { env, config, logger, homes: options.homes, telemetry: options.telemetry });
+  const { broadcast, homes, telemetry, tasks } = runtime;
   const session = await Session.create(newSessionId(), SingleStreamTransport.messages(kind), {
     server,
     storage: new MemoryStorage(),
@@ -146,10 +143,6 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const { transport } = session;
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
-  // Tasks live as long as the connection: a client that goes away cannot poll them any more.
-  // Made by `tasks()`'s host in a process; on Workers (whose `tasks()` brings none) such tools are served as without a task host.
-  const local = server.use.find((capability) => (capability.local as Partial<LocalTasksPart> | undefined)?.tasks)?.local as LocalTasksPart | undefined;
-  const tasks = server.hasTasks && local ? local.tasks({ server, config, logger: log, env, broadcast, homes }) : undefined;
   const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes, telemetry, network };
 
   const reader = options.messages.readable.getReader();
@@ -239,8 +232,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     }
   } finally {
     reader.releaseLock();
-    tasks?.close();
-    ownHomes?.close();
+    runtime.close();
     await session.end(outputGone ? "output-closed" : "input-closed");
     await pumping;
     await writer.close().catch(() => {});

@@ -56,7 +56,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["home"],
   ["session"],
   ["tasks"],
-  ["stateless"],
+  ["stateless", "runtime"],
   ["transport"],
   ["host", "stdio"],
   ["routes"],

@@ -22,8 +22,7 @@
  * across the processes, MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT per client.
  */
 import type { Result } from "../../../shared/definition/Method.ts";
-import type { Shares } from "../../../shared/shares/Shares.ts";
-import type { TaskRunDeps } from "../runTask.ts";
+import type { LocalRuntime } from "../../../shared/runtime/localRuntime.ts";
 import { TaskHost } from "../TaskHost.ts";
 import type { Tasks } from "../../../shared/tasks/Tasks.ts";
 import { detailedTask, type TaskStart, type TaskState } from "../../../shared/tasks/TaskState.ts";
@@ -38,24 +37,20 @@ const POLL_MS = 500;
 /** How far a claimed wakeup is moved ahead: the claiming process sets the next one well before. */
 const CLAIM_MS = 30_000;
 
-export interface KvTasksOptions extends TaskRunDeps {
-  /** Counted across the processes (`KvShares`). */
-  shares: Shares;
-}
-
 const encoder = new TextEncoder();
 
 export class KvTasks implements Tasks {
   readonly #kv: Deno.Kv;
-  readonly #options: KvTasksOptions;
+  readonly #options: LocalRuntime;
   /** The tasks whose run (or other wakeup) is under way in this process. */
   readonly #awake = new Map<string, TaskHost>();
   #poller: ReturnType<typeof setInterval> | undefined;
   #polling = false;
 
-  constructor(kv: Deno.Kv, options: KvTasksOptions) {
+  /** `runtime.shares` counts across the processes (`KvShares`). */
+  constructor(kv: Deno.Kv, runtime: LocalRuntime) {
     this.#kv = kv;
-    this.#options = options;
+    this.#options = runtime;
   }
 
   /** Starts looking for due wakeups (a restarted process picks up what is due at once). */

@@ -1,0 +1,99 @@
+/**
+ * What a server hosted in a process (Node, Deno, a message stream, a test client) is made of: the
+ * compiled definition, its config, logger and variables, a broadcaster for its change
+ * notifications, its homes, its fair shares, its telemetry and its tasks. `localRuntime` builds it
+ * once per process (or per connection), with the defaults in one place; the session and task hosts
+ * (`LocalSessions`, `LocalTasks`, Deno's `KvTasks`) take it instead of options of their own.
+ *
+ * One process is one isolate, so change notifications fan out in memory (`MemoryBroadcaster`).
+ * What a runtime keeps elsewhere (Deno's homes and tasks in KV, a test's shared homes, Deno's own
+ * telemetry) it passes as options.
+ */
+import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import type { Config } from "../config/readConfig.ts";
+import type { ServerEnv } from "../definition/RequestContext.ts";
+import type { Homes } from "../home/Homes.ts";
+import { LocalHomes } from "../home/LocalHomes.ts";
+import type { Logger } from "../log/Logger.ts";
+import type { CompiledServer } from "../server/CompiledServer.ts";
+import { LocalShares } from "../shares/LocalShares.ts";
+import type { Shares } from "../shares/Shares.ts";
+import type { Tasks } from "../tasks/Tasks.ts";
+import type { Telemetry } from "../telemetry/Telemetry.ts";
+
+/** A host of tasks in a process: it lives as long as its runtime, and `close()` stops it. */
+export type LocalTaskHost = Tasks & { eraseOwnedBy(owner: string): Promise<number>; close(): void };
+
+export interface LocalRuntime<H extends Homes = Homes> {
+  readonly server: CompiledServer;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly env: ServerEnv;
+  readonly broadcast: Broadcaster;
+  /** Where definitions with a home of their own run; undefined where none are hosted. */
+  readonly homes?: H;
+  /** Where sessions and tasks are counted, per client and in total. */
+  readonly shares: Shares;
+  /** Where request spans go; undefined where tracing is off. */
+  readonly telemetry?: Telemetry;
+  /** Where tools declared with `task` run; undefined where none are hosted. */
+  readonly tasks?: LocalTaskHost;
+}
+
+/**
+ * What `tasks()` brings to a process, in its `local` part: the host of a runtime's tasks. Absent on
+ * Workers, where the task objects host them.
+ */
+export interface LocalTasksPart {
+  tasks(runtime: LocalRuntime): LocalTaskHost;
+}
+
+export interface LocalRuntimeOptions<H extends Homes> {
+  env: ServerEnv;
+  config: Config;
+  logger: Logger;
+  /** Default, where the definition has homes: a `LocalHomes` in memory, which `close()` closes. */
+  homes?: H;
+  /** Default: a `LocalShares` of this runtime's own. */
+  shares?: Shares;
+  /** Default: the definition's `telemetry` option, if any. */
+  telemetry?: Telemetry;
+  /** Default, where some tool runs as a task: the host that `tasks()` in the definition's `use` brings. */
+  tasks?(runtime: LocalRuntime<H>): LocalTaskHost;
+}
+
+/** A runtime, and how to stop the hosts it made itself (tasks, and homes it was not given). */
+export interface OwnedLocalRuntime<H extends Homes> extends LocalRuntime<H> {
+  close(): void;
+}
+
+export function localRuntime<H extends Homes = LocalHomes>(server: CompiledServer, options: LocalRuntimeOptions<H>): OwnedLocalRuntime<H> {
+  const { env, config, logger } = options;
+  const ownHomes = !options.homes && server.hasHomes ? new LocalHomes({ server, config, logger }) : undefined;
+  const homes = options.homes ?? (ownHomes as H | undefined);
+  const parts: LocalRuntime<H> = {
+    server,
+    config,
+    logger,
+    env,
+    broadcast: new MemoryBroadcaster(config.maxQueueBytes),
+    homes,
+    shares: options.shares ?? new LocalShares(config),
+    telemetry: options.telemetry ?? server.telemetryFor(env, logger),
+  };
+  const tasks = options.tasks ? options.tasks(parts) : server.hasTasks ? localTasksPart(server)?.tasks(parts) : undefined;
+  return {
+    ...parts,
+    tasks,
+    close() {
+      tasks?.close();
+      ownHomes?.close();
+    },
+  };
+}
+
+/** The `local` part of the capability in `use` that hosts tasks in a process (`tasks()`), if any. */
+function localTasksPart(server: CompiledServer): LocalTasksPart | undefined {
+  return server.use.find((capability) => (capability.local as Partial<LocalTasksPart> | undefined)?.tasks)?.local as LocalTasksPart | undefined;
+}
