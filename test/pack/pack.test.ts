@@ -47,15 +47,16 @@ export default defineServer({
 `;
 
 /**
- * The README's Worker entry and wrangler.toml, read from the README itself: the code block after
- * each "the pack test … this block" marker. So the guide cannot drift from what is tested.
+ * The README's Worker entry and wrangler.toml, read from the README itself (and its tsconfig from
+ * docs/runtimes.md): the code block after each "the pack test … this …" marker. So the guide
+ * cannot drift from what is tested.
  */
-async function readmeBlock(language: string, marker: string): Promise<string> {
-  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+async function readmeBlock(language: string, marker: string, file = "README.md"): Promise<string> {
+  const readme = await readFile(join(ROOT, file), "utf8");
   const at = readme.indexOf(marker);
   const fence = "```" + language + "\n";
   const open = readme.indexOf(fence, at);
-  if (at < 0 || open < 0) throw new Error(`README.md has no ${language} block after "${marker}"`);
+  if (at < 0 || open < 0) throw new Error(`${file} has no ${language} block after "${marker}"`);
   return readme.slice(open + fence.length, readme.indexOf("```", open + fence.length));
 }
 
@@ -73,7 +74,7 @@ beforeAll(async () => {
   await writeFile(join(project, "readmeServer.ts"), await readmeBlock("ts", "the pack test type-checks this block"));
   await writeFile(join(project, "worker.ts"), await readmeBlock("ts", "the pack test builds exactly this block"));
   await writeFile(join(project, "wrangler.toml"), await readmeBlock("toml", "the pack test deploys with exactly this block"));
-  await writeFile(join(project, "tsconfig.json"), await readmeBlock("json", "the pack test type-checks the entry with exactly this tsconfig"));
+  await writeFile(join(project, "tsconfig.json"), await readmeBlock("json", "the pack test type-checks the README's entry with exactly this tsconfig", "docs/runtimes.md"));
 }, 240_000);
 
 afterAll(async () => {
