@@ -1,7 +1,7 @@
 /**
  * `/mcp` — the Streamable HTTP endpoint of every era. Checks that need no session run here, before
  * any Durable Object hop: Accept (406), content type (415), body size (413), JSON and JSON-RPC
- * shape (400). Then the era is decided once (`classifyEra`):
+ * shape (400). Then the era is decided once (`namesRevision`, then `eraOfVersionHeader`):
  * - 2026-07-28 requests are answered here, statelessly (`statelessPost`); GET and DELETE,
  *   which that revision does not have, get 405;
  * - 2025-03-26 … 2025-11-25: protocol version header (400), session header (404 not ours);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { META } from "../protocol/metaKeys.ts";
-import { classifyBodiless, classifyEra } from "./classifyEra.ts";
+import { classifyBodiless, type Era, eraOfVersionHeader, namesRevision } from "./classifyEra.ts";
+
+/** The era of a POST as the `/mcp` route decides it: the body first, then the version header. */
+const classifyEra = (headers: Headers, messages: readonly JsonRpcMessage[], batch: boolean): Era =>
+  namesRevision(messages, batch) ? "stateless" : eraOfVersionHeader(headers.get("mcp-protocol-version"), batch);
 
 const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 

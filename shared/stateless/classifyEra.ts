@@ -1,7 +1,9 @@
 /**
  * Which protocol era a POST to `/mcp` belongs to, decided once per request (2026-07-28
  * "Versioning", "Backward Compatibility with Initialization-Based Versions": a dual-era server
- * "selects its behavior from how the client opens").
+ * "selects its behavior from how the client opens"), in two steps: the body first
+ * (`namesRevision`), then, only for a body that names no revision, the `MCP-Protocol-Version`
+ * header (`eraOfVersionHeader`), so that a 2026-07-28 request reads no header for it.
  *
  * - `stateless` (2026-07-28): the body carries `_meta["io.modelcontextprotocol/protocolVersion"]`, or the
  *   `MCP-Protocol-Version` header names something other than a session revision (2026-07-28, or
@@ -16,10 +18,6 @@ import { isModernVersion, isSupportedVersion } from "../protocol/versions.ts";
 
 /** Named for how each is served, so neither is confused with "legacy" (2024-11-05 HTTP+SSE, `/sse`). */
 export type Era = "stateless" | "session";
-
-export function classifyEra(headers: Headers, messages: readonly JsonRpcMessage[], batch: boolean): Era {
-  return namesRevision(messages, batch) ? "stateless" : eraOfVersionHeader(headers.get("mcp-protocol-version"), batch);
-}
 
 /** A single message that names its revision in `_meta`: stateless, whatever the headers say. */
 export function namesRevision(messages: readonly JsonRpcMessage[], batch: boolean): boolean {
