@@ -11,7 +11,7 @@
  *
  * Not here: counting (the limiters), verifying (`ResourceServer`).
  */
-import { sha256 } from "../bytes/base64url.ts";
+import { sha256 } from "../../shared/bytes/base64url.ts";
 
 /** Credentials remembered at once (an entry is about 150 bytes: 3 MiB at most). */
 export const MAX_KNOWN_TOKENS = 20_000;

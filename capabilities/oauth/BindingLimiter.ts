@@ -16,7 +16,7 @@
  * counts live with Cloudflare, not in this isolate.
  */
 import { dropEnded, MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "./RateLimiter.ts";
-import type { RateLimits } from "./Gatekeeper.ts";
+import type { RateLimits } from "./OAuthGatekeeper.ts";
 
 /** The binding's interface (workers-types `RateLimit`). */
 export interface RateLimitBinding {
