@@ -8,7 +8,7 @@
  * limit and period (wrangler.toml's `simple = { limit, period }`), so the figures given here
  * must match them — they are what the 429 tells the client.
  *
- * `blocked` needs an answer without a count (`Gatekeeper` asks it before verifying a token),
+ * `blocked` needs an answer without a count (`OAuthGatekeeper` asks it before verifying a token),
  * which the binding does not give: a key the binding refused is remembered here until its period
  * has passed, in a bounded table that, like `WindowLimiter`'s, never forgets a refused key to make
  * room: while it is full, a newly refused key is not remembered (the binding refuses it again on

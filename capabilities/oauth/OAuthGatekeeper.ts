@@ -3,12 +3,12 @@
  * `rateLimits()`: what stands between a request and the MCP routes, one `admit` per request,
  * before any session, object or handler is reached. In order:
  *
- * 1. The token is authenticated (the `ResourceServer`): 401, 403 or 400 with its challenge. A request
- *    that does not authenticate counts against its client address (and, while the limiter's table
- *    is crowded, its /24 or /48: `prefixKey`); once the address is over its limit, its requests get
- *    429 before any check — but for a credential this server verified lately (`KnownTokens`),
- *    which is checked as ever. Without authorization configured, every request counts against its
- *    address.
+ * 1. The token is authenticated (`OAuthResourceServer`): 401, 403 or 400 with its challenge. A
+ *    request that does not authenticate counts against its client address (and, while the
+ *    limiter's table is crowded, its /24 or /48: `prefixKey`); once the address is over its limit,
+ *    its requests get 429 before any check — but for a credential this server verified lately
+ *    (`KnownTokens`), which is checked as ever. Without authorization configured, every request
+ *    counts against its address.
  * 2. The principal's own limit counts every authenticated request: 429 past it.
  *
  * Why only unauthenticated requests count per address, and why a known token passes an address

@@ -1,7 +1,7 @@
 /**
  * Rate limits in front of the MCP endpoints: how many requests one key (a client address, a
  * principal) may make per window. A limiter counts and answers; the router decides what counts
- * (`Gatekeeper`) and answers 429 with the limit, the window and `Retry-After`.
+ * (`OAuthGatekeeper`) and answers 429 with the limit, the window and `Retry-After`.
  *
  * Two implementations behind one interface:
  * - `WindowLimiter`, in process (Deno, Node, or a Worker without a binding): fixed windows per
