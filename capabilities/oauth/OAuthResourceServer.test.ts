@@ -116,6 +116,17 @@ describe("OAuthResourceServer: without a configured resource", () => {
     await expect(derived().authenticate(new Request("http://mcp.example.com/mcp", { method: "POST" }), {})).rejects.toThrow(sentence);
   });
 
+  it("lets a process check tokens only where it answers loopback names alone, and says to set `resource` otherwise", () => {
+    const sentence = (where: string) => `has no \`resource\` configured, and ${where}: set \`resource\``;
+    expect(derived().bindProblem("127.0.0.1", ["localhost", "127.0.0.1", "[::1]"])).toBeUndefined();
+    expect(derived().bindProblem("0.0.0.0", ["localhost"])?.message).toContain(sentence('it listens on "0.0.0.0", not on a loopback host'));
+    expect(derived().bindProblem("localhost", ["localhost", "mcp.example.com"])?.message).toContain(sentence('ALLOWED_HOSTS lets it answer "mcp.example.com"'));
+    expect(derived().bindProblem("localhost", [])?.message).toContain(sentence("ALLOWED_HOSTS lets it answer any host name"));
+    expect(derived().bindProblem("localhost", [])).toBeInstanceOf(TypeError);
+    // With `resource` configured, the audience never comes from the request: any name may be answered.
+    expect(server().bindProblem("0.0.0.0", [])).toBeUndefined();
+  });
+
   it("where the runtime knows its port, refuses a loopback request addressed to another port: a token for another local server is not for this one", async () => {
     expect(derived(8787).resourceOf(new Request("http://localhost:8787/mcp"))).toBe("http://localhost:8787/mcp");
     for (const url of ["http://localhost:9999/mcp", "http://127.0.0.1/mcp"]) {
