@@ -11,7 +11,7 @@
  */
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import { addressKey } from "../shared/auth/RateLimiter.ts";
+import { addressKey } from "../shared/shares/addressKey.ts";
 import { McpError } from "../shared/errors/McpError.ts";
 import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { errorResponse } from "../shared/http/errorResponse.ts";

@@ -84,13 +84,16 @@ export { otlp } from "../capabilities/telemetry/otlp.ts";
 export type { RequestOrigin, RequestSpan, Telemetry, TelemetryFactory, TelemetryServices } from "./telemetry/Telemetry.ts";
 
 // Authorization (the router's `authorization` and `rateLimits` options)
-export type { AuthorizationOptions } from "./auth/ResourceServer.ts";
-export { type Authorization, oauth } from "./auth/oauth.ts";
-export type { Principal, TokenVerifier } from "./auth/Principal.ts";
-export { jwtVerifier, type JwtVerifierOptions } from "./auth/jwtVerifier.ts";
-export type { RateLimits } from "./auth/Gatekeeper.ts";
-export { type RateLimitPolicy, rateLimits } from "./auth/rateLimits.ts";
-export type { RateLimit } from "./auth/RateLimiter.ts";
+export type { AuthorizationOptions } from "../capabilities/oauth/OAuthResourceServer.ts";
+export type { Authorization } from "./auth/Authorization.ts";
+export { oauth } from "../capabilities/oauth/oauth.ts";
+export type { Principal } from "./auth/Principal.ts";
+export type { TokenVerifier } from "../capabilities/oauth/TokenVerifier.ts";
+export { jwtVerifier, type JwtVerifierOptions } from "../capabilities/oauth/jwtVerifier.ts";
+export type { RateLimits } from "../capabilities/oauth/OAuthGatekeeper.ts";
+export type { RateLimitPolicy } from "./auth/RateLimitPolicy.ts";
+export { rateLimits } from "../capabilities/oauth/rateLimits.ts";
+export type { RateLimit } from "../capabilities/oauth/RateLimiter.ts";
 
 // Errors: a protocol error a handler throws (`McpError.invalidParams("…")`; codes in `durable-mcp/protocol`)
 export { McpError } from "./errors/McpError.ts";

@@ -42,7 +42,7 @@ function providerFor(origin: string): OAuthAuthorizationServer<Env> {
     if (providers.size >= MAX_ORIGINS) providers.delete(providers.keys().next().value!);
     provider = new OAuthAuthorizationServer<Env>({
       issuer: origin,
-      // The MCP endpoint, and the legacy endpoints' resource (see ResourceServer).
+      // The MCP endpoint, and the legacy endpoints' resource (see OAuthResourceServer).
       resources: [`${origin}/mcp`, `${origin}/sse`],
       defaultResource: `${origin}/mcp`,
       authorizeEndpoint: `${origin}${AUTHORIZE_PATH}`,

@@ -4,8 +4,8 @@
  * bench makes (`JWT_ISSUER`, its key set in `JWT_KEYS`). Objects metered as in `costWorker.ts`.
  * Nothing here is safe to deploy; it exists to be measured.
  */
-import { jwtVerifier } from "../../shared/auth/jwtVerifier.ts";
-import { oauth } from "../../shared/auth/oauth.ts";
+import { jwtVerifier } from "../../capabilities/oauth/jwtVerifier.ts";
+import { oauth } from "../../capabilities/oauth/oauth.ts";
 import { createWorker } from "../../worker/createWorker.ts";
 import server from "../../example/oauth/server.ts";
 import { meteredObjects, meterRoutes } from "./meter.ts";

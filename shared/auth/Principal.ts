@@ -3,7 +3,8 @@
  * token (never cached with a session): the issuer and subject that name the user, the scopes the
  * token grants, and its claims (a JWT's payload, or an authorization provider's props).
  *
- * Not here: how a token is checked (a `TokenVerifier`), what a scope allows (the definitions).
+ * Not here: how a token is checked (the oauth capability's `TokenVerifier`), what a scope allows
+ * (the definitions).
  */
 export interface Principal {
   /** The token's issuer (`iss`): whose user this is. */
@@ -16,11 +17,3 @@ export interface Principal {
   readonly props?: unknown;
 }
 
-/**
- * Checks one access token for this resource: the principal, or why the token is refused (a
- * sentence for the developer; the client gets 401 `invalid_token` with it). It must check the
- * audience: a token issued for another resource is refused (RFC 8707, MCP "Token Audience
- * Binding and Validation"). `env` is the request's environment, for a verifier that needs its
- * bindings (an authorization provider in the same Worker keeps its grants in a KV namespace).
- */
-export type TokenVerifier = (token: string, resource: string, env: Readonly<Record<string, unknown>>) => Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }>;

@@ -10,7 +10,7 @@ import { LocalSessions } from "../host/LocalSessions.ts";
 import { localRuntime } from "../runtime/localRuntime.ts";
 import { tool } from "../server/defineServer.ts";
 import { jsonSchema } from "../schema/jsonSchema.ts";
-import { rateLimits } from "../auth/rateLimits.ts";
+import { rateLimits } from "../../capabilities/oauth/rateLimits.ts";
 import { createRouter } from "./createRouter.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 

@@ -22,8 +22,8 @@
  */
 import type { Caller } from "../auth/Caller.ts";
 import type { Gatekeeper } from "../auth/Gatekeeper.ts";
-import type { RateLimitPolicy } from "../auth/rateLimits.ts";
-import type { Authorization } from "../auth/oauth.ts";
+import type { RateLimitPolicy } from "../auth/RateLimitPolicy.ts";
+import type { Authorization } from "../auth/Authorization.ts";
 import type { ResourceServer } from "../auth/ResourceServer.ts";
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import { configurationProblem } from "../config/configurationProblem.ts";

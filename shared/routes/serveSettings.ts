@@ -4,9 +4,6 @@
  * on loopback, the variables, and whether it may check tokens as configured; and the handle it
  * returns (`RunningServer`). Not for Workers, whose names and ports are the platform's.
  */
-import { isLoopbackHost } from "../auth/protectedResource.ts";
-import type { Authorization } from "../auth/oauth.ts";
-import { resourceRequiredSentence } from "../auth/ResourceServer.ts";
 import { configurationProblem } from "../config/configurationProblem.ts";
 import { type Config, readConfig } from "../config/readConfig.ts";
 import { homeProblem } from "../home/deploymentProblems.ts";
@@ -82,7 +79,8 @@ export function serveSettings(definition: CompiledServer, options: ServeOptions,
   } catch (error) {
     return { event: "config.invalid", problem: configurationProblem(error) };
   }
-  const unnamed = bindProblem(options, env, hostname, config.allowedHosts);
+  // Tokens' audience is never taken from a Host header a client writes: without `resource`, only loopback names may be answered.
+  const unnamed = options.authorization?.resourceServer(env, {}).bindProblem(hostname, config.allowedHosts);
   return unnamed ? { event: "config.invalid", problem: unnamed } : { hostname, port, config };
 }
 
@@ -98,20 +96,6 @@ function portFrom(raw: string | undefined): number {
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || port > 65_535) throw new RangeError(`--port must be a whole number from 0 to 65535, got ${JSON.stringify(raw)}`);
   return port;
-}
-
-/**
- * Why this server may not check tokens as configured: it has `authorization` without `resource`
- * and answers a name that is not loopback (it binds another host, or `ALLOWED_HOSTS` lets
- * other names in, or lets any in) — else undefined. Tokens' audience is never taken from a Host
- * header a client writes.
- */
-function bindProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
-  const authorization = options.authorization?.resourceServer(env, {});
-  if (!authorization || authorization.fixedResource !== undefined) return undefined;
-  if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
-  const foreign = allowedHosts.length === 0 ? "any host name" : allowedHosts.find((name) => !isLoopbackHost(name));
-  return foreign === undefined ? undefined : new TypeError(resourceRequiredSentence(`ALLOWED_HOSTS lets it answer ${foreign === "any host name" ? foreign : JSON.stringify(foreign)}`));
 }
 
 /** How long a shutdown waits for open connections to finish before it goes on without them. */

@@ -8,7 +8,7 @@
  * (`networkOf`). A principal, and the anonymous client, is its own network.
  */
 import type { Caller } from "../auth/Caller.ts";
-import { addressKey, prefixKey } from "../auth/RateLimiter.ts";
+import { addressKey, prefixKey } from "./addressKey.ts";
 import { sha256 } from "../bytes/base64url.ts";
 
 export const ANONYMOUS = "anonymous";

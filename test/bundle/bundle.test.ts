@@ -32,8 +32,12 @@ const RATE_LIMIT_MARKERS = ["Too many requests from", "ratelimit-policy", "MCP_R
  */
 const OBJECT_MARKERS = ["https://watch.internal/listen", "A watch object takes listeners only", "https://task.internal/listen", "acquireShare", "releaseShare"];
 
-/** Strings only the resource server's code holds: its metadata path, its metadata's fields, its challenge's error. */
-const AUTHORIZATION_MARKERS = ["oauth-protected-resource", "scopes_supported", "insufficient_scope"];
+/**
+ * Strings only the token checks' code holds (what `oauth()` brings, and the verifier the OAuth
+ * example gives it): the resource server's metadata path, its metadata's fields, its challenge's
+ * error, and `providerVerifier`'s refusal.
+ */
+const AUTHORIZATION_MARKERS = ["oauth-protected-resource", "scopes_supported", "insufficient_scope", "The access token is unknown, expired, revoked"];
 
 /** Strings only `@cfworker/json-schema`'s code holds, minified or not: its messages and its base URI. */
 const VALIDATOR_MARKERS = ["Duplicate schema URI", "does not match additional properties schema", "A subschema had errors", "github.com/cfworker"];

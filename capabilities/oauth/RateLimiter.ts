@@ -1,13 +1,13 @@
 /**
  * Rate limits in front of the MCP endpoints: how many requests one key (a client address, a
  * principal) may make per window. A limiter counts and answers; the router decides what counts
- * (`Gatekeeper`) and answers 429 with the limit, the window and `Retry-After`.
+ * (`OAuthGatekeeper`) and answers 429 with the limit, the window and `Retry-After`.
  *
  * Two implementations behind one interface:
  * - `WindowLimiter`, in process (Deno, Node, or a Worker without a binding): fixed windows per
  *   key, exact within one process;
- * - on Workers, the platform's rate-limiting binding (`shared/auth/BindingLimiter.ts`), shared by the
- *   isolates of a location, and so the one that holds against a client spread over many of them.
+ * - on Workers, the platform's rate-limiting binding (`BindingLimiter`), shared by the isolates of
+ *   a location, and so the one that holds against a client spread over many of them.
  *
  * Every key a client can make the limiter hold is bounded (`MAX_TRACKED_KEYS`), and a full table
  * is no way to wipe the counts of others (by filling it from the many addresses of one prefix):
@@ -171,42 +171,4 @@ export function dropEnded(table: Map<string, { endsAt: number } | number>, now: 
 /** Whole seconds from `now` to `endsAt`, at least 1: what `Retry-After` says. */
 export function secondsUntil(endsAt: number, now: number): number {
   return Math.max(1, Math.ceil((endsAt - now) / 1000));
-}
-
-/**
- * The key a client address is counted under: an IPv4 address as it is (also when a dual-stack
- * server reports it IPv4-mapped, `::ffff:a.b.c.d`), an IPv6 address by its /64 prefix (one
- * subscriber's network: a client holding a /64 could otherwise take a fresh address for each
- * request).
- */
-export function addressKey(address: string): string {
-  const ipv4 = ipv4Of(address);
-  return ipv4 ?? `${ipv6Groups(address).slice(0, 4).join(":")}::/64`;
-}
-
-/**
- * The wider network an address belongs to, counted as one client while a limiter's table is
- * crowded: IPv4 by /24, IPv6 by /48 (a site's usual allocation, RFC 6177).
- *
- * @example prefixKey("203.0.113.7") // "203.0.113.0/24"; prefixKey("2001:db8:1:2::1") // "2001:db8:1::/48"
- */
-export function prefixKey(address: string): string {
-  const ipv4 = ipv4Of(address);
-  if (ipv4 !== undefined) return `${ipv4.slice(0, ipv4.lastIndexOf("."))}.0/24`;
-  return `${ipv6Groups(address).slice(0, 3).join(":")}::/48`;
-}
-
-/** An IPv4 address, given as such or IPv4-mapped; undefined for IPv6. */
-function ipv4Of(address: string): string | undefined {
-  if (!address.includes(":")) return address;
-  return /^\[?::ffff:(\d{1,3}(?:\.\d{1,3}){3})\]?$/i.exec(address)?.[1];
-}
-
-/** The eight groups of an IPv6 address, the zeros `::` leaves out filled in, each lower case without leading zeros. */
-function ipv6Groups(address: string): string[] {
-  const [head = "", tail] = address.replace(/^\[|\]$/g, "").split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return groups.map((g) => (g.replace(/^0+(?=.)/, "") || "0").toLowerCase());
 }

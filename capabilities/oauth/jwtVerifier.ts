@@ -15,7 +15,8 @@
  * issuers do, an `scp` array.
  */
 import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, jwtVerify } from "jose";
-import type { Principal, TokenVerifier } from "./Principal.ts";
+import type { Principal } from "../../shared/auth/Principal.ts";
+import type { TokenVerifier } from "./TokenVerifier.ts";
 
 export interface JwtVerifierOptions {
   /** The issuer's identifier, exactly as in its tokens' `iss`. */

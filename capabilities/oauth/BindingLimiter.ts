@@ -8,7 +8,7 @@
  * limit and period (wrangler.toml's `simple = { limit, period }`), so the figures given here
  * must match them — they are what the 429 tells the client.
  *
- * `blocked` needs an answer without a count (`Gatekeeper` asks it before verifying a token),
+ * `blocked` needs an answer without a count (`OAuthGatekeeper` asks it before verifying a token),
  * which the binding does not give: a key the binding refused is remembered here until its period
  * has passed, in a bounded table that, like `WindowLimiter`'s, never forgets a refused key to make
  * room: while it is full, a newly refused key is not remembered (the binding refuses it again on
@@ -16,7 +16,7 @@
  * counts live with Cloudflare, not in this isolate.
  */
 import { dropEnded, MAX_TRACKED_KEYS, type RateLimit, type RateLimiter, secondsUntil } from "./RateLimiter.ts";
-import type { RateLimits } from "./Gatekeeper.ts";
+import type { RateLimits } from "./OAuthGatekeeper.ts";
 
 /** The binding's interface (workers-types `RateLimit`). */
 export interface RateLimitBinding {

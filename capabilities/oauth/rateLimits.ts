@@ -1,7 +1,7 @@
 /**
  * `rateLimits(limits)`: what a router's `rateLimits` option takes — requests counted per client
  * address (those that do not authenticate, where tokens are checked) and per user, each refused
- * with 429 and `Retry-After` past its limit (see `Gatekeeper`). The factory brings the limiter
+ * with 429 and `Retry-After` past its limit (see `OAuthGatekeeper`). The factory brings the limiter
  * and the gate that applies it, as `oauth()` does with its default limits, so a router with
  * neither ships none of them.
  *
@@ -9,16 +9,12 @@
  * first request builds the router's services, and a problem with them is answered 500 with its
  * sentence on every route.
  */
-import { Gatekeeper, type RateLimits } from "./Gatekeeper.ts";
-import { checkRate, type RateLimiter, WindowLimiter } from "./RateLimiter.ts";
-import type { ResourceServer } from "./ResourceServer.ts";
+import type { Gatekeeper } from "../../shared/auth/Gatekeeper.ts";
+import type { RateLimitPolicy } from "../../shared/auth/RateLimitPolicy.ts";
+import type { ResourceServer } from "../../shared/auth/ResourceServer.ts";
 import { boundLimiter } from "./BindingLimiter.ts";
-
-/** Rate limits for a router, made by `rateLimits()`. */
-export interface RateLimitPolicy<E = Readonly<Record<string, unknown>>> {
-  /** The checks for one environment, tokens (`server`) included where they are checked; undefined for none. @throws RangeError for a limit it cannot use */
-  gate(env: E, server: ResourceServer | undefined): Gatekeeper | undefined;
-}
+import { OAuthGatekeeper, type RateLimits } from "./OAuthGatekeeper.ts";
+import { checkRate, type RateLimiter, WindowLimiter } from "./RateLimiter.ts";
 
 /**
  * @example
@@ -42,5 +38,5 @@ export function gatekeeper(limits: RateLimits, server: ResourceServer | undefine
   const perAddress = limiter("perAddress");
   const perPrincipal = server ? limiter("perPrincipal") : undefined;
   if (!server && !perAddress) return undefined;
-  return new Gatekeeper(server, { perAddress, perPrincipal });
+  return new OAuthGatekeeper(server, { perAddress, perPrincipal });
 }

@@ -9,9 +9,9 @@
  *
  * Not here: whether the token is any good (the verifier).
  */
-import { type Checked, passed, refused } from "../errors/Checked.ts";
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
+import { type Checked, passed, refused } from "../../shared/errors/Checked.ts";
+import { ErrorCode } from "../../shared/errors/errorCodes.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
 
 /**
  * RFC 6750 §2.1 b64token plus `:`, bounded: longer than any real access token, short enough to

@@ -11,7 +11,8 @@
  * const authServer = new OAuthAuthorizationServer({ issuer, resources: [`${issuer}/mcp`], … });
  * createWorker(server, { authorization: oauth({ verify: providerVerifier(() => authServer) }) });
  */
-import type { Principal, TokenVerifier } from "../shared/auth/Principal.ts";
+import type { Principal } from "../../../shared/auth/Principal.ts";
+import type { TokenVerifier } from "../TokenVerifier.ts";
 
 /** What the provider's `validateToken` resolves with (its `ValidatedAccessToken`). */
 export interface ValidatedToken {

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { McpError } from "../errors/McpError.ts";
-import type { Principal, TokenVerifier } from "./Principal.ts";
-import { ResourceServer } from "./ResourceServer.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
+import type { Principal } from "../../shared/auth/Principal.ts";
+import { OAuthResourceServer } from "./OAuthResourceServer.ts";
+import type { TokenVerifier } from "./TokenVerifier.ts";
 
 const ALICE: Principal = { issuer: "https://auth.example.com", subject: "alice", scopes: ["tools"], claims: {} };
 /** A verifier of the user's own kind: one good token, for this resource only. */
 const verify: TokenVerifier = async (token, resource) =>
   token === "good" && resource === "https://mcp.example.com/mcp" ? { ok: true, principal: ALICE } : { ok: false, reason: "The access token is not one this server issued" };
 
-const server = (options: Partial<ConstructorParameters<typeof ResourceServer>[0]> = {}) =>
-  new ResourceServer({ authorizationServers: ["https://auth.example.com"], scopesSupported: ["tools", "admin"], verify, resource: "https://mcp.example.com/mcp", ...options });
+const server = (options: Partial<ConstructorParameters<typeof OAuthResourceServer>[0]> = {}) =>
+  new OAuthResourceServer({ authorizationServers: ["https://auth.example.com"], scopesSupported: ["tools", "admin"], verify, resource: "https://mcp.example.com/mcp", ...options });
 const request = (path = "/mcp", headers: Record<string, string> = {}, method = "POST") => new Request(`https://mcp.example.com${path}`, { method, headers });
 const METADATA = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp";
 
-describe("ResourceServer: metadata", () => {
+describe("OAuthResourceServer: metadata", () => {
   it("serves the document at the path-inserted and the root well-known URLs, nowhere else", async () => {
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
       const response = server().metadata(request(path, {}, "GET"));
@@ -35,7 +36,7 @@ describe("ResourceServer: metadata", () => {
   });
 });
 
-describe("ResourceServer: authenticate", () => {
+describe("OAuthResourceServer: authenticate", () => {
   it("admits a good token and gives its principal", async () => {
     expect(await server().authenticate(request("/mcp", { authorization: "Bearer good" }), {})).toEqual({ ok: true, value: ALICE });
   });
@@ -87,8 +88,8 @@ describe("ResourceServer: authenticate", () => {
   });
 });
 
-describe("ResourceServer: without a configured resource", () => {
-  const derived = (port?: number) => new ResourceServer({ authorizationServers: ["https://auth.example.com"], verify }, { port: port === undefined ? undefined : () => port });
+describe("OAuthResourceServer: without a configured resource", () => {
+  const derived = (port?: number) => new OAuthResourceServer({ authorizationServers: ["https://auth.example.com"], verify }, { port: port === undefined ? undefined : () => port });
 
   it("takes it from a loopback request: its whole origin, port included", () => {
     expect(derived().resourceOf(new Request("http://127.0.0.1:8787/mcp"))).toBe("http://127.0.0.1:8787/mcp");
@@ -113,6 +114,17 @@ describe("ResourceServer: without a configured resource", () => {
     }
     expect(refusal(() => derived().metadata(new Request("http://mcp.example.com/.well-known/oauth-protected-resource/mcp")))).toBeInstanceOf(McpError);
     await expect(derived().authenticate(new Request("http://mcp.example.com/mcp", { method: "POST" }), {})).rejects.toThrow(sentence);
+  });
+
+  it("lets a process check tokens only where it answers loopback names alone, and says to set `resource` otherwise", () => {
+    const sentence = (where: string) => `has no \`resource\` configured, and ${where}: set \`resource\``;
+    expect(derived().bindProblem("127.0.0.1", ["localhost", "127.0.0.1", "[::1]"])).toBeUndefined();
+    expect(derived().bindProblem("0.0.0.0", ["localhost"])?.message).toContain(sentence('it listens on "0.0.0.0", not on a loopback host'));
+    expect(derived().bindProblem("localhost", ["localhost", "mcp.example.com"])?.message).toContain(sentence('ALLOWED_HOSTS lets it answer "mcp.example.com"'));
+    expect(derived().bindProblem("localhost", [])?.message).toContain(sentence("ALLOWED_HOSTS lets it answer any host name"));
+    expect(derived().bindProblem("localhost", [])).toBeInstanceOf(TypeError);
+    // With `resource` configured, the audience never comes from the request: any name may be answered.
+    expect(server().bindProblem("0.0.0.0", [])).toBeUndefined();
   });
 
   it("where the runtime knows its port, refuses a loopback request addressed to another port: a token for another local server is not for this one", async () => {

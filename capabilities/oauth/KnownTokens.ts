@@ -1,7 +1,7 @@
 /**
- * The bearer credentials this server has verified lately, by digest: what lets `Gatekeeper` refuse
- * a rate-limited address before verifying its token (verification costs CPU) and still let a
- * user of a shared egress address (Claude.ai, ChatGPT) through, whose token it has seen pass.
+ * The bearer credentials this server has verified lately, by digest: what lets `OAuthGatekeeper`
+ * refuse a rate-limited address before verifying its token (verification costs CPU) and still let
+ * a user of a shared egress address (Claude.ai, ChatGPT) through, whose token it has seen pass.
  * Knowing a credential only lets it be checked: it is verified again on every request (expiry,
  * revocation), never trusted from here.
  *
@@ -9,9 +9,9 @@
  * `KNOWN_TOKEN_TTL_MS` after its last success; at most `MAX_KNOWN_TOKENS`, the least recently
  * verified forgotten first (its user then waits out the address's limit like a stranger).
  *
- * Not here: counting (the limiters), verifying (`ResourceServer`).
+ * Not here: counting (the limiters), verifying (`OAuthResourceServer`).
  */
-import { sha256 } from "../bytes/base64url.ts";
+import { sha256 } from "../../shared/bytes/base64url.ts";
 
 /** Credentials remembered at once (an entry is about 150 bytes: 3 MiB at most). */
 export const MAX_KNOWN_TOKENS = 20_000;

@@ -1,18 +1,18 @@
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ErrorCode } from "../errors/errorCodes.ts";
-import { McpError } from "../errors/McpError.ts";
-import { notification, request as rpcRequest, resultReply } from "../jsonrpc/messages.ts";
-import { tool } from "../server/defineServer.ts";
-import { accepted, refusal } from "../testing/testKit.ts";
-import type { Caller } from "./Caller.ts";
-import { Gatekeeper } from "./Gatekeeper.ts";
+import { ErrorCode } from "../../shared/errors/errorCodes.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
+import { notification, request as rpcRequest, resultReply } from "../../shared/jsonrpc/messages.ts";
+import { tool } from "../../shared/server/defineServer.ts";
+import { accepted, refusal } from "../../shared/testing/testKit.ts";
+import type { Caller } from "../../shared/auth/Caller.ts";
+import { OAuthGatekeeper } from "./OAuthGatekeeper.ts";
 import { jwtVerifier } from "./jwtVerifier.ts";
-import type { TokenVerifier } from "./Principal.ts";
+import type { TokenVerifier } from "./TokenVerifier.ts";
 import { MAX_TRACKED_KEYS, type RateLimit, WindowLimiter } from "./RateLimiter.ts";
-import { ResourceServer } from "./ResourceServer.ts";
-import { CompiledServer } from "../server/CompiledServer.ts";
+import { OAuthResourceServer } from "./OAuthResourceServer.ts";
+import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 
 const ISSUER = "https://auth.example.com";
 const ORIGIN = "https://mcp.example.com";
@@ -54,14 +54,14 @@ function gate(options: { authorization?: boolean; perAddress?: RateLimit | false
   const clock = { now: 1_000_000 };
   const verifications = { count: 0 };
   const counted: TokenVerifier = (...args) => (verifications.count++, verify(...args));
-  const server = options.authorization === false ? undefined : new ResourceServer({ authorizationServers: [ISSUER], scopesSupported: ["tools", "deploy"], verify: counted, resource: `${ORIGIN}/mcp` });
+  const server = options.authorization === false ? undefined : new OAuthResourceServer({ authorizationServers: [ISSUER], scopesSupported: ["tools", "deploy"], verify: counted, resource: `${ORIGIN}/mcp` });
   const limiter = (rate: RateLimit | false | undefined, fallback: RateLimit) => (rate === false ? undefined : new WindowLimiter(rate ?? fallback, { now: () => clock.now }));
   const perAddress = limiter(options.perAddress, { limit: 3, periodSeconds: 60 });
   const perPrincipal = limiter(options.perPrincipal, { limit: 5, periodSeconds: 60 });
-  return { gatekeeper: new Gatekeeper(server, { perAddress, perPrincipal }), clock, verifications, perAddress, perPrincipal };
+  return { gatekeeper: new OAuthGatekeeper(server, { perAddress, perPrincipal }), clock, verifications, perAddress, perPrincipal };
 }
 
-describe("Gatekeeper: authentication", () => {
+describe("OAuthGatekeeper: authentication", () => {
   it("refuses a request without a token with 401 and the challenge, and counts it against the address", async () => {
     const { gatekeeper, perAddress } = gate();
     const error = refusal(await gatekeeper.admit(post(), {}, ADDRESS));
@@ -101,7 +101,7 @@ describe("Gatekeeper: authentication", () => {
   });
 });
 
-describe("Gatekeeper: the per-address limit", () => {
+describe("OAuthGatekeeper: the per-address limit", () => {
   it("answers 429 once an address has failed `limit` times: at once without a token, after the check for a bad one", async () => {
     const { gatekeeper, clock, verifications } = gate({ perAddress: { limit: 3, periodSeconds: 60 } });
     for (let i = 0; i < 3; i++) expect(refusal(await gatekeeper.admit(post("garbage"), {}, ADDRESS)).status).toBe(401);
@@ -178,7 +178,7 @@ describe("Gatekeeper: the per-address limit", () => {
   });
 });
 
-describe("Gatekeeper: the per-principal limit", () => {
+describe("OAuthGatekeeper: the per-principal limit", () => {
   it("answers 429 for this user past its limit, wherever the user calls from, and not for another user", async () => {
     const { gatekeeper, clock } = gate({ perPrincipal: { limit: 2, periodSeconds: 60 } });
     accepted(await gatekeeper.admit(post(await token("alice")), {}, "198.51.100.1"));
@@ -199,7 +199,7 @@ describe("Gatekeeper: the per-principal limit", () => {
   });
 });
 
-describe("Gatekeeper: configurations", () => {
+describe("OAuthGatekeeper: configurations", () => {
   it("without authorization and with a per-address limit, counts every request and has no caller", async () => {
     const { gatekeeper } = gate({ authorization: false, perAddress: { limit: 2, periodSeconds: 60 } });
     expect(await gatekeeper.admit(post(), {}, ADDRESS)).toEqual({ ok: true, value: undefined });
@@ -218,7 +218,7 @@ describe("Gatekeeper: configurations", () => {
   });
 });
 
-describe("Gatekeeper: scopes", () => {
+describe("OAuthGatekeeper: scopes", () => {
   const definition = new CompiledServer({
     name: "s",
     version: "1",
@@ -230,7 +230,7 @@ describe("Gatekeeper: scopes", () => {
   });
   const callTool = (id: number, name: string) => rpcRequest(id, "tools/call", { name, arguments: {} });
 
-  async function callerWith(scope: string): Promise<{ gatekeeper: Gatekeeper; caller: Caller }> {
+  async function callerWith(scope: string): Promise<{ gatekeeper: OAuthGatekeeper; caller: Caller }> {
     const { gatekeeper } = gate();
     return { gatekeeper, caller: accepted(await gatekeeper.admit(post(await token("alice", scope)), {}, ADDRESS))! };
   }
@@ -275,7 +275,7 @@ describe("Gatekeeper: scopes", () => {
   });
 });
 
-describe("Gatekeeper: metadata", () => {
+describe("OAuthGatekeeper: metadata", () => {
   it("serves the resource server's protected-resource metadata, and nothing else", async () => {
     const { gatekeeper } = gate();
     const response = gatekeeper.metadata(new Request(METADATA));
