@@ -126,7 +126,7 @@ describe("ResourceServer: without a configured resource", () => {
       }
       expect(caught, url).toBeInstanceOf(McpError);
       expect((caught as McpError).status).toBe(403);
-      expect((caught as McpError).message).toMatch(/listens on port 8787/);
+      expect((caught as McpError).message).toMatch(/is bound to port 8787/);
     }
   });
 });

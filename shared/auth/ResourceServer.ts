@@ -143,7 +143,7 @@ export class ResourceServer {
     const port = this.#port?.();
     const addressed = Number(url.port || (url.protocol === "https:" ? 443 : 80));
     if (port !== undefined && addressed !== port) {
-      throw new McpError(403, ErrorCode.InvalidRequest, `This server listens on port ${port}, and this request is addressed to port ${addressed}: it is for another server`);
+      throw new McpError(403, ErrorCode.InvalidRequest, `This server is bound to port ${port}, and this request is addressed to port ${addressed}: it is for another server`);
     }
     return canonicalResource(new URL(MCP_PATH, url).href);
   }

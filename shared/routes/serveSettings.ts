@@ -109,7 +109,7 @@ function portFrom(raw: string | undefined): number {
 function bindProblem(options: { authorization?: Authorization<Record<string, string>> }, env: Record<string, string>, hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
   const authorization = options.authorization?.resourceServer(env, {});
   if (!authorization || authorization.fixedResource !== undefined) return undefined;
-  if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
+  if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it binds ${JSON.stringify(hostname)}, not a loopback host`));
   const foreign = allowedHosts.length === 0 ? "any host name" : allowedHosts.find((name) => !isLoopbackHost(name));
   return foreign === undefined ? undefined : new TypeError(resourceRequiredSentence(`ALLOWED_HOSTS lets it answer ${foreign === "any host name" ? foreign : JSON.stringify(foreign)}`));
 }
@@ -126,11 +126,11 @@ export interface ProcessHosts {
 }
 
 /**
- * The handle of a server listening at `url`: its shutdown closes the hosts, then stops listening
+ * The handle of a server bound at `url`: its shutdown closes the hosts, then closes its port
  * — gracefully, but not for ever: a client holding a stream open (HTTP+SSE, a listen) would hold
  * it until it leaves, so past SHUTDOWN_GRACE_MS `afterwards` runs with the streams still open.
  */
-export function runningServer(url: string, hosts: ProcessHosts, stopListening: () => Promise<void>, afterwards: () => void = () => {}): RunningServer {
+export function runningServer(url: string, hosts: ProcessHosts, closePort: () => Promise<void>, afterwards: () => void = () => {}): RunningServer {
   const { sessions, tasks, homes } = hosts;
   return {
     url,
@@ -144,7 +144,7 @@ export function runningServer(url: string, hosts: ProcessHosts, stopListening: (
       tasks?.close();
       homes?.close();
       let grace: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([stopListening(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
+      await Promise.race([closePort(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
       clearTimeout(grace);
       afterwards();
     },
