@@ -44,7 +44,7 @@ export type { CallToolResult, ContentBlock, ResourceContents } from "./definitio
 
 // Capabilities (the definition's `use`): each factory brings its code, so a server without one ships none of it
 export type { Extension, ExtensionParts } from "./definition/ServerOptions.ts";
-export { apps } from "../capabilities/apps/apps.ts";
+export { type AppsOptions, apps } from "../capabilities/apps/apps.ts";
 export { view, type View, type ViewDefinition } from "../capabilities/apps/view.ts";
 export { rendersViews } from "../capabilities/apps/appsExtension.ts";
 export { skills, type SkillsOptions } from "../capabilities/skills/skills.ts";
