@@ -9,3 +9,4 @@
  */
 export { type DenoServer, serveDeno, type ServeDenoOptions } from "./serveDeno.ts";
 export { serveDenoStdio } from "./serveDenoStdio.ts";
+export type { BeforeStage, Route } from "../shared/routes/createRouter.ts";

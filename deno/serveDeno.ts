@@ -9,7 +9,7 @@
  *
  * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
  * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
- * `listening on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
+ * `serving on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
  * A definition, deployment or variable that cannot be served stops the process before it
  * binds its port, and so does a port it cannot have or a KV file it cannot open: one line on stderr that
  * says why, exit 1 (`refuseToStart`).
@@ -119,7 +119,7 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
     throw bindFailure(error, { hostname, port });
   }
   const server = runningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
-  console.log(`listening on ${server.url}`);
+  console.log(`serving on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;
 }

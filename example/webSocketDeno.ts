@@ -3,7 +3,7 @@
  * Deno twin of `webSocketWorker.ts`, the same route of ours given to `serveDeno`.
  *
  * `deno run --allow-net --allow-env example/webSocketDeno.ts --port 8787` (the `deno` npm package
- * works too: `npx deno run …`). Prints `listening on <url>`.
+ * works too: `npx deno run …`). Prints `serving on <url>`.
  */
 import { serveDeno } from "durable-mcp/deno";
 import { readConfig, serveMessages } from "durable-mcp/transport";

@@ -8,3 +8,4 @@
  * await serveNode(server); // --port N from the command line
  */
 export { type NodeServer, serveNode, type ServeNodeOptions } from "./serveNode.ts";
+export type { BeforeStage, Route } from "../shared/routes/createRouter.ts";

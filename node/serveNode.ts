@@ -7,7 +7,7 @@
  * Options not given come from the command line (`--port N`, `--hostname H`) and the environment
  * (`PORT`; limits and `LOG_LEVEL` as on Workers; and Node's own: a request must arrive whole
  * within `REQUEST_TIMEOUT_MS`, and one address holds at most `MAX_CONNECTIONS_PER_ADDRESS`
- * connections, `capConnections`). It prints `listening on <url>` once it accepts
+ * connections, `capConnections`). It prints `serving on <url>` once it accepts
  * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
  * that cannot be served stops the process before it binds its port, and so does an address it
  * cannot bind: one line on stderr that says why, exit 1. A promise rejection nothing handled is
@@ -101,7 +101,7 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
   });
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
-  console.log(`listening on ${server.url}`);
+  console.log(`serving on ${server.url}`);
   return server;
 }
 

@@ -26,7 +26,7 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
 /**
  * @param {object} options
  * @param {string} [options.definition]  Module whose default export is the server, served by `test/support/denoServer.ts`.
- * @param {string} [options.main]  A Deno entry of its own (it takes `--port` and prints `listening on`; default: the example's).
+ * @param {string} [options.main]  A Deno entry of its own (it takes `--port` and prints `serving on`; default: the example's).
  * @param {number} [options.port]  0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]
  * @param {string} [options.kvPath]  Keep sessions in Deno KV at this path.

@@ -24,7 +24,7 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 /**
  * @param {object} options
  * @param {string} [options.definition]  Module whose default export is the server, served by `serveNode`.
- * @param {string} [options.main]  A Node entry of its own (it takes `--port` and prints `listening on`; default: the example's).
+ * @param {string} [options.main]  A Node entry of its own (it takes `--port` and prints `serving on`; default: the example's).
  * @param {number} [options.port]  0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]
  * @param {boolean} [options.captureLogs]  Keep the lines the server writes once it serves, for `logs()`.

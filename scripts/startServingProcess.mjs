@@ -1,5 +1,5 @@
 /**
- * Starts a server process that prints `listening on <url>` once it accepts connections (the Deno
+ * Starts a server process that prints `serving on <url>` once it accepts connections (the Deno
  * and Node entries do), for tests and the benchmark: `startDenoServer`, `startNodeServer`.
  * Whatever becomes of the caller — a start that fails, a test process that exits before its
  * afterAll — the server goes with it rather than lingering on its port. Its console is kept only
@@ -38,14 +38,15 @@ export async function startServingProcess({ command, env, runtime, captureLogs =
     await exited;
   };
   let output = "";
-  /** The lines after `listening on`, when captured; a partial line waits in `pending` for its end. */
+  /** The lines after `serving on`, when captured; a partial line waits in `pending` for its end. */
   const lines = [];
   let pending = "";
   const url = await new Promise((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`${named} did not start within 60 s:\n${output}`)), 60_000);
     const onData = (chunk) => {
       output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      // `listening on` too: the Node benchmark's `before` may be a checkout that printed it.
+      const match = /(?:serving|listening) on (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolveUrl(match[1]);
@@ -53,7 +54,7 @@ export async function startServingProcess({ command, env, runtime, captureLogs =
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("exit", (code) => reject(new Error(`${named} exited with ${code} before listening:\n${output}`)));
+    child.on("exit", (code) => reject(new Error(`${named} exited with ${code} before serving:\n${output}`)));
   }).catch((error) => {
     orphaned();
     process.removeListener("exit", orphaned);

@@ -81,7 +81,7 @@ const worker :Workerd.Worker = (
         if (event?.event === "listen" && event.socket === "http") resolvePort(event.port);
       }
     });
-    child.on("exit", (code) => reject(new Error(`workerd exited with ${code} before listening`)));
+    child.on("exit", (code) => reject(new Error(`workerd exited with ${code} before serving`)));
   });
   // A signal handler of wrangler's may exit before `dispose` runs: workerd and the bundle go anyway.
   const cleanUp = () => {

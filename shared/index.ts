@@ -21,67 +21,55 @@
 // with the validator ahead of the core.
 export { jsonSchema, type JsonSchemaObject } from "./schema/jsonSchema.ts";
 
-// Defining a server
+// Defining a server. The types are those a definition split over several files names; smaller
+// ones are reached through them (`ServerOptions["caching"]`, `RequestContext["client"]`).
 export { defineServer, tool } from "./server/defineServer.ts";
 export { prompt } from "./server/prompt.ts";
 export { resource, resourceTemplate } from "./server/resource.ts";
 export type { ServerDefinition } from "./server/ServerDefinition.ts";
-export type { CacheableMethod, CacheHint, HandlerErrorInfo, ServerOptions } from "./definition/ServerOptions.ts";
-export type { InferInput, InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./schema/standardSchema.ts";
+export type { ServerOptions } from "./definition/ServerOptions.ts";
 
 // Tools
 export { toolError } from "./methods/callTool.ts";
-export type { AnyToolDefinition, HandlerReturn, TaskOptions, TaskSupport, ToolDefinition, ToolReturn } from "./definition/ToolDefinition.ts";
+export type { AnyToolDefinition, ToolDefinition } from "./definition/ToolDefinition.ts";
 
 // Resources
-export type { ResourceDefinition, ResourceReturn, ResourceTemplateDefinition, TemplateVariables } from "./definition/ResourceDefinition.ts";
+export type { ResourceDefinition, ResourceTemplateDefinition } from "./definition/ResourceDefinition.ts";
 
-// Prompts and completion
-export type { GetPromptResult, PromptArguments, PromptDefinition, PromptMessage } from "./definition/PromptDefinition.ts";
-export type { PromptArgument } from "./methods/promptArguments.ts";
+// Prompts
+export type { PromptDefinition, PromptMessage } from "./definition/PromptDefinition.ts";
+
+// What a handler returns
+export type { CallToolResult, ContentBlock, ResourceContents } from "./definition/types.ts";
 
 // Capabilities (the definition's `use`): each factory brings its code, so a server without one ships none of it
 export type { Extension, ExtensionParts } from "./definition/ServerOptions.ts";
-export { apps } from "../capabilities/apps/apps.ts";
-export { view, type View, type ViewCsp, type ViewDefinition, type ViewPermissions } from "../capabilities/apps/view.ts";
+export { type AppsOptions, apps } from "../capabilities/apps/apps.ts";
+export { view, type View, type ViewDefinition } from "../capabilities/apps/view.ts";
 export { rendersViews } from "../capabilities/apps/appsExtension.ts";
-export type { ToolView, ToolVisibility } from "./definition/ToolView.ts";
 export { skills, type SkillsOptions } from "../capabilities/skills/skills.ts";
 export { tasks } from "../capabilities/tasks/tasks.ts";
 export { watch } from "../capabilities/watch/watch.ts";
 export { homes } from "../capabilities/homes/homes.ts";
-export { skill, type Skill, type SkillDefinition, type SkillFile } from "../capabilities/skills/skill.ts";
+export { skill, type Skill, type SkillDefinition } from "../capabilities/skills/skill.ts";
 
 // What a handler gets
 export type {
-  ClientView,
   Completer,
+  CompletionContext,
   ContextIn,
+  CreateMessageParams,
+  ElicitParams,
   HomeContext,
   HomeStorage,
-  CompletionContext,
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitParams,
-  ElicitResult,
-  InputOptions,
-  ListRootsResult,
   RequestContext,
-  SamplingMessage,
   ServerEnv,
   SessionContext,
-  SqlDatabase,
-  SqlRows,
-  SqlValue,
 } from "./definition/RequestContext.ts";
-export type { HandleHome, Home } from "./definition/Home.ts";
-export type { HandlerStorage, KeyValueStore } from "./storage/KeyValueStore.ts";
-export type { ListFeature, ListKind } from "./definition/ListKind.ts";
-export type * from "./definition/types.ts";
+export type { HandlerStorage } from "./storage/KeyValueStore.ts";
 
 // Operating it: traces and metrics (`otlp()` in the definition's `use`)
 export { otlp } from "../capabilities/telemetry/otlp.ts";
-export type { RequestOrigin, RequestSpan, Telemetry, TelemetryFactory, TelemetryServices } from "./telemetry/Telemetry.ts";
 
 // Authorization (the router's `authorization` and `rateLimits` options)
 export type { AuthorizationOptions } from "../capabilities/oauth/OAuthResourceServer.ts";
@@ -93,8 +81,6 @@ export { jwtVerifier, type JwtVerifierOptions } from "../capabilities/oauth/jwtV
 export type { RateLimits } from "../capabilities/oauth/OAuthGatekeeper.ts";
 export type { RateLimitPolicy } from "./auth/RateLimitPolicy.ts";
 export { rateLimits } from "../capabilities/oauth/rateLimits.ts";
-export type { RateLimit } from "../capabilities/oauth/RateLimiter.ts";
 
 // Errors: a protocol error a handler throws (`McpError.invalidParams("…")`; codes in `durable-mcp/protocol`)
 export { McpError } from "./errors/McpError.ts";
-export type { LogLevel } from "./protocol/logLevels.ts";

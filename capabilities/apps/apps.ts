@@ -19,11 +19,16 @@ import type { View } from "./view.ts";
 
 const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];
 
+export interface AppsOptions {
+  /** The views served, each made with `view()`; at least one. */
+  views: readonly View[];
+}
+
 /**
  * @example
  * defineServer({ …, tools: [boardTool], use: [apps({ views: [board] })] })
  */
-export function apps(options: { views: readonly View[] }): Extension {
+export function apps(options: AppsOptions): Extension {
   const views = options?.views;
   return {
     id: APPS_EXTENSION,

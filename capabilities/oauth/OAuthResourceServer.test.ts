@@ -119,7 +119,7 @@ describe("OAuthResourceServer: without a configured resource", () => {
   it("lets a process check tokens only where it answers loopback names alone, and says to set `resource` otherwise", () => {
     const sentence = (where: string) => `has no \`resource\` configured, and ${where}: set \`resource\``;
     expect(derived().bindProblem("127.0.0.1", ["localhost", "127.0.0.1", "[::1]"])).toBeUndefined();
-    expect(derived().bindProblem("0.0.0.0", ["localhost"])?.message).toContain(sentence('it listens on "0.0.0.0", not on a loopback host'));
+    expect(derived().bindProblem("0.0.0.0", ["localhost"])?.message).toContain(sentence('it binds "0.0.0.0", not a loopback host'));
     expect(derived().bindProblem("localhost", ["localhost", "mcp.example.com"])?.message).toContain(sentence('ALLOWED_HOSTS lets it answer "mcp.example.com"'));
     expect(derived().bindProblem("localhost", [])?.message).toContain(sentence("ALLOWED_HOSTS lets it answer any host name"));
     expect(derived().bindProblem("localhost", [])).toBeInstanceOf(TypeError);
@@ -138,7 +138,7 @@ describe("OAuthResourceServer: without a configured resource", () => {
       }
       expect(caught, url).toBeInstanceOf(McpError);
       expect((caught as McpError).status).toBe(403);
-      expect((caught as McpError).message).toMatch(/listens on port 8787/);
+      expect((caught as McpError).message).toMatch(/is bound to port 8787/);
     }
   });
 });

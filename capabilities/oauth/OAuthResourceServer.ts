@@ -135,7 +135,7 @@ export class OAuthResourceServer implements ResourceServer {
    */
   bindProblem(hostname: string, allowedHosts: readonly string[]): TypeError | undefined {
     if (this.#fixedResource !== undefined) return undefined;
-    if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it listens on ${JSON.stringify(hostname)}, not on a loopback host`));
+    if (!isLoopbackHost(hostname)) return new TypeError(resourceRequiredSentence(`it binds ${JSON.stringify(hostname)}, not a loopback host`));
     const foreign = allowedHosts.length === 0 ? "any host name" : allowedHosts.find((name) => !isLoopbackHost(name));
     return foreign === undefined ? undefined : new TypeError(resourceRequiredSentence(`ALLOWED_HOSTS lets it answer ${foreign === "any host name" ? foreign : JSON.stringify(foreign)}`));
   }
@@ -153,7 +153,7 @@ export class OAuthResourceServer implements ResourceServer {
     const port = this.#port?.();
     const addressed = Number(url.port || (url.protocol === "https:" ? 443 : 80));
     if (port !== undefined && addressed !== port) {
-      throw new McpError(403, ErrorCode.InvalidRequest, `This server listens on port ${port}, and this request is addressed to port ${addressed}: it is for another server`);
+      throw new McpError(403, ErrorCode.InvalidRequest, `This server is bound to port ${port}, and this request is addressed to port ${addressed}: it is for another server`);
     }
     return canonicalResource(new URL(MCP_PATH, url).href);
   }

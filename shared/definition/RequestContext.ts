@@ -211,7 +211,7 @@ export interface HomeStorage extends HandlerStorage {
   /**
    * Workers only: the home object's own SQLite database (`ctx.storage.sql` of a Durable Object).
    * Each statement runs in a transaction of its own, and one that would grow the database past
-   * MAX_HOME_BYTES is rolled back with an error saying so. Undefined on Deno and stdio.
+   * MAX_HOME_BYTES is rolled back with an error saying so. Undefined on Deno, Node and stdio.
    */
   readonly sql?: SqlDatabase;
 }

@@ -110,11 +110,11 @@ export interface ProcessHosts {
 }
 
 /**
- * The handle of a server listening at `url`: its shutdown closes the hosts, then stops listening
+ * The handle of a server bound at `url`: its shutdown closes the hosts, then closes its port
  * — gracefully, but not for ever: a client holding a stream open (HTTP+SSE, a listen) would hold
  * it until it leaves, so past SHUTDOWN_GRACE_MS `afterwards` runs with the streams still open.
  */
-export function runningServer(url: string, hosts: ProcessHosts, stopListening: () => Promise<void>, afterwards: () => void = () => {}): RunningServer {
+export function runningServer(url: string, hosts: ProcessHosts, closePort: () => Promise<void>, afterwards: () => void = () => {}): RunningServer {
   const { sessions, tasks, homes } = hosts;
   return {
     url,
@@ -128,7 +128,7 @@ export function runningServer(url: string, hosts: ProcessHosts, stopListening: (
       tasks?.close();
       homes?.close();
       let grace: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([stopListening(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
+      await Promise.race([closePort(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
       clearTimeout(grace);
       afterwards();
     },

@@ -16,14 +16,14 @@ export interface BindAddress {
  * `error`, thrown while binding `at`, as a sentence that says what to do.
  *
  * @example bindFailure(new Deno.errors.AddrInUse("…"), { hostname: "127.0.0.1", port: 8787 }).message
- * // "Cannot listen on 127.0.0.1:8787: the port is in use by another process; stop it, or pass another --port (0 picks a free one)"
+ * // "Cannot bind 127.0.0.1:8787: the port is in use by another process; stop it, or pass another --port (0 picks a free one)"
  */
 export function bindFailure(error: unknown, at: BindAddress): Error {
   const where = `${at.hostname.includes(":") ? `[${at.hostname}]` : at.hostname}:${at.port}`;
   const { name, code, message } = (error ?? {}) as { name?: unknown; code?: unknown; message?: unknown };
   // Deno names the error class (AddrInUse); Node gives the system's code (EADDRINUSE).
   if (name === "AddrInUse" || code === "EADDRINUSE") {
-    return new Error(`Cannot listen on ${where}: the port is in use by another process; stop it, or pass another --port (0 picks a free one)`);
+    return new Error(`Cannot bind ${where}: the port is in use by another process; stop it, or pass another --port (0 picks a free one)`);
   }
-  return new Error(`Cannot listen on ${where}: ${typeof message === "string" ? message : String(error)}`);
+  return new Error(`Cannot bind ${where}: ${typeof message === "string" ? message : String(error)}`);
 }

@@ -24,7 +24,7 @@ import { type Featured, withFeatures } from "../definition/Feature.ts";
 
 /**
  * Never throws: a malformed tool, resource or prompt is kept as the definition's `problem`, a
- * sentence naming it, which every entry reports (the Worker on each request, Deno and stdio at
+ * sentence naming it, which every entry reports (the Worker on each request, Deno, Node and stdio at
  * startup) instead of failing to load.
  */
 export function defineServer<Use extends readonly Extension<string>[] = []>(options: ServerOptions & { use?: Use }): ServerDefinition<ObjectsOf<Use>> {

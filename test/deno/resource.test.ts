@@ -39,7 +39,7 @@ describe("authorization without a resource, on Deno", () => {
   it("refuses to start when ALLOWED_HOSTS lets it answer a name that is not loopback", { timeout: 60_000 }, async () => {
     await expect(startDenoServer({ main: MAIN, vars: { JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, ALLOWED_HOSTS: "mcp.example.com" } })).rejects.toThrow(
       // One JSON line on stderr (`refuseToStart`): the sentence's quotes arrive escaped.
-      /Deno exited with 1 before listening:[\s\S]*"event":"config.invalid"[\s\S]*has no `resource` configured, and ALLOWED_HOSTS lets it answer \\"mcp\.example\.com\\": set `resource`/,
+      /Deno exited with 1 before serving:[\s\S]*"event":"config.invalid"[\s\S]*has no `resource` configured, and ALLOWED_HOSTS lets it answer \\"mcp\.example\.com\\": set `resource`/,
     );
   });
 
@@ -56,7 +56,7 @@ describe("authorization without a resource, on Deno", () => {
       expect(own.challenge).toBe(`Bearer resource_metadata="http://localhost:${server.port}/.well-known/oauth-protected-resource/mcp", scope="mcp"`);
       const other = await withHost(`${server.url}/mcp`, "localhost:1", "POST");
       expect(other.status).toBe(403);
-      expect(JSON.parse(other.body).error.message).toBe(`This server listens on port ${server.port}, and this request is addressed to port 1: it is for another server`);
+      expect(JSON.parse(other.body).error.message).toBe(`This server is bound to port ${server.port}, and this request is addressed to port 1: it is for another server`);
       expect((await withHost(`${server.url}/.well-known/oauth-protected-resource/mcp`, "localhost:1")).status).toBe(403);
     });
   });

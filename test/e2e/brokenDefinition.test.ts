@@ -128,7 +128,7 @@ describe("a server that cannot start serving", () => {
     const { code, stdout, stderr } = await refusal("test/runtime/testServer.ts", ["--port", String(port)]);
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expectOneLine(stderr, "start.failed", new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use`));
+    expectOneLine(stderr, "start.failed", new RegExp(`^Cannot bind 127\\.0\\.0\\.1:${port}: the port is in use`));
   });
 
   it("stops Deno asked for a KV file without --unstable-kv, with one line that says to add it", { timeout: 60_000 }, async () => {
@@ -146,11 +146,11 @@ describe("a server that cannot start serving", () => {
       const inUse = await exited([bundled.outfile, "--port", String(port)]);
       expect(inUse.code).toBe(1);
       expect(inUse.stdout).toBe("");
-      expectOneLine(inUse.stderr, "start.failed", new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use`));
+      expectOneLine(inUse.stderr, "start.failed", new RegExp(`^Cannot bind 127\\.0\\.0\\.1:${port}: the port is in use`));
       // 192.0.2.0/24 is for documentation (RFC 5737): no machine has it.
       const elsewhere = await exited([bundled.outfile, "--port", "0", "--hostname", "192.0.2.1"], { ALLOWED_HOSTS: "192.0.2.1" });
       expect(elsewhere.code).toBe(1);
-      expectOneLine(elsewhere.stderr, "start.failed", /^Cannot listen on 192\.0\.2\.1:0: /);
+      expectOneLine(elsewhere.stderr, "start.failed", /^Cannot bind 192\.0\.2\.1:0: /);
     } finally {
       bundled.remove();
     }

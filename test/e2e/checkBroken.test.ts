@@ -232,7 +232,7 @@ describe("servers built to be wrong", () => {
     }
   });
 
-  it("nothing listening fails every probe that needs an answer, naming the refused connection", async () => {
+  it("nothing serving fails every probe that needs an answer, naming the refused connection", async () => {
     const proxy = await brokenProxy(plain.url);
     const url = `${proxy.url}/mcp`;
     await proxy.close();

@@ -172,7 +172,7 @@ describe("the packed package", () => {
     const served = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
     try {
       const [line] = (await once(createInterface({ input: served.stdout! }), "line")) as [string];
-      const url = line.replace(/^listening on /, "").trim().replace(/\/$/, "");
+      const url = line.replace(/^serving on /, "").trim().replace(/\/$/, "");
       const check = (args: string[]) => run(npm, ["exec", "--offline", "--", "durable-mcp", ...args], { cwd: project }).then(
         ({ stdout }) => ({ code: 0, stdout, stderr: "" }),
         (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),

@@ -5,7 +5,7 @@
  * where nothing can be asserted about it.
  *
  * The server is ready once `/health` answers 200, at the URL given or at the one it prints
- * (`listening on URL`); a server that exits first, or is not ready in time, fails with what it
+ * (`serving on URL`); a server that exits first, or is not ready in time, fails with what it
  * printed. `stop()` ends it by its PID: SIGTERM (every server here shuts down cleanly on it),
  * then SIGKILL to its process group — its own, as it is spawned detached — for whatever is left.
  *
@@ -43,7 +43,7 @@ export interface ServerCommand {
   cwd?: string;
   /** Added to this process's environment. */
   env?: Record<string, string>;
-  /** The base URL, when the command sets the port; otherwise read from the `listening on URL` line it prints. */
+  /** The base URL, when the command sets the port; otherwise read from the `serving on URL` line it prints. */
   url?: string;
   /** What must answer 200 for the server to be ready. Default `/health`; behind authorization, its open metadata. */
   readyPath?: string;
@@ -117,7 +117,7 @@ export async function startServerProcess({ command, cwd = ROOT, env = {}, url, r
     for (;;) {
       if (!running()) throw failure(spawnError ? `could not start (${spawnError.message})` : `exited (${child.exitCode ?? child.signalCode}) before answering ${readyPath}`);
       if (Date.now() >= deadline) throw failure(`did not answer ${readyPath} within ${READY_TIMEOUT_MS} ms`);
-      server.url ||= url ?? /listening on (http:\/\/\S+)/.exec(lines.map((l) => l.text).join("\n"))?.[1] ?? "";
+      server.url ||= url ?? /serving on (http:\/\/\S+)/.exec(lines.map((l) => l.text).join("\n"))?.[1] ?? "";
       const health = server.url ? await fetch(`${server.url}${readyPath}`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).catch(() => undefined) : undefined;
       await health?.arrayBuffer();
       if (health?.status === 200) return server;

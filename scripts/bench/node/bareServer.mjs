@@ -3,7 +3,7 @@
  * request, runs the one tool (`shout`) and answers its result as JSON with a `Content-Length`.
  * An `initialize` gets a session id, a notification 202, and a call carrying a session id is
  * answered the same as one without: the least work that carries the exchange, with no checks. `node bareServer.mjs --port N` prints
- * `listening on <url>`. Binds 127.0.0.1.
+ * `serving on <url>`. Binds 127.0.0.1.
  */
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
@@ -31,4 +31,4 @@ const http = createServer((incoming, outgoing) => {
 });
 // An exit of its own, so that a profile taken with --cpu-prof is written.
 process.once("SIGTERM", () => process.exit(0));
-http.listen(port, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${http.address().port}`));
+http.listen(port, "127.0.0.1", () => console.log(`serving on http://127.0.0.1:${http.address().port}`));

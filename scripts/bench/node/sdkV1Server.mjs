@@ -2,7 +2,7 @@
  * The official SDK v1 server on `node:http`, sessionful Streamable HTTP as its documentation
  * writes it: one `McpServer` and one `StreamableHTTPServerTransport` per session, found by the
  * `mcp-session-id` header; the same one tool as `oneTool.ts`. `node sdkV1Server.mjs --port N`
- * prints `listening on <url>`. Binds 127.0.0.1.
+ * prints `serving on <url>`. Binds 127.0.0.1.
  */
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
@@ -60,4 +60,4 @@ const http = createServer(async (incoming, outgoing) => {
 });
 // An exit of its own, so that a profile taken with --cpu-prof is written.
 process.once("SIGTERM", () => process.exit(0));
-http.listen(port, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${http.address().port}`));
+http.listen(port, "127.0.0.1", () => console.log(`serving on http://127.0.0.1:${http.address().port}`));
