@@ -16,7 +16,7 @@ import type { CompiledServer } from "../server/CompiledServer.ts";
 import type { AtomicStore } from "../storage/AtomicStore.ts";
 import type { Homes } from "./Homes.ts";
 
-/** Homes hosted in a process: they live as long as their runtime, and `close()` stops their timer (their stores stay). */
+/** Homes as a runtime outside the router holds them: they live as long as it, and `close()` stops what their host runs (a process's timer), never the homes. */
 export type LocalHomeHost = Homes & { close(): void };
 
 export interface LocalHomesOptions {
