@@ -4,7 +4,7 @@
  * KV path — in Deno KV, so a restarted server continues its sessions. Tasks (tools declared with
  * `task`) live in this process (`LocalTasks`) and end with it, or with a KV path in KV
  * (`KvTasks`), where every process on the same file shares them and picks up those of a process
- * that died. Homes (`home: "user"` or a handle) live in memory or in KV (`LocalHomes`). Change
+ * that died. Homes (`home: "user"` or a handle) live in memory or in KV (`LocalHomes`, `kvHomes`). Change
  * notifications fan out in memory: one process is one isolate.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
@@ -24,8 +24,8 @@
  */
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { type LocalRuntime, localRuntime } from "../shared/runtime/localRuntime.ts";
-import { LocalHomes } from "../shared/home/LocalHomes.ts";
-import { KvHomeExpiries } from "../capabilities/homes/deno/KvHomeExpiries.ts";
+import type { LocalHomeHost } from "../shared/home/LocalHomesPart.ts";
+import { kvHomes } from "../capabilities/homes/deno/kvHomes.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "../capabilities/telemetry/deno/denoTelemetry.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
@@ -78,18 +78,14 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
   const { hostname, port, config } = settings;
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
-  const expiries = kv && definition.hasHomes ? new KvHomeExpiries(kv) : undefined;
-  const kvHomes = kv && expiries ? new LocalHomes({ server: definition, config, logger, storeFor: (name: string) => KvStorage.home(kv, name), expiries }) : undefined;
-  if (expiries && kvHomes) {
-    await expiries.indexOnce(Date.now());
-    await kvHomes.start();
-  }
+  // With KV, homes live there (their own host, started before the port is bound); else in memory (`homes()`'s).
+  const homesInKv = kv && definition.hasHomes ? await kvHomes(kv, { server: definition, config, logger }) : undefined;
   // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
-  const runtime = localRuntime<LocalHomes>(definition, {
+  const runtime = localRuntime<LocalHomeHost>(definition, {
     env: env as ServerEnv,
     config,
     logger,
-    homes: kvHomes,
+    homes: homesInKv,
     // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
     telemetry: denoTelemetry(env, definition.handleTemplateOf),
     // With KV, tasks live there, shared with every process on the same file and picked up by

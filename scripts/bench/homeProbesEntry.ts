@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { notebook } from "../../example/notes.ts";
 import { DEFAULT_CONFIG } from "../../shared/config/readConfig.ts";
 import { newHandle } from "../../shared/home/Homes.ts";
-import { LocalHomes } from "../../shared/home/LocalHomes.ts";
+import { LocalHomes } from "../../capabilities/homes/LocalHomes.ts";
 import { runInHome } from "../../shared/home/runInHome.ts";
 import { Logger } from "../../shared/log/Logger.ts";
 import { homes as homesCapability } from "../../capabilities/homes/homes.ts";

@@ -16,7 +16,7 @@
  *   definitions of other names (a tool, and a prompt or template of the same name, share one).
  *
  * Not here: how a request finds its home (`CompiledServer.homeOf`, `home/runInHome.ts`) and how
- * a home runs (`home/HomeHost.ts`).
+ * a home runs (`capabilities/homes/HomeHost.ts`).
  */
 
 /** A handle home: `handle` names the tool or prompt argument (or template variable) that carries the handle. */

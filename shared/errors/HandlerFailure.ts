@@ -6,7 +6,7 @@
  *
  * The report travels on the context under a symbol, not a public member: a handler's context is
  * copied (a home adds its storage) and rebuilt in a remote home, which forwards the report to
- * the request's core by value (`homePeer.ts`), so the line is written where the request is.
+ * the request's core by value (`capabilities/homes/durable/homePeer.ts`), so the line is written where the request is.
  */
 /** The context member the core sets to receive reports; absent where nobody listens (a unit test's context). */
 export const REPORT_FAILURE: unique symbol = Symbol.for("durable-mcp.reportFailure") as never;

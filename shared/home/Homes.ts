@@ -1,8 +1,8 @@
 /**
  * Where homes live, as the eras see them: one operation that runs a request's method
  * in its home, and one that deletes everything a user has. On Workers each home is a Durable
- * Object of `MCP_HOME` (`capabilities/homes/durable/durableHomes.ts`); in a process, `LocalHomes`, in memory or in
- * Deno KV. Every host runs the same `HomeHost`.
+ * Object of `MCP_HOME` (`capabilities/homes/durable/durableHomes.ts`); in a process, `LocalHomes`
+ * (`capabilities/homes/`), in memory or in Deno KV. Every host runs the same `HomeHost`.
  *
  * A home is named by what it belongs to, never by a value the client chose: a user's by the
  * digest of the principal's issuer and subject (`Caller.owner`), a handle's by the handle, which

@@ -8,7 +8,7 @@ import { resourceTemplate } from "../server/resource.ts";
 import { tool } from "../server/defineServer.ts";
 import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
 import { problemOf, stubContext } from "../testing/testKit.ts";
-import { LocalHomes } from "./LocalHomes.ts";
+import { LocalHomes } from "../../capabilities/homes/LocalHomes.ts";
 import { runInHome } from "./runInHome.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 

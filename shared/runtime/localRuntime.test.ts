@@ -4,7 +4,7 @@ import { homes } from "../../capabilities/homes/homes.ts";
 import { LocalTasks } from "../../capabilities/tasks/LocalTasks.ts";
 import { tasks } from "../../capabilities/tasks/tasks.ts";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
-import { LocalHomes } from "../home/LocalHomes.ts";
+import { LocalHomes } from "../../capabilities/homes/LocalHomes.ts";
 import type { Homes } from "../home/Homes.ts";
 import { Logger } from "../log/Logger.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";

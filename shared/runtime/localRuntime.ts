@@ -14,7 +14,7 @@ import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { Homes } from "../home/Homes.ts";
-import { LocalHomes } from "../home/LocalHomes.ts";
+import { type LocalHomeHost, localHomes } from "../home/LocalHomesPart.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { CompiledServer } from "../server/CompiledServer.ts";
 import { LocalShares } from "../shares/LocalShares.ts";
@@ -53,7 +53,7 @@ export interface LocalRuntimeOptions<H extends Homes> {
   env: ServerEnv;
   config: Config;
   logger: Logger;
-  /** Default, where the definition has homes: a `LocalHomes` in memory, which `close()` closes. */
+  /** Default, where the definition has homes: the host that `homes()` in the definition's `use` brings, in memory, which `close()` closes. */
   homes?: H;
   /** Default: a `LocalShares` of this runtime's own. */
   shares?: Shares;
@@ -68,9 +68,9 @@ export interface OwnedLocalRuntime<H extends Homes> extends LocalRuntime<H> {
   close(): void;
 }
 
-export function localRuntime<H extends Homes = LocalHomes>(server: CompiledServer, options: LocalRuntimeOptions<H>): OwnedLocalRuntime<H> {
+export function localRuntime<H extends Homes = LocalHomeHost>(server: CompiledServer, options: LocalRuntimeOptions<H>): OwnedLocalRuntime<H> {
   const { env, config, logger } = options;
-  const ownHomes = !options.homes && server.hasHomes ? new LocalHomes({ server, config, logger }) : undefined;
+  const ownHomes = options.homes ? undefined : localHomes({ server, config, logger }, env);
   const homes = options.homes ?? (ownHomes as H | undefined);
   const parts: LocalRuntime<H> = {
     server,

@@ -1,6 +1,6 @@
 /**
  * A `KeyValueStore` that can apply several reads and writes as one: what a home's bounded storage
- * is built on (`home/BoundedStorage.ts`), so that its byte and key counts, its record and the
+ * is built on (`capabilities/homes/BoundedStorage.ts`), so that its byte and key counts, its record and the
  * handler's values change together, and two writers of one home — two requests in a Durable
  * Object, or two Deno processes sharing one KV file — cannot lose each other's update.
  *

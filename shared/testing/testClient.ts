@@ -32,7 +32,7 @@ import { compiledOf, type ServerDefinition } from "../server/ServerDefinition.ts
 import { serveMessages } from "../transport/serveMessages.ts";
 import { readConfig } from "../config/readConfig.ts";
 import { userHomeNeedsSignIn } from "../home/deploymentProblems.ts";
-import { LocalHomes } from "../home/LocalHomes.ts";
+import { type LocalHomeHost, localHomes } from "../home/LocalHomesPart.ts";
 import type { TestHomes } from "./testHomes.ts";
 
 export interface TestClientOptions {
@@ -162,7 +162,7 @@ class Connection {
   readonly #clientInfo: Implementation;
   readonly #served: Promise<void>;
   /** The client's host of the test's shared homes, closed with it; undefined where serveMessages keeps its own. */
-  readonly #homes: LocalHomes | undefined;
+  readonly #homes: LocalHomeHost | undefined;
   #toServer!: ReadableStreamDefaultController<string>;
   #nextId = 1;
   #closed = false;
@@ -187,7 +187,7 @@ class Connection {
     const shared = options.homes;
     // A bad variable is serveMessages' to report, with its sentence: no shared host for it.
     const config = shared && server.hasHomes ? configOrUndefined(env) : undefined;
-    this.#homes = shared && config ? new LocalHomes({ server, config, logger, storeFor: (name) => shared.storeFor(name) }) : undefined;
+    this.#homes = shared && config ? localHomes({ server, config, logger, storeFor: (name) => shared.storeFor(name) }, env) : undefined;
     this.#served = serveMessages({ server, messages: { readable, writable }, kind: "memory", env, logger, user: principal, homes: this.#homes }).then(
       () => this.#end(new Error("The connection to the server ended")),
       (error: unknown) => this.#end(error instanceof Error ? error : new Error(String(error))),

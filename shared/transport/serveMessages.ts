@@ -91,8 +91,8 @@ export interface ServeMessagesOptions {
   logger?: Logger;
   /**
    * Where definitions with a home of their own run. Default, for a server with handle homes (or
-   * user homes and a `user`): in memory, for as long as this connection. Pass a `LocalHomes` over
-   * Deno KV to keep them (`serveDenoStdio --kv`).
+   * user homes and a `user`): the host `homes()` brings, in memory for as long as this connection
+   * (in a Worker, the home objects bound as `MCP_HOME`). Pass homes of your own to keep them longer.
    */
   homes?: Homes;
   /**

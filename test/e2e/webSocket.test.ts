@@ -71,6 +71,18 @@ describe("MCP over WebSocket, a transport added outside the core", () => {
     expect(text(await a.callTool({ name: "notepad", arguments: { action: "list" } }))).toBe("1. alpha");
   });
 
+  it("keeps a notebook (a handle's home) for the socket; on Workers in the home objects, so the next socket finds it too", async () => {
+    const [a, b] = await Promise.all([connect(), connect()]);
+    const opened = text(await a.callTool({ name: "notebook", arguments: { action: "add", text: "milk" } }));
+    const notebook = /This is notebook ([0-9a-f]{32})/.exec(opened)?.[1];
+    expect(notebook, opened).toBeDefined();
+    expect(text(await a.callTool({ name: "notebook", arguments: { notebook, action: "list" } }))).toBe("1. milk");
+    const elsewhere = text(await b.callTool({ name: "notebook", arguments: { notebook, action: "list" } }));
+    // Deno serves each socket with homes of its own, in memory, as long as the connection.
+    if (process.env.RUNTIME === "deno") expect(elsewhere).toMatch(/^Unknown handle/);
+    else expect(elsewhere).toBe("1. milk");
+  });
+
   it("answers 15 concurrent calls on one socket, each once", async () => {
     const client = await connect();
     const words = Array.from({ length: 15 }, (_, i) => `word${i}`);

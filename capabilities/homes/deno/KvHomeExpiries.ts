@@ -8,7 +8,7 @@
  * home in it made due, so that its next wakeup puts it at its own time.
  */
 import { pauseAfterConflict } from "../../../deno/kv/pauseAfterConflict.ts";
-import type { HomeExpiries } from "../../../shared/home/HomeExpiries.ts";
+import type { HomeExpiries } from "../HomeExpiries.ts";
 
 const DUE = "home-due";
 const DUE_OF = "home-due-of";

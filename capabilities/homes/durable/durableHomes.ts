@@ -7,7 +7,7 @@
  */
 import type { Homes } from "../../../shared/home/Homes.ts";
 import { handleHomeName, homeName } from "../../../shared/home/Homes.ts";
-import { toRemote } from "../../../shared/home/homePeer.ts";
+import { toRemote } from "./homePeer.ts";
 import type { CompiledServer } from "../../../shared/server/CompiledServer.ts";
 import type { HomeObject } from "./HomeObject.ts";
 import { unsettle } from "../../../durable/settled.ts";

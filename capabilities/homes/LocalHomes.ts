@@ -12,20 +12,17 @@
  * At most MAX_HANDLES handles' homes are held in memory (the handles' share in total); with KV,
  * no home is held in memory, and the total is not counted (as on Workers).
  */
-import type { Config } from "../config/readConfig.ts";
-import { delayFor } from "../config/timerLimits.ts";
-import type { Result } from "../definition/Method.ts";
-import type { RequestContext } from "../definition/RequestContext.ts";
-import { type Checked, PASSED, refused } from "../errors/Checked.ts";
-import type { Logger } from "../log/Logger.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
-import { checkShare, type ShareLimit, shareLimits } from "../shares/ShareLimits.ts";
-import type { ShareClaim, ShareResource, Shares } from "../shares/Shares.ts";
-import type { AtomicStore } from "../storage/AtomicStore.ts";
-import { MemoryStorage } from "../storage/MemoryStorage.ts";
+import { delayFor } from "../../shared/config/timerLimits.ts";
+import type { Result } from "../../shared/definition/Method.ts";
+import type { RequestContext } from "../../shared/definition/RequestContext.ts";
+import { type Checked, PASSED, refused } from "../../shared/errors/Checked.ts";
+import { checkShare, type ShareLimit, shareLimits } from "../../shared/shares/ShareLimits.ts";
+import type { ShareClaim, ShareResource, Shares } from "../../shared/shares/Shares.ts";
+import { MemoryStorage } from "../../shared/storage/MemoryStorage.ts";
 import { type HomeExpiries, MemoryHomeExpiries } from "./HomeExpiries.ts";
 import { HomeHost } from "./HomeHost.ts";
-import { clientHomeName, handleHomeName, type HomeAddress, type HomeCall, homeName, type Homes } from "./Homes.ts";
+import { clientHomeName, handleHomeName, type HomeAddress, type HomeCall, homeName } from "../../shared/home/Homes.ts";
+import type { LocalHomeHost, LocalHomesOptions } from "../../shared/home/LocalHomesPart.ts";
 
 /** How many due homes one sweep wakes before it looks again: a long backlog is worked through in batches. */
 const SWEEP_BATCH = 100;
@@ -33,18 +30,13 @@ const SWEEP_BATCH = 100;
 const SHARED_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const HANDLE_PREFIX = handleHomeName("");
 
-export interface LocalHomesOptions {
-  server: CompiledServer;
-  config: Config;
-  logger: Logger;
-  /** One home's store, by its name; each name must get its own keyspace. Default: in memory. */
-  storeFor?(name: string): AtomicStore;
+export interface LocalHomesHostOptions extends LocalHomesOptions {
   /** The index of when homes are due, where `storeFor` keeps them (Deno KV); default in memory. */
   expiries?: HomeExpiries;
 }
 
-export class LocalHomes implements Homes {
-  readonly #options: LocalHomesOptions;
+export class LocalHomes implements LocalHomeHost {
+  readonly #options: LocalHomesHostOptions;
   readonly #expiries: HomeExpiries;
   /** Homes in memory (none with `storeFor`): each held while it has a key, or a run uses it. */
   readonly #memory = new Map<string, MemoryStorage>();
@@ -57,7 +49,7 @@ export class LocalHomes implements Homes {
   #armedAt = Number.POSITIVE_INFINITY;
   #closed = false;
 
-  constructor(options: LocalHomesOptions) {
+  constructor(options: LocalHomesHostOptions) {
     this.#options = options;
     this.#expiries = options.expiries ?? new MemoryHomeExpiries();
     this.#handleLimit = shareLimits(options.config).handle;

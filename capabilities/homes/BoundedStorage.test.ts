@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { storedSize } from "../bytes/storedSize.ts";
-import { MemoryStorage } from "../storage/MemoryStorage.ts";
+import { storedSize } from "../../shared/bytes/storedSize.ts";
+import { MemoryStorage } from "../../shared/storage/MemoryStorage.ts";
 import { BoundedStorage, MAX_HOME_KEY_CHARS, MAX_HOME_VALUE_BYTES } from "./BoundedStorage.ts";
 import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
 

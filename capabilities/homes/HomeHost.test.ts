@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../config/readConfig.ts";
-import { Logger } from "../log/Logger.ts";
-import { tool } from "../server/defineServer.ts";
-import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
-import { MemoryStorage } from "../storage/MemoryStorage.ts";
-import { stubContext } from "../testing/testKit.ts";
+import { DEFAULT_CONFIG } from "../../shared/config/readConfig.ts";
+import { Logger } from "../../shared/log/Logger.ts";
+import { tool } from "../../shared/server/defineServer.ts";
+import { homes as homesCapability } from "./homes.ts";
+import { MemoryStorage } from "../../shared/storage/MemoryStorage.ts";
+import { stubContext } from "../../shared/testing/testKit.ts";
 import { HomeHost } from "./HomeHost.ts";
 import { type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
-import { CompiledServer } from "../server/CompiledServer.ts";
+import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 
 const RETENTION = 10 * 24 * 60 * 60 * 1000;
 const server = new CompiledServer({ use: [homesCapability()],

@@ -23,25 +23,25 @@
  *   holds nothing else is deleted when the last lapses.
  *
  * Not here: where the request came from (the caller's era runs it through `runInHome`), how the
- * handler's context reaches a remote home (`homePeer.ts`).
+ * handler's context reaches a remote home (`durable/homePeer.ts`).
  */
-import type { Config } from "../config/readConfig.ts";
-import { McpError } from "../errors/McpError.ts";
-import type { Result } from "../definition/Method.ts";
-import type { RequestContext, SqlDatabase } from "../definition/RequestContext.ts";
-import type { Logger } from "../log/Logger.ts";
-import { logId } from "../log/logId.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
-import type { AtomicStore } from "../storage/AtomicStore.ts";
+import type { Config } from "../../shared/config/readConfig.ts";
+import { McpError } from "../../shared/errors/McpError.ts";
+import type { Result } from "../../shared/definition/Method.ts";
+import type { RequestContext, SqlDatabase } from "../../shared/definition/RequestContext.ts";
+import type { Logger } from "../../shared/log/Logger.ts";
+import { logId } from "../../shared/log/logId.ts";
+import type { CompiledServer } from "../../shared/server/CompiledServer.ts";
+import type { AtomicStore } from "../../shared/storage/AtomicStore.ts";
 import { BoundedStorage } from "./BoundedStorage.ts";
 import { type HomeRecord, RECORD_KEY, SHARE_PREFIX } from "./HomeRecord.ts";
-import { type Checked, PASSED, refused } from "../errors/Checked.ts";
-import { checkShare, type ShareLimit, tally } from "../shares/ShareLimits.ts";
-import type { Holding, ShareClaim, ShareResource, Shares } from "../shares/Shares.ts";
-import type { HomeAddress, HomeCall } from "./Homes.ts";
-import { unknownHandle } from "./unknownHandle.ts";
-import { toolError } from "../methods/callTool.ts";
-import { ANONYMOUS } from "../shares/clientKey.ts";
+import { type Checked, PASSED, refused } from "../../shared/errors/Checked.ts";
+import { checkShare, type ShareLimit, tally } from "../../shared/shares/ShareLimits.ts";
+import type { Holding, ShareClaim, ShareResource, Shares } from "../../shared/shares/Shares.ts";
+import type { HomeAddress, HomeCall } from "../../shared/home/Homes.ts";
+import { unknownHandle } from "../../shared/home/unknownHandle.ts";
+import { toolError } from "../../shared/methods/callTool.ts";
+import { ANONYMOUS } from "../../shared/shares/clientKey.ts";
 
 /** How often reads alone push a home's `usedAt`: a day, or a tenth of the retention if that is shorter. */
 const TOUCH_INTERVAL_MS = 24 * 60 * 60 * 1000;

@@ -12,10 +12,10 @@
  * that would create it is rolled back, `admit()` asked (rejecting with its refusal), and the body
  * run again — as an optimistic store may run it again anyway.
  */
-import { storedSize } from "../bytes/storedSize.ts";
-import type { HandlerStorage } from "../storage/KeyValueStore.ts";
-import type { HomeStorage, SqlDatabase } from "../definition/RequestContext.ts";
-import type { AtomicStore, Transaction } from "../storage/AtomicStore.ts";
+import { storedSize } from "../../shared/bytes/storedSize.ts";
+import type { HandlerStorage } from "../../shared/storage/KeyValueStore.ts";
+import type { HomeStorage, SqlDatabase } from "../../shared/definition/RequestContext.ts";
+import type { AtomicStore, Transaction } from "../../shared/storage/AtomicStore.ts";
 import { DATA_PREFIX, type HomeRecord, RECORD_KEY } from "./HomeRecord.ts";
 
 /** The largest value one key of a home holds: 1 MiB, as a task's values. */

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Config, DEFAULT_CONFIG } from "../config/readConfig.ts";
-import { Logger } from "../log/Logger.ts";
-import { tool } from "../server/defineServer.ts";
-import { homes as homesCapability } from "../../capabilities/homes/homes.ts";
-import { stubContext } from "../testing/testKit.ts";
+import { type Config, DEFAULT_CONFIG } from "../../shared/config/readConfig.ts";
+import { Logger } from "../../shared/log/Logger.ts";
+import { tool } from "../../shared/server/defineServer.ts";
+import { homes as homesCapability } from "./homes.ts";
+import { stubContext } from "../../shared/testing/testKit.ts";
 import { LocalHomes } from "./LocalHomes.ts";
-import { newHandle } from "./Homes.ts";
-import { runInHome } from "./runInHome.ts";
-import { CompiledServer } from "../server/CompiledServer.ts";
+import { newHandle } from "../../shared/home/Homes.ts";
+import { runInHome } from "../../shared/home/runInHome.ts";
+import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 
 /** A notebook under a handle, a second definition on the same argument, and the user's own notes. */
 const server = new CompiledServer({ use: [homesCapability()],

@@ -9,14 +9,14 @@
  * The home rebuilds a `RequestContext` from the two (`contextOf`); the request's cancellation
  * reaches it separately (the host's `abort`), since a signal does not cross.
  */
-import type { Principal } from "../auth/Principal.ts";
-import type { RequestId } from "../jsonrpc/messages.ts";
-import { type ListKind, toggleKey } from "../definition/ListKind.ts";
-import type { ClientView, RequestContext, ServerEnv } from "../definition/RequestContext.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
-import { randomHex } from "../bytes/randomHex.ts";
-import type { HomeCall } from "./Homes.ts";
-import { forwardFailure, type HandlerFailure, REPORT_FAILURE } from "../errors/HandlerFailure.ts";
+import type { Principal } from "../../../shared/auth/Principal.ts";
+import type { RequestId } from "../../../shared/jsonrpc/messages.ts";
+import { type ListKind, toggleKey } from "../../../shared/definition/ListKind.ts";
+import type { ClientView, RequestContext, ServerEnv } from "../../../shared/definition/RequestContext.ts";
+import type { CompiledServer } from "../../../shared/server/CompiledServer.ts";
+import { randomHex } from "../../../shared/bytes/randomHex.ts";
+import type { HomeCall } from "../../../shared/home/Homes.ts";
+import { forwardFailure, type HandlerFailure, REPORT_FAILURE } from "../../../shared/errors/HandlerFailure.ts";
 
 /** The context's functions a home calls back by the same name, with the same arguments. */
 const FORWARDED = ["progress", "log", "sample", "elicit", "listRoots", "closeStream", "startTask", "resourceUpdated", "listChanged"] as const;
