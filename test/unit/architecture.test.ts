@@ -1,6 +1,7 @@
 /**
- * docs/architecture.md as a test: its tables name every folder of `shared/` and `capabilities/`,
- * and only folders that exist, so the map cannot drift from the code.
+ * docs/architecture.md as a test: its tables name every folder of the top level that holds source,
+ * of `shared/` and of `capabilities/`, and only folders that exist, so the map cannot drift from
+ * the code.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -15,6 +16,12 @@ const foldersIn = (dir: string) =>
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
+
+/** Whether `dir` holds a TypeScript or JavaScript file, at any depth. */
+const holdsSource = (dir: string): boolean =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).some((entry) =>
+    entry.isDirectory() ? entry.name !== "node_modules" && holdsSource(join(dir, entry.name)) : /\.(ts|mjs|js)$/.test(entry.name),
+  );
 
 /** The text of the section under `heading`, up to the next heading of its level. */
 function section(heading: string): string {
@@ -35,6 +42,14 @@ function tabled(text: string, prefix: string): string[] {
 }
 
 describe("docs/architecture.md", () => {
+  it("lists every folder of the top level that holds source, and no other", () => {
+    const withSource = foldersIn(".").filter((name) => !name.startsWith(".") && name !== "node_modules" && holdsSource(name));
+    expect(withSource).toContain("postgres");
+    const rows = section("The top level").split("\n").filter((line) => line.startsWith("| `"));
+    const named = rows.map((row) => /^\| `([\w-]+)\/`/.exec(row)?.[1]).filter((name): name is string => !!name);
+    expect(named.sort()).toEqual(withSource);
+  });
+
   it("places every folder of shared/ in its layer table, and names no folder that is not there", () => {
     expect(tabled(section("The layers of `shared/`"), "")).toEqual(foldersIn("shared"));
   });
