@@ -4,6 +4,7 @@
  * root (PostgreSQL refuses to run as root) the directory is handed to the `postgres` user and the
  * programs run as it through `runuser`. `stop()` stops the server (`pg_ctl stop -m fast`) and
  * removes the directory; a process that exits without calling it stops the server at exit.
+ * `restart()` takes the server down and up again, as a database's restart does to its clients.
  *
  * The programs come from PG_BINDIR, else `pg_config --bindir`, else the newest
  * /usr/lib/postgresql/<version>/bin (Debian's layout). None there: `startCluster` rejects with the
@@ -31,13 +32,17 @@ export interface Cluster {
   readonly port: number;
   /** From `initdb` to a server that accepts connections, in milliseconds. */
   readonly startMs: number;
+  /** Stops the server (`-m fast`: its connections are ended), leaves it down for `downMs`, and starts it again on the same port with its data. */
+  restart(downMs: number): Promise<void>;
   /** Stops the server and removes its directory. Calling it again does nothing. */
   stop(): Promise<void>;
 }
 
-/** The folder holding `initdb` and `pg_ctl`. @throws naming what to install, when there is none */
-export function postgresBinDir(): string {
-  const candidates = [process.env.PG_BINDIR, pgConfigBinDir(), ...debianBinDirs()].filter((dir): dir is string => !!dir);
+/**
+ * The folder holding `initdb` and `pg_ctl`, the first of `candidates` that does.
+ * @throws naming what to install, when there is none
+ */
+export function postgresBinDir(candidates = [process.env.PG_BINDIR, pgConfigBinDir(), ...debianBinDirs()].filter((dir): dir is string => !!dir)): string {
   const found = candidates.find((dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")));
   if (!found) {
     throw new Error(
@@ -59,11 +64,16 @@ export async function startCluster(): Promise<Cluster> {
   process.once("exit", stopAtExit);
   try {
     await run(...asOwner(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"]));
-    const port = await startServer(bin, data, dir, asOwner);
+    const port = await startOnFreePort(bin, data, dir, asOwner);
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       port,
       startMs: Math.round(performance.now() - started),
+      async restart(downMs) {
+        await run(...asOwner(join(bin, "pg_ctl"), ["stop", "-D", data, "-m", "fast", "-w"]));
+        await new Promise((resolve) => setTimeout(resolve, downMs));
+        await startServer(bin, data, dir, asOwner, port);
+      },
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -79,21 +89,27 @@ export async function startCluster(): Promise<Cluster> {
   }
 }
 
-async function startServer(bin: string, data: string, dir: string, asOwner: OwnerCommand): Promise<number> {
-  const log = join(dir, "server.log");
+async function startOnFreePort(bin: string, data: string, dir: string, asOwner: OwnerCommand): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    // The socket goes in the cluster's own directory: Debian's /var/run/postgresql may be missing or not ours.
-    const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`;
     try {
-      await run(...asOwner(join(bin, "pg_ctl"), ["start", "-D", data, "-l", log, "-w", "-t", String(START_TIMEOUT_S), "-o", options]));
+      await startServer(bin, data, dir, asOwner, port);
       return port;
     } catch (error) {
-      if (attempt >= MAX_PORT_ATTEMPTS) {
-        const tail = existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(-20).join("\n") : "(no server log)";
-        throw new Error(`PostgreSQL did not start in ${data} (${(error as Error).message.trim()}); its log ends:\n${tail}`);
-      }
+      if (attempt >= MAX_PORT_ATTEMPTS) throw error;
     }
+  }
+}
+
+async function startServer(bin: string, data: string, dir: string, asOwner: OwnerCommand, port: number): Promise<void> {
+  const log = join(dir, "server.log");
+  // The socket goes in the cluster's own directory: Debian's /var/run/postgresql may be missing or not ours.
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`;
+  try {
+    await run(...asOwner(join(bin, "pg_ctl"), ["start", "-D", data, "-l", log, "-w", "-t", String(START_TIMEOUT_S), "-o", options]));
+  } catch (error) {
+    const tail = existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(-20).join("\n") : "(no server log)";
+    throw new Error(`PostgreSQL did not start in ${data} on port ${port} (${(error as Error).message.trim()}); its log ends:\n${tail}`);
   }
 }
 
