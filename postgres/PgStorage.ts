@@ -7,17 +7,17 @@
  * storage and Deno KV keep them: what `structuredClone` keeps, this keeps.
  *
  * Transactions (`atomically`) are pessimistic: each takes a transaction-scoped advisory lock on
- * its store before its first read, so writers of one store — in this process or another — run
- * one after another, each body once, each seeing every write committed before it. Within a
- * connection pool they also queue before taking a connection, so writers of one busy store hold one
+ * its store before its first read, so writers of one store, in this process or another, run one
+ * after another, each body once, each seeing every write committed before it. Within a connection
+ * pool they also queue before taking a connection, so the writers of one busy store hold one
  * pooled connection, not all of them. A plain `put` or `delete` is one statement and takes no
  * lock: a store written through transactions should be written only through them, as a home's is.
  *
  * Not here: limits (`BoundedStorage` bounds a home above this; PostgreSQL takes values far larger
- * than any bound there), expiry (a host sets `expires_at`; sweeping is the owner's job), keys holding U+0000 (PostgreSQL's
- * text refuses them: the write rejects), key order
- * beyond the Basic Multilingual Plane (keys sort by UTF-8 bytes, which orders U+E000–U+FFFF after
- * astral characters, where JavaScript's sort puts them before).
+ * than any bound there); expiry (a host sets a session's `expires_at` or a home's `wake_at`, and
+ * sweeps); keys holding U+0000 (PostgreSQL's text refuses them: the write rejects); JavaScript's
+ * key order past the Basic Multilingual Plane (keys sort by UTF-8 bytes, which puts U+E000–U+FFFF
+ * after astral characters, where JavaScript's sort puts them before).
  */
 import { deserialize, serialize } from "node:v8";
 import type { Sql, TransactionSql } from "postgres";
