@@ -2,11 +2,14 @@
  * `PgStorage` on a real PostgreSQL, as homes and sessions use it: reads, writes, deletes and
  * prefix lists in key order; values kept as structured clone keeps them; a transaction's writes
  * applied together or not at all; two processes (two connection pools) seeing each other's writes
- * and losing none of each other's updates to one home; a store that ends leaving no row.
+ * and losing none of each other's updates to one home, nor going past a home's bounds together; a
+ * store that ends leaving no row.
  */
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../postgres/migrate.ts";
+import { BoundedStorage } from "../../shared/home/BoundedStorage.ts";
+import { DATA_PREFIX, type HomeRecord, RECORD_KEY } from "../../shared/home/HomeRecord.ts";
 import { PgStorage } from "../../postgres/PgStorage.ts";
 import { type FreshDatabase, freshDatabase } from "../support/freshDatabase.ts";
 
@@ -134,6 +137,21 @@ describe("a transaction", () => {
     expect(await PgStorage.home(one, "txn:counter").get("count")).toBe(ROUNDS);
     expect(results.sort((a, b) => a - b)).toEqual(Array.from({ length: ROUNDS }, (_, i) => i + 1));
   });
+});
+
+it("bounds a home as every backend does: two processes filling one home stop at MAX_HOME_KEYS between them, its record counting what is stored", async () => {
+  const MAX_KEYS = 10;
+  const fresh = (): HomeRecord => ({ kind: "user", owner: "someone", createdAt: Date.now(), usedAt: Date.now(), keys: 0, bytes: 0 });
+  const home = (sql: Sql) => new BoundedStorage(PgStorage.home(sql, "user:bounded"), { maxKeys: MAX_KEYS, maxBytes: 1_000_000 }, fresh, () => {});
+  const writes = await Promise.allSettled(Array.from({ length: 2 * MAX_KEYS }, (_, i) => home(i % 2 ? one : two).put(`note-${i}`, `text ${i}`)));
+  expect(writes.filter((write) => write.status === "fulfilled").length).toBe(MAX_KEYS);
+  const refusals = writes.flatMap((write) => (write.status === "rejected" ? [(write.reason as Error).message] : []));
+  expect(refusals.length).toBe(MAX_KEYS);
+  expect(refusals.every((message) => message.startsWith(`This storage is full: it holds ${MAX_KEYS} keys, the most it may (MAX_HOME_KEYS)`))).toBe(true);
+  const stored = PgStorage.home(one, "user:bounded");
+  const record = (await stored.get<HomeRecord>(RECORD_KEY))!;
+  expect(record.keys).toBe(MAX_KEYS);
+  expect((await stored.list(DATA_PREFIX)).size).toBe(MAX_KEYS);
 });
 
 it("leaves no row of a store after deleteAll, and no entry of another store is touched", async () => {
