@@ -15,9 +15,10 @@
  *
  * Not here: limits (`BoundedStorage` bounds a home above this; PostgreSQL takes values far larger
  * than any bound there); expiry (a host sets a session's `expires_at` or a home's `wake_at`, and
- * sweeps); keys holding U+0000 (PostgreSQL's text refuses them: the write rejects); JavaScript's
- * key order past the Basic Multilingual Plane (keys sort by UTF-8 bytes, which puts U+E000–U+FFFF
- * after astral characters, where JavaScript's sort puts them before).
+ * sweeps); keys holding U+0000 (PostgreSQL's text has none: refused with a sentence) or longer
+ * than its index takes (a few kilobytes, far past a home's longest key: PostgreSQL refuses the
+ * write); JavaScript's key order past the Basic Multilingual Plane (keys sort by UTF-8 bytes,
+ * which puts U+E000–U+FFFF after astral characters, where JavaScript's sort puts them before).
  */
 import { deserialize, serialize } from "node:v8";
 import type { Sql, TransactionSql } from "postgres";
@@ -54,11 +55,11 @@ export class PgStorage implements AtomicStore {
     return new PgStorage(sql, "home", name);
   }
 
-  get<T>(key: string): Promise<T | undefined> {
+  async get<T>(key: string): Promise<T | undefined> {
     return readOne<T>(this.#sql, this.#kind, this.#id, key);
   }
 
-  list<T>(prefix: string, limit?: number): Promise<Map<string, T>> {
+  async list<T>(prefix: string, limit?: number): Promise<Map<string, T>> {
     return readMany<T>(this.#sql, this.#kind, this.#id, prefix, limit);
   }
 
@@ -68,13 +69,13 @@ export class PgStorage implements AtomicStore {
     // statement's end, when the owner row made alongside is there.
     await this.#sql`
       WITH owner AS (INSERT INTO ${this.#sql(owners)} (id) VALUES (${this.#id}) ON CONFLICT (id) DO NOTHING)
-      INSERT INTO ${this.#sql(entries)} (owner, key, value) VALUES (${this.#id}, ${key}, ${encode(value)})
+      INSERT INTO ${this.#sql(entries)} (owner, key, value) VALUES (${this.#id}, ${checkKey(key)}, ${encode(value)})
       ON CONFLICT (owner, key) DO UPDATE SET value = excluded.value`;
   }
 
   async delete(key: string): Promise<boolean> {
     const { entries } = KINDS[this.#kind];
-    const deleted = await this.#sql`DELETE FROM ${this.#sql(entries)} WHERE owner = ${this.#id} AND key = ${key}`;
+    const deleted = await this.#sql`DELETE FROM ${this.#sql(entries)} WHERE owner = ${this.#id} AND key = ${checkKey(key)}`;
     return deleted.count > 0;
   }
 
@@ -108,8 +109,8 @@ export class PgStorage implements AtomicStore {
       });
       const result = await body(txn);
       if (txn.writes.size === 0) return result;
-      const puts = [...txn.writes].filter(([, write]) => write).map(([key, write]) => ({ owner: id, key, value: encode(write!.value) }));
-      const deletes = [...txn.writes].filter(([, write]) => !write).map(([key]) => key);
+      const puts = [...txn.writes].filter(([, write]) => write).map(([key, write]) => ({ owner: id, key: checkKey(key), value: encode(write!.value) }));
+      const deletes = [...txn.writes].filter(([, write]) => !write).map(([key]) => checkKey(key));
       if (puts.length > 0) {
         await tx`INSERT INTO ${tx(owners)} (id) VALUES (${id}) ON CONFLICT (id) DO NOTHING`;
         await tx`INSERT INTO ${tx(entries)} ${tx(puts, "owner", "key", "value")} ON CONFLICT (owner, key) DO UPDATE SET value = excluded.value`;
@@ -121,7 +122,7 @@ export class PgStorage implements AtomicStore {
 }
 
 async function readOne<T>(sql: Sql | TransactionSql, kind: Kind, id: string, key: string): Promise<T | undefined> {
-  const [row] = await sql<{ value: Uint8Array }[]>`SELECT value FROM ${sql(KINDS[kind].entries)} WHERE owner = ${id} AND key = ${key}`;
+  const [row] = await sql<{ value: Uint8Array }[]>`SELECT value FROM ${sql(KINDS[kind].entries)} WHERE owner = ${id} AND key = ${checkKey(key)}`;
   return row ? (decode(row.value) as T) : undefined;
 }
 
@@ -129,9 +130,15 @@ async function readMany<T>(sql: Sql | TransactionSql, kind: Kind, id: string, pr
   // `key >= prefix` lets the primary key's index start at the prefix; `starts_with` ends the range.
   const rows = await sql<{ key: string; value: Uint8Array }[]>`
     SELECT key, value FROM ${sql(KINDS[kind].entries)}
-    WHERE owner = ${id} AND key >= ${prefix} AND starts_with(key, ${prefix})
+    WHERE owner = ${id} AND key >= ${checkKey(prefix)} AND starts_with(key, ${prefix})
     ORDER BY key ${limit === undefined || limit === Infinity ? sql`` : sql`LIMIT ${limit}`}`;
   return new Map(rows.map((row) => [row.key, decode(row.value) as T]));
+}
+
+/** `key`, or a sentence when PostgreSQL's text cannot hold it. */
+function checkKey(key: string): string {
+  if (key.includes("\u0000")) throw new RangeError(`A storage key here holds no U+0000 character (PostgreSQL's text has none); got ${JSON.stringify(key.slice(0, 80))}`);
+  return key;
 }
 
 const encode = (value: unknown): Uint8Array => serialize(value);

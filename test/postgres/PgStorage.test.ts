@@ -109,14 +109,18 @@ describe("a transaction", () => {
         throw new Error("the body failed");
       }),
     ).rejects.toThrow("the body failed");
-    // The batch's inserts run, then its delete of a key PostgreSQL refuses (text holds no U+0000): all rolled back.
+    // The batch's statements run, the last refused by PostgreSQL (a key past what its index holds): all rolled back.
+    const unindexable = Array.from(crypto.getRandomValues(new Uint8Array(6_000)), (byte) => byte.toString(36)).join("");
     await expect(
       store.atomically(async (txn) => {
         txn.put("kept", "after");
         txn.put("new", 1);
-        txn.delete("bad\u0000key");
+        txn.put(unindexable, "too long a key");
       }),
-    ).rejects.toThrow(/0x00/);
+    ).rejects.toThrow(/index row/);
+    await expect(store.put("nul\u0000key", 1)).rejects.toThrow('A storage key here holds no U+0000 character (PostgreSQL\'s text has none); got "nul\\u0000key"');
+    await expect(store.atomically(async (txn) => txn.put("nul\u0000key", 1))).rejects.toThrow("holds no U+0000 character");
+    await expect(store.get("nul\u0000key")).rejects.toThrow("holds no U+0000 character");
     expect([...(await store.list(""))]).toEqual([["kept", "before"]]);
     // A store never written is not made by a transaction that only read.
     await PgStorage.home(one, "txn:read-only").atomically((txn) => txn.get("anything"));
