@@ -15,7 +15,7 @@
  * refuses one over `MAX_PAYLOAD_BYTES` (UTF-8) itself, with a sentence naming the size, before
  * anything is sent. Channel names are identifiers: at most `MAX_CHANNEL_BYTES`.
  */
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
 import { utf8Length } from "../shared/bytes/utf8Length.ts";
 
 /** The largest payload PostgreSQL delivers by default: below 8000 bytes. */
@@ -44,13 +44,19 @@ export class PgChannel {
     this.name = name;
   }
 
-  /** Sends `payload` to the channel's subscribers when the statement commits. @throws when it is over MAX_PAYLOAD_BYTES */
-  async publish(payload: string): Promise<void> {
+  /**
+   * Sends `payload` to the channel's subscribers when the statement commits: at once, or, given
+   * the transaction `within`, when it commits (and never if it rolls back), so that a row and the
+   * notification saying where it is are seen together.
+   * @throws when it is over MAX_PAYLOAD_BYTES
+   */
+  async publish(payload: string, within?: TransactionSql): Promise<void> {
     const bytes = utf8Length(payload);
     if (bytes > MAX_PAYLOAD_BYTES) {
       throw new Error(`A notification on "${this.name}" is ${bytes} bytes, over the ${MAX_PAYLOAD_BYTES} PostgreSQL delivers: store the payload and publish where to find it`);
     }
-    await this.#sql`SELECT pg_notify(${this.name}, ${payload})`;
+    const sql = within ?? this.#sql;
+    await sql`SELECT pg_notify(${this.name}, ${payload})`;
   }
 
   /**

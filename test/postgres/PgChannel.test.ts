@@ -3,7 +3,8 @@
  * publishes the other hears, in order; a payload at the bound is delivered and one past it refused
  * with a sentence, where PostgreSQL itself would refuse it; a subscriber whose connection the
  * server ends listens again, is told so, and hears what is published afterwards; an unsubscribed
- * listener hears nothing more, even after a reconnection.
+ * listener hears nothing more, even after a reconnection; what is published within a transaction
+ * is heard once it commits, with the row it wrote, and never when it rolls back.
  */
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -96,4 +97,37 @@ it("listens again after its connection drops, says so, and hears what is publish
   await waitFor(other, 1);
   expect(heard.length).toBe(count);
   await witness.unsubscribe();
+});
+
+it("delivers what is published within a transaction when it commits, with its row, and nothing when it rolls back", async () => {
+  await publisher`CREATE TABLE notes (id integer PRIMARY KEY, text text NOT NULL)`;
+  const heard: string[] = [];
+  const found: string[] = [];
+  const subscription = await new PgChannel(subscriber, "mcp_txn").subscribe((id) => {
+    heard.push(id);
+    // The row the notification points at is there by the time it is heard.
+    void subscriber`SELECT text FROM notes WHERE id = ${Number(id)}`.then((rows) => found.push(rows[0]?.text ?? "missing"));
+  });
+  const channel = new PgChannel(publisher, "mcp_txn");
+  await publisher
+    .begin(async (tx) => {
+      await tx`INSERT INTO notes VALUES (1, 'rolled back')`;
+      await channel.publish("1", tx);
+      throw new Error("roll back");
+    })
+    .catch(() => {});
+  let published = false;
+  await publisher.begin(async (tx) => {
+    await tx`INSERT INTO notes VALUES (2, 'committed')`;
+    await channel.publish("2", tx);
+    // Not delivered before the commit.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).toEqual([]);
+    published = true;
+  });
+  expect(published).toBe(true);
+  await waitFor(found, 1);
+  expect(heard).toEqual(["2"]);
+  expect(found).toEqual(["committed"]);
+  await subscription.unsubscribe();
 });
