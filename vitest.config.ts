@@ -119,6 +119,11 @@ export default defineConfig({
       },
       {
         resolve,
+        // The PostgreSQL store (postgres/) against a real cluster the run starts itself (initdb and pg_ctl, on loopback) and stops.
+        test: { name: "postgres", include: ["test/postgres/**/*.test.ts"], globalSetup: ["./test/postgres/clusterSetup.ts"], environment: "node", testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        resolve,
         // Hosts as people see them: headless Chromium (Debian's chromium) driven by playwright-core.
         test: { name: "browser", include: ["test/browser/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000 },
       },

@@ -1,7 +1,9 @@
 /**
- * docs/architecture.md as a test: its tables name every folder of `shared/` and `capabilities/`,
- * and only folders that exist, so the map cannot drift from the code.
+ * docs/architecture.md as a test: its tables name every folder of the top level that holds source,
+ * of `shared/` and of `capabilities/`, and only folders that exist, so the map cannot drift from
+ * the code.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +37,16 @@ function tabled(text: string, prefix: string): string[] {
 }
 
 describe("docs/architecture.md", () => {
+  it("lists every folder of the top level that holds source, and no other", () => {
+    // Tracked files only: what the build and the tests leave (dist/, node_modules/) is not the project.
+    const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n");
+    const withSource = [...new Set(tracked.filter((path) => /^[^./][^/]*\/.*\.(ts|mjs|js)$/.test(path)).map((path) => path.split("/")[0]!))].sort();
+    expect(withSource).toContain("postgres");
+    const rows = section("The top level").split("\n").filter((line) => line.startsWith("| `"));
+    const named = rows.map((row) => /^\| `([\w-]+)\/`/.exec(row)?.[1]).filter((name): name is string => !!name);
+    expect(named.sort()).toEqual(withSource);
+  });
+
   it("places every folder of shared/ in its layer table, and names no folder that is not there", () => {
     expect(tabled(section("The layers of `shared/`"), "")).toEqual(foldersIn("shared"));
   });

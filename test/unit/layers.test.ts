@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { cycles, folderGraph, type Graph, importGraph, sourceFiles, specifiersOf } from "../support/importGraph.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const files = sourceFiles(ROOT, ["shared", "capabilities", "worker", "durable", "deno", "node", "check", "example"]);
+const files = sourceFiles(ROOT, ["shared", "capabilities", "worker", "durable", "deno", "node", "postgres", "check", "example"]);
 const graph = importGraph(ROOT, files);
 
 describe("the import graph", () => {
@@ -104,39 +104,57 @@ const isCapabilityTop = (file: string) => /^capabilities\/[^/]+\/[^/]+$/.test(fi
 describe("the capabilities, capabilities/<name>/", () => {
   const capabilityFiles = files.filter((f) => f.startsWith("capabilities/"));
   const nameOf = (file: string) => file.split("/")[1]!;
-  /** `durable/` (Workers) or `deno/` (Deno KV) inside a capability; "" at its top. */
+  /** `durable/` (Workers), `deno/` (Deno KV) or `postgres/` (PostgreSQL) inside a capability; "" at its top. */
   const sideOf = (file: string) => (isCapabilityTop(file) ? "" : file.split("/")[2]!);
 
-  it("are folders with a web-standard top, a durable/ side and a deno/ side, nothing else", () => {
+  it("are folders with a web-standard top, a durable/ side, a deno/ side and a postgres/ side, nothing else", () => {
     expect(capabilityFiles).toContain("capabilities/tasks/tasks.ts");
-    const misplaced = capabilityFiles.filter((f) => !["", "durable", "deno"].includes(sideOf(f)) || f.split("/").length > 4);
+    const misplaced = capabilityFiles.filter((f) => !["", "durable", "deno", "postgres"].includes(sideOf(f)) || f.split("/").length > 4);
     expect(misplaced).toEqual([]);
   });
 
-  it("import the core, their own folder, the Workers core (durable/) from durable/ and Deno KV's (deno/kv/) from deno/ only, and no runtime edge", () => {
+  it("import the core, their own folder, the Workers core (durable/) from durable/, Deno KV's (deno/kv/) from deno/ and the PostgreSQL store (postgres/) from postgres/ only, and no runtime edge", () => {
     const allowed = (file: string, target: string) => {
       if (target.startsWith("shared/")) return true;
       if (target.startsWith(`capabilities/${nameOf(file)}/`)) return sideOf(target) === "" || sideOf(target) === sideOf(file);
       if (target.startsWith("durable/")) return sideOf(file) === "durable";
       if (target.startsWith("deno/kv/")) return sideOf(file) === "deno";
+      if (target.startsWith("postgres/")) return sideOf(file) === "postgres";
       return false;
     };
     const offending = capabilityFiles.flatMap((file) => [...graph.get(file)!].filter((t) => !allowed(file, t)).map((t) => `${file} → ${t}`));
     expect(offending).toEqual([]);
   });
 
-  it("touch web standards only at their top: cloudflare: in durable/, node: nowhere", () => {
+  it("touch web standards only at their top: cloudflare: in durable/, node: in postgres/ only", () => {
     const offending = capabilityFiles.flatMap((file) =>
       specifiersOf(ROOT, file)
-        .filter((s) => /^node:/.test(s) || (/^cloudflare:/.test(s) && sideOf(file) !== "durable"))
+        .filter((s) => (/^node:/.test(s) && sideOf(file) !== "postgres") || (/^cloudflare:/.test(s) && sideOf(file) !== "durable"))
         .map((s) => `${file} → ${s}`),
     );
     expect(offending).toEqual([]);
   });
 
-  it("are above the Workers and Deno KV cores: durable/ and deno/kv/ import no capability", () => {
-    const offending = files.filter((f) => f.startsWith("durable/") || f.startsWith("deno/kv/")).flatMap((file) => [...graph.get(file)!].filter((t) => t.startsWith("capabilities/")).map((t) => `${file} → ${t}`));
+  it("are above the Workers, Deno KV and PostgreSQL cores: durable/, deno/kv/ and postgres/ import no capability", () => {
+    const offending = files.filter((f) => f.startsWith("durable/") || f.startsWith("deno/kv/") || f.startsWith("postgres/")).flatMap((file) => [...graph.get(file)!].filter((t) => t.startsWith("capabilities/")).map((t) => `${file} → ${t}`));
     expect(offending).toEqual([]);
+  });
+});
+
+describe("the PostgreSQL store, postgres/", () => {
+  const store = files.filter((f) => f.startsWith("postgres/"));
+
+  it("is an edge over the core: it imports the core's storage and bytes and itself, and the driver, no other package", () => {
+    expect(store).toContain("postgres/PgStorage.ts");
+    const outward = store.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("postgres/") && !/^shared\/(storage|bytes)\//.test(t)).map((t) => `${file} → ${t}`));
+    const packages = store.flatMap((file) => specifiersOf(ROOT, file).filter((s) => !s.startsWith(".") && !s.startsWith("node:") && s !== "postgres").map((s) => `${file} → ${s}`));
+    expect([...outward, ...packages]).toEqual([]);
+  });
+
+  it("is reached only from the runtime edges (node/, deno/) and capabilities' postgres/ sides: never from the Workers side or the example", () => {
+    const allowed = (file: string) => file.startsWith("node/") || file.startsWith("deno/") || file.startsWith("postgres/") || /^capabilities\/[^/]+\/postgres\//.test(file);
+    const inward = files.filter((file) => !allowed(file)).flatMap((file) => [...graph.get(file)!].filter((t) => t.startsWith("postgres/")).map((t) => `${file} → ${t}`));
+    expect(inward).toEqual([]);
   });
 });
 

@@ -1,0 +1,54 @@
+/**
+ * The store's tables, as ordered migrations: each runs once, in one transaction with every other
+ * pending one (`migrate`), and a database records the last it ran in `mcp_schema`. A migration is
+ * never edited once released: a change to the schema is a new migration at the end.
+ *
+ * Layout: an owner table per kind of state, one row per session or home, and an entries table per
+ * kind (its key-value rows, keys in byte order, values V8-serialized as the other backends store
+ * them), whose rows go with their owner's (`ON DELETE CASCADE`): deleting an owner row, or
+ * sweeping the expired ones, leaves none of its entries behind.
+ * - `mcp_sessions.expires_at`: when the session ends unless used again; past it, its rows may be
+ *   swept by any process.
+ * - `mcp_homes.wake_at`: when the home is next due to wake (its retention, a holding's lapse), the
+ *   index `HomeExpiries` keeps elsewhere. Not a deletion time: what a due home does is its host's
+ *   to decide (`HomeHost.wake`), so nothing sweeps homes by it.
+ */
+
+export interface Migration {
+  /** 1, 2, 3…: its place in the order, recorded in `mcp_schema` once run. */
+  readonly version: number;
+  /** What it does, in a few words (recorded beside the version). */
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "sessions and homes with their entries",
+    sql: `
+      CREATE TABLE mcp_sessions (
+        id text PRIMARY KEY,
+        expires_at timestamptz
+      );
+      CREATE TABLE mcp_session_entries (
+        owner text NOT NULL REFERENCES mcp_sessions (id) ON DELETE CASCADE,
+        key text COLLATE "C" NOT NULL,
+        value bytea NOT NULL,
+        PRIMARY KEY (owner, key)
+      );
+      CREATE INDEX mcp_sessions_expires_at ON mcp_sessions (expires_at) WHERE expires_at IS NOT NULL;
+      CREATE TABLE mcp_homes (
+        id text PRIMARY KEY,
+        wake_at timestamptz
+      );
+      CREATE TABLE mcp_home_entries (
+        owner text NOT NULL REFERENCES mcp_homes (id) ON DELETE CASCADE,
+        key text COLLATE "C" NOT NULL,
+        value bytea NOT NULL,
+        PRIMARY KEY (owner, key)
+      );
+      CREATE INDEX mcp_homes_wake_at ON mcp_homes (wake_at) WHERE wake_at IS NOT NULL;
+    `,
+  },
+];
