@@ -12,7 +12,8 @@
  * first rounds are a discarded warm-up. A busy machine only ever adds time, so the minimum and
  * the 20th percentile over rounds are the figures to compare; the median shows the spread.
  * Prints figures, asserts nothing; binds 127.0.0.1 only.
- * Environment: ISOLATE_CALLS (default 2,000 per round), ISOLATE_ROUNDS (default 20).
+ * Environment: ISOLATE_CALLS (default 2,000 per round), ISOLATE_ROUNDS (default 20), ISOLATE_MODES
+ * (default `2026-07-28,sessionless`; `spec` and `floor` are always measured).
  */
 import { execFileSync } from "node:child_process";
 import { startWorkerd } from "../startWorkerd.mjs";
@@ -22,7 +23,7 @@ const CALLS = Number(process.env.ISOLATE_CALLS ?? 2_000);
 const ROUNDS = Number(process.env.ISOLATE_ROUNDS ?? 20);
 /** Rounds run before any is counted, so the JIT's warm-up is not billed to a mode. */
 const WARM_UP_ROUNDS = 2;
-const MODES = ["2026-07-28", "sessionless", "spec", "floor"];
+const MODES = [...new Set([...(process.env.ISOLATE_MODES?.split(",") ?? ["2026-07-28", "sessionless"]), "spec", "floor"])];
 
 execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
 const server = await startWorkerd({ entry: "scripts/bench/inIsolateWorker.ts", vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, cpu: 1 });
