@@ -23,7 +23,7 @@ export type Answer = Response | TextAnswer;
  * event stream): on the `Response` itself, under a symbol no other code knows, which costs less
  * per request than a `WeakMap` entry.
  */
-const PLAIN = Symbol("the plain data of a Response");
+const PLAIN = Symbol("plain");
 
 type Remembered = Response & { [PLAIN]?: TextAnswer };
 

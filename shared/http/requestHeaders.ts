@@ -6,7 +6,7 @@
  * a symbol no other code knows: a `WeakMap` keyed by every request would cost more per request
  * than the crossings it saves, and more again in the collector.
  */
-const HEADERS = Symbol("the request's headers");
+const HEADERS = Symbol("headers");
 
 export function requestHeaders(request: Request): Headers {
   const held = request as Request & { [HEADERS]?: Headers };
