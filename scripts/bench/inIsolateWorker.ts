@@ -5,9 +5,11 @@
  * process spends on one such request is the Worker's own, the MCP layer's or the floor's.
  *
  * `?mode=`: `2026-07-28` (a stateless `tools/call`), `sessionless` (the same call from a 2025
- * client that sends no `Mcp-Session-Id`), or `floor` (the bare Worker echo). Every mode's request
- * carries the same headers, so building it costs each the same. Answers `n` when every answer
- * held the tool's result, so a broken path cannot pass for a fast one.
+ * client that sends no `Mcp-Session-Id`), `floor` (the bare Worker echo), or `spec` (the spec
+ * floor: the bare echo made to do what the protocol asks of any server, `specFloor` in
+ * `floorWorker.ts`). Every mode's request carries the same headers, so building it costs each
+ * the same. Answers `n` when every answer held the tool's result, so a broken path cannot pass
+ * for a fast one.
  */
 import floor from "./floorWorker.ts";
 
@@ -19,6 +21,7 @@ const MODES: Record<string, { path: string; version: string; meta?: object }> = 
   "2026-07-28": { path: "/mcp", version: "2026-07-28", meta: MODERN_META },
   sessionless: { path: "/mcp", version: "2025-11-25" },
   floor: { path: "/floor/echo", version: "2026-07-28" },
+  spec: { path: "/floor/spec", version: "2026-07-28", meta: MODERN_META },
 };
 
 export default {

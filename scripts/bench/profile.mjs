@@ -1,21 +1,25 @@
 /**
- * `node --experimental-websocket scripts/bench/profile.mjs [mode] [--sessions N] [--floor]`: where the server's
- * CPU goes on the hot path. Runs the bench's Worker (`floorWorker.ts`, unminified so functions
- * keep their names) on bare workerd with its inspector open, drives one mode of `hotPath.mjs`,
- * and records a V8 CPU profile of the isolate over the measured run (Chrome DevTools
- * protocol, `Profiler.*`). Prints the functions with the most self time, the source modules with
- * the most (where no one function stands out, the module says which layer costs), and the
- * functions with the most total time.
+ * `node --experimental-websocket scripts/bench/profile.mjs [mode] [--sessions N] [--floor] [--in-isolate]`:
+ * where the server's CPU goes on the hot path. Runs the bench's Worker (`floorWorker.ts`,
+ * unminified so functions keep their names) on bare workerd with its inspector open, drives one
+ * mode of `hotPath.mjs`, and records a V8 CPU profile of the isolate over the measured run (Chrome
+ * DevTools protocol, `Profiler.*`). Prints the functions with the most self time, the source
+ * modules with the most (where no one function stands out, the module says which layer costs),
+ * and the functions with the most total time.
+ * `--in-isolate` profiles `inIsolateWorker.ts` instead: the requests are built and answered inside
+ * the isolate, so no socket or HTTP parsing waits in the profile and the platform's own functions
+ * (`Response`, `arrayBuffer`, `URL`) show as themselves; its modes are 2026-07-28, sessionless, floor.
  * Prints figures, asserts nothing; modes: 2026-07-28, "Streamable HTTP", "legacy HTTP+SSE";
  * `--sessions N` (default 8), `--floor` for the floor's profile.
- * Environment: PROFILE_CALLS (default 4,000 measured calls), PROFILE_TOP (default 30 functions per list).
+ * Environment: PROFILE_CALLS (default 4,000 measured calls), PROFILE_TOP (default 30 functions per list),
+ * PROFILE_SAVE (a path: the raw profile is written there too, for DevTools or a closer look).
  */
 import { openInspector } from "./inspector.mjs";
 import { execFileSync } from "node:child_process";
 import { closeConnections, runMode } from "./hotPath.mjs";
 import { startWorkerd } from "../startWorkerd.mjs";
 import { bundleWorker } from "../bundleWorker.mjs";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -27,11 +31,12 @@ const CALLS = Number(process.env.PROFILE_CALLS ?? 4_000);
 /** Functions each list shows (PROFILE_TOP). */
 const TOP = Number(process.env.PROFILE_TOP ?? 30);
 const INSPECTOR_PORT = 9_329;
+const inIsolate = process.argv.includes("--in-isolate");
 
 // The client on one CPU, workerd on the other: neither takes the other's time.
 execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
 
-const ENTRY = "scripts/bench/floorWorker.ts";
+const ENTRY = inIsolate ? "scripts/bench/inIsolateWorker.ts" : "scripts/bench/floorWorker.ts";
 const modules = await moduleLines(ENTRY);
 const server = await startWorkerd({ entry: ENTRY, vars: { LOG_LEVEL: "error" }, objects: { FLOOR: "FloorObject" }, minify: false, inspectorPort: INSPECTOR_PORT, cpu: 1 });
 try {
@@ -40,10 +45,12 @@ try {
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 50 });
   // A warm-up run of the same shape, unprofiled, so the JIT's work is not in the figures.
-  await runMode(server.url, mode, { sessions: SESSIONS, calls: 1_000, floor });
+  const drive = inIsolate ? (calls) => isolateRun(server.url, calls) : (calls) => runMode(server.url, mode, { sessions: SESSIONS, calls, floor });
+  await drive(1_000);
   await send("Profiler.start");
-  const run = await runMode(server.url, mode, { sessions: SESSIONS, calls: CALLS, floor });
+  const run = await drive(CALLS);
   const { profile } = await send("Profiler.stop");
+  if (process.env.PROFILE_SAVE) writeFileSync(process.env.PROFILE_SAVE, JSON.stringify(profile));
   inspector.close();
   report(profile, run);
 } finally {
@@ -51,6 +58,14 @@ try {
   await server.dispose();
 }
 process.exit(0);
+
+/** One request to `inIsolateWorker.ts`, which makes `calls` calls of `mode` inside the isolate. */
+async function isolateRun(base, calls) {
+  const started = performance.now();
+  const answered = Number(await (await fetch(`${base}/in-isolate?mode=${mode}&n=${calls}`)).text());
+  if (answered !== calls) throw new Error(`${mode}: ${answered} of ${calls} calls answered with the tool's result`);
+  return { perSecond: (calls * 1_000) / (performance.now() - started) };
+}
 
 function report(profile, run) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -79,7 +94,8 @@ function report(profile, run) {
     }
   }
   const idle = ["(idle)", "(program)", "(garbage collector)"].reduce((sum, n) => sum + [...self].filter(([k]) => k.startsWith(n)).reduce((s, [, v]) => s + v, 0), 0);
-  console.log(`${floor ? "floor of " : ""}${mode}: ${CALLS} calls, ${run.perSecond.toFixed(0)} calls/s, ${run.cpuMsPerCall.toFixed(3)} ms CPU per call (whole process)`);
+  const cpu = run.cpuMsPerCall === undefined ? "in the isolate" : `${run.cpuMsPerCall.toFixed(3)} ms CPU per call (whole process)`;
+  console.log(`${floor ? "floor of " : ""}${mode}: ${CALLS} calls, ${run.perSecond.toFixed(0)} calls/s, ${cpu}`);
   console.log(`isolate samples: ${all.toFixed(0)} ms, of which idle/program/GC ${idle.toFixed(0)} ms; µs per call below\n`);
   const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `  ${((v * 1000) / CALLS).toFixed(1).padStart(7)}  ${k}`).join("\n");
   console.log(`self time:\n${top(self, TOP)}\n\nself time by source module:\n${top(byModule, TOP)}\n\ntotal time:\n${top(total, TOP)}`);

@@ -12,8 +12,8 @@ import type { CacheableMethod } from "../definition/ServerOptions.ts";
 const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
 
 export function decorateResult(method: string, result: Result, server: CompiledServer): Result {
-  const meta = typeof result._meta === "object" && result._meta !== null ? result._meta : {};
-  const decorated: Result = { ...result, resultType: result.resultType ?? "complete", _meta: { ...meta, [META.serverInfo]: server.info } };
+  const meta = typeof result._meta === "object" && result._meta !== null ? { ...result._meta, [META.serverInfo]: server.info } : { [META.serverInfo]: server.info };
+  const decorated: Result = { ...result, resultType: result.resultType ?? "complete", _meta: meta };
   if (decorated.resultType === "complete" && CACHEABLE.has(method)) {
     const hint = server.cacheHint(method as CacheableMethod);
     decorated.ttlMs ??= hint.ttlMs;
