@@ -84,11 +84,14 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
     await expiries.indexOnce(Date.now());
     await kvHomes.start();
   }
+  let boundPort: number | undefined;
   // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
   const runtime = localRuntime<LocalHomes>(definition, {
     env: env as ServerEnv,
     config,
     logger,
+    clientAddress: (_request, info) => peerAddress(info),
+    port: () => boundPort,
     homes: kvHomes,
     // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
     telemetry: denoTelemetry(env, definition.handleTemplateOf),
@@ -96,16 +99,12 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
     // another when theirs dies (counted across them); else in this process, ending with it.
     ...(kv && { tasks: (runtime: LocalRuntime) => new KvTasks(kv, { ...runtime, shares: new KvShares(kv, config) }) }),
   });
-  const { broadcast, homes, tasks, telemetry } = runtime;
+  const { homes, tasks } = runtime;
   const sessions = new LocalSessions(runtime, { storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
   if (tasks instanceof KvTasks) tasks.start();
-  let boundPort: number | undefined;
-  const handle = createRouter<Record<string, string>>(
-    definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, info) => peerAddress(info), port: () => boundPort },
-    options,
-  );
+  const served = { ...runtime, sessions };
+  const handle = createRouter<Record<string, string>>(definition, () => served, options);
   let listening!: (url: string) => void;
   const url = new Promise<string>((resolve) => (listening = resolve));
   const onListen = (address: { hostname: string; port: number }) => {
