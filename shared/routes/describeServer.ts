@@ -10,8 +10,7 @@ import type { Services } from "./Services.ts";
 /** The deployment as `services` has it: its runtime (definition, config, whether tasks are hosted), `problem` and `warnings`. */
 export function describeServer(services: Pick<Services, "runtime" | "problem" | "warnings">, routes: readonly { method: string; path: string; description: string }[]): Response {
   const { runtime, problem, warnings } = services;
-  const definition = runtime.server;
-  const { config } = runtime;
+  const { server: definition, config } = runtime;
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",

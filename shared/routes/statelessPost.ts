@@ -79,7 +79,7 @@ export async function statelessPost(host: StatelessHost, request: Request, parse
  * is answered with JSON and needs none of them. Also how a 2025 request without a session is
  * answered (`sessionlessPost`).
  */
-export function answerStateless(host: StatelessHost, request: Request, call: Pick<StatelessCall, "request" | "meta" | "caller" | "address">): Promise<Response> {
+export function answerStateless(host: StatelessHost, request: Request, call: StatelessCall): Promise<Response> {
   const { runtime } = host;
   // The transport's trace context, linked from the request's span: read only where tracing is on.
   const link = runtime.telemetry && (requestHeaders(request).get("traceparent") ?? undefined);
@@ -126,7 +126,7 @@ export function answerStateless(host: StatelessHost, request: Request, call: Pic
       sse?.stream.finish();
     },
   };
-  void runExchange(statelessExchange(host, { ...call, outlet, cancellation, link }));
+  void runExchange(statelessExchange(host, call, outlet, cancellation, link));
   return answered;
 }
 

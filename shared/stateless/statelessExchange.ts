@@ -52,20 +52,15 @@ export interface StatelessHost {
 }
 
 /**
- * One request of this revision (other than `subscriptions/listen`), answered on `outlet`;
- * `cancellation` cancels it. `caller`: where tokens are checked, who sent it: its handler's
- * `ctx.auth`, and whose a `requestState` it seals or opens may be; with `address`, whose fair share
- * a task it starts holds. `link`: the transport's trace context (an HTTP `traceparent` header),
- * linked from the request's span.
+ * One request of this revision, as admitted: the message, its metadata, and who sent it.
+ * `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose a
+ * `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
  */
 export interface StatelessCall {
   readonly request: JsonRpcRequest;
   readonly meta: RequestMeta;
-  readonly outlet: Outlet;
-  readonly cancellation?: Cancellation;
   readonly caller?: Caller;
   readonly address?: ClientAddress;
-  readonly link?: string;
 }
 
 /** The methods of the features (tools, prompts, resources, completion): every revision's, none needs a session. */
@@ -80,8 +75,12 @@ export const SESSIONLESS_METHODS: ReadonlySet<string> = new Set(["ping", ...FEAT
 /** The only requests that may be answered with an `InputRequiredResult` ("Server Requirements"). */
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
 
-/** The exchange of one request of this revision, for the execution core (`runExchange`). */
-export function statelessExchange(host: StatelessHost, call: StatelessCall): Exchange {
+/**
+ * The exchange of one request of this revision other than `subscriptions/listen`, for the
+ * execution core (`runExchange`), answered on `outlet`; `cancellation` cancels it. `link`: the
+ * transport's trace context (an HTTP `traceparent` header), linked from the request's span.
+ */
+export function statelessExchange(host: StatelessHost, call: StatelessCall, outlet: Outlet, cancellation?: Cancellation, link?: string): Exchange {
   const { runtime } = host;
   const { server, config } = runtime;
   const { request, meta, caller, address } = call;
@@ -129,10 +128,10 @@ export function statelessExchange(host: StatelessHost, call: StatelessCall): Exc
     request,
     auth: caller?.auth,
     scope,
-    outlet: call.outlet,
-    cancellation: call.cancellation,
+    outlet,
+    cancellation,
     onError: server.onError,
-    trace: telemetry && { telemetry, origin: { ...(host.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address?.(), link: call.link } },
+    trace: telemetry && { telemetry, origin: { ...(host.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address?.(), link } },
     log: runtime.logger,
     timeoutMs: config.handlerTimeoutMs,
     maxReplyBytes: config.maxQueueBytes,

@@ -172,7 +172,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     if (full) return full.error;
     const outlet = transport.replies.outlet(session.budget.reserve(size));
     if (!plan) {
-      void session.exchanges.start(statelessExchange(stateless, { request: message, meta, outlet, caller }));
+      void session.exchanges.start(statelessExchange(stateless, { request: message, meta, caller }, outlet));
       return undefined;
     }
     // A listen is not a handler: it holds its id (for notifications/cancelled) but no slot.
