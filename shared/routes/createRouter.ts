@@ -11,11 +11,8 @@
  * environment, i.e. per isolate on Workers), and `/health` 503 with it (`health`), as it does for
  * any problem that makes the MCP routes 500.
  *
- * Why not itty-router, which routed here before: on the hot path its per-request work (a
- * parsed URL and query object, properties added to the runtime's Request, a regular expression
- * and an await per route tried) cost about as much CPU as the whole MCP request it carried
- * (`scripts/bench/profile.mjs`: 0.22 → 0.14 ms per 2026-07-28 tools/call under the profiler).
- * Exact paths need none of it: the path is cut from the URL text and looked up.
+ * Routes are exact paths, so no router library: the path is cut from the URL text and looked up,
+ * with no parsed URL, regular expression or await per route tried on the hot path.
  *
  * Not here: what serves an environment (its `Runtime`, which each runtime builds: sessions in
  * Durable Objects on Workers, in the process elsewhere), protocol logic (`session/`, `stateless/`,
