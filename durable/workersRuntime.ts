@@ -3,7 +3,7 @@
  * the config and logger from its variables, and what the definition's capabilities bring there
  * (`WorkersPart`: fan-out through `MCP_WATCH`, tasks in `MCP_TASK`, homes and fair shares in
  * `MCP_HOME`), each undefined where its capability is not in `use` or its binding is missing.
- * The Worker's routes and the session objects build theirs with it; telemetry's exports outlive
+ * The Worker's routes, the session objects and the task objects build theirs with it; telemetry's exports outlive
  * the request that ended their spans, so the isolate stays for them (`waitUntil`).
  *
  * `broadcast` is undefined without `watch()`: the Worker then fans out within its isolate, and a
