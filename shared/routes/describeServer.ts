@@ -9,8 +9,8 @@ import type { Services } from "./Services.ts";
 
 /** The deployment as `services` has it: its runtime (definition, config, whether tasks are hosted), `problem` and `warnings`. */
 export function describeServer(services: Pick<Services, "runtime" | "problem" | "warnings">, routes: readonly { method: string; path: string; description: string }[]): Response {
-  const { runtime, problem, warnings } = services;
-  const { server: definition, config } = runtime;
+  const { problem, warnings } = services;
+  const { server: definition, config, tasks } = services.runtime;
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",
@@ -18,7 +18,7 @@ export function describeServer(services: Pick<Services, "runtime" | "problem" | 
     ...(warnings.length > 0 ? { warnings } : {}),
     protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
     // The same identifiers `server/discover` advertises (and, tasks aside, `initialize`).
-    extensions: definition.extensionIds(runtime.tasks !== undefined),
+    extensions: definition.extensionIds(tasks !== undefined),
     endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {
       maxBodyBytes: config.maxBodyBytes,

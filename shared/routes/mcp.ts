@@ -64,7 +64,7 @@ export const postMcp: Handler = async (request, services, caller, address) => {
     return hop ? hop.end(answered) : answered;
   }
   const sessionId = requestHeaders(request).get("mcp-session-id");
-  if (sessionId === null) return sessionlessPost(services, request, parsed.value, version.value, { caller, address });
+  if (sessionId === null) return sessionlessPost(services, request, parsed.value, version.value, caller, address);
   const session = requireMcpSessionId(request, sessionId);
   if (!session.ok) return errorResponse(session.error);
   const hop = startHop(services, request, messages, version.value, session.value, address);

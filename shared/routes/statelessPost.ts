@@ -44,8 +44,7 @@ const CLIENT_CLOSED = Symbol("the client closed the response stream");
  * address, where the runtime knows it — with the caller, whose fair share a listen or a task
  * counts against (`clientKey`).
  */
-export async function statelessPost(host: StatelessHost, request: Request, parsed: { messages: readonly JsonRpcMessage[]; batch: boolean }, caller?: Caller, address?: ClientAddress): Promise<Response> {
-  const { messages, batch } = parsed;
+export async function statelessPost(host: StatelessHost, request: Request, { messages, batch }: { messages: readonly JsonRpcMessage[]; batch: boolean }, caller?: Caller, address?: ClientAddress): Promise<Response> {
   const { runtime } = host;
   const message = messages[0];
   if (batch || !message) return errorResponse(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message per POST"));

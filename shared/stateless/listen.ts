@@ -197,7 +197,7 @@ export interface ListenCall {
  */
 export async function listen(runtime: Pick<Runtime, "broadcast" | "logger" | "tasks">, call: ListenCall): Promise<void> {
   const { request: message, plan, outlet, cancel, done, owner } = call;
-  const { logger, tasks } = runtime;
+  const { logger } = runtime;
   const controller = new AbortController();
   const stop = () => controller.abort();
   const unlink = followAbort(cancel, controller);
@@ -218,7 +218,7 @@ export async function listen(runtime: Pick<Runtime, "broadcast" | "logger" | "ta
     const notifications = { ...plan.honored };
     if (message.params?.notifications && "taskIds" in (message.params.notifications as object)) {
       // Only tasks that exist and are the caller's are watched; the acknowledgement names them.
-      const watched = await Promise.all(plan.taskIds.map((id) => (tasks && isTaskId(id) ? tasks.watch(id, owner, controller.signal) : undefined)));
+      const watched = await Promise.all(plan.taskIds.map((id) => (runtime.tasks && isTaskId(id) ? runtime.tasks.watch(id, owner, controller.signal) : undefined)));
       notifications.taskIds = plan.taskIds.filter((_, i) => watched[i]);
       streams.push(...watched.filter((stream) => stream !== undefined));
     }
