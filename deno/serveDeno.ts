@@ -80,11 +80,14 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
   const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
   // With KV, homes live there (their own host, started before the port is bound); else in memory (`homes()`'s).
   const homesInKv = kv && definition.hasHomes ? await kvHomes(kv, { server: definition, config, logger }) : undefined;
+  let boundPort: number | undefined;
   // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
   const runtime = localRuntime<LocalHomeHost>(definition, {
     env: env as ServerEnv,
     config,
     logger,
+    clientAddress: (_request, info) => peerAddress(info),
+    port: () => boundPort,
     homes: homesInKv,
     // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
     telemetry: denoTelemetry(env, definition.handleTemplateOf),
@@ -92,16 +95,12 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
     // another when theirs dies (counted across them); else in this process, ending with it.
     ...(kv && { tasks: (runtime: LocalRuntime) => new KvTasks(kv, { ...runtime, shares: new KvShares(kv, config) }) }),
   });
-  const { broadcast, homes, tasks, telemetry } = runtime;
+  const { homes, tasks } = runtime;
   const sessions = new LocalSessions(runtime, { storageFor: kv && ((id) => new KvStorage(kv, id)) });
   if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
   if (tasks instanceof KvTasks) tasks.start();
-  let boundPort: number | undefined;
-  const handle = createRouter<Record<string, string>>(
-    definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, info) => peerAddress(info), port: () => boundPort },
-    options,
-  );
+  const served = { ...runtime, sessions };
+  const handle = createRouter<Record<string, string>>(definition, () => served, options);
   let listening!: (url: string) => void;
   const url = new Promise<string>((resolve) => (listening = resolve));
   const onListen = (address: { hostname: string; port: number }) => {

@@ -30,22 +30,21 @@
  * leaves nothing pending here (the Worker holds the stream and its keepalives), so the object
  * hibernates; only frames waiting for a slow client's credit keep it resident.
  */
-import { DurableObject, waitUntil } from "cloudflare:workers";
-import { readConfig } from "../shared/config/readConfig.ts";
+import { DurableObject } from "cloudflare:workers";
 import { ErrorCode } from "../shared/errors/errorCodes.ts";
 import { McpError } from "../shared/errors/McpError.ts";
 import { type Answer, toResponse } from "../shared/http/Answer.ts";
 import { errorResponse } from "../shared/http/errorResponse.ts";
 import type { SessionOperation } from "../shared/host/SessionOperation.ts";
 import { type Relayed, SessionHost } from "../shared/host/SessionHost.ts";
-import { Logger } from "../shared/log/Logger.ts";
+import type { Logger } from "../shared/log/Logger.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import { durableStorage } from "./durableStorage.ts";
 import { closeBack } from "./sockets.ts";
 import { RelayedStream, type RelayState } from "./RelayedStream.ts";
 import { OPERATION_HEADER, readAck } from "./relayProtocol.ts";
-import { workersPart } from "./WorkersPart.ts";
+import { workersRuntime } from "./workersRuntime.ts";
 
 /** What the session object reads from its environment. */
 export type SessionObjectEnv = ServerEnv;
@@ -62,21 +61,13 @@ export class SessionObject extends DurableObject<SessionObjectEnv> {
 
   constructor(ctx: DurableObjectState, env: SessionObjectEnv, definition: CompiledServer) {
     super(ctx, env);
-    const config = readConfig(env);
-    const logger = new Logger(config.logLevel);
     // What the definition's capabilities bring here (`watch()`: fan-out across isolates, else none from sessions; `homes()`: homes and fair shares).
-    const workers = workersPart(definition);
+    const runtime = workersRuntime(definition, env);
+    const { logger } = runtime;
     this.#log = logger;
     this.#host = new SessionHost({
-      server: definition,
+      ...runtime,
       storage: durableStorage(ctx.storage),
-      config,
-      logger,
-      env,
-      broadcast: workers.broadcaster?.(env, config.maxQueueBytes),
-      homes: workers.homes?.(env, definition),
-      shares: workers.shares?.(env),
-      telemetry: definition.telemetryFor(env, logger, waitUntil),
       scheduleWakeup: (atMs) => ctx.storage.setAlarm(atMs),
       // Checked while loading, before the sockets are reattached: a hibernated client is still connected.
       relaying: () => ctx.getWebSockets().length > 0,

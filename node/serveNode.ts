@@ -54,16 +54,21 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   const { hostname, port, config } = settings;
   const logger = new Logger(config.logLevel);
   logUnhandledRejections(logger);
-  const runtime = localRuntime(definition, { env: env as ServerEnv, config, logger });
-  const { broadcast, homes, tasks, telemetry } = runtime;
-  // The answers made from plain data are written by nodeListener, from that data.
-  const sessions = new LocalSessions(runtime, { bodylessAnswers: true });
   let boundPort: number | undefined;
-  const handle = createRouter<Record<string, string>>(
-    definition,
-    { sessions: () => sessions, broadcaster: () => broadcast, tasks: () => tasks, homes: () => homes, telemetry: () => telemetry, clientAddress: (_request, address) => address as string | undefined, port: () => boundPort, bodylessAnswers: true },
-    options,
-  );
+  const runtime = localRuntime(definition, {
+    env: env as ServerEnv,
+    config,
+    logger,
+    // nodeListener hands the socket's peer address as the request's context.
+    clientAddress: (_request, address) => address as string | undefined,
+    port: () => boundPort,
+    // The answers made from plain data are written by nodeListener, from that data.
+    bodylessAnswers: true,
+  });
+  const { homes, tasks } = runtime;
+  const sessions = new LocalSessions(runtime);
+  const served = { ...runtime, sessions };
+  const handle = createRouter<Record<string, string>>(definition, () => served, options);
   // Node's request timeout bounds receiving a request (its headers, then its body) and nothing
   // after: a response streamed for hours (HTTP+SSE, a GET stream, a listen) is not cut by it.
   const http = createServer({

@@ -20,7 +20,6 @@
  * export class McpHome extends worker.McpHome {} // only where `use` lists homes()
  * export default { fetch: worker.fetch };
  */
-import { waitUntil } from "cloudflare:workers";
 import { MemoryBroadcaster } from "../shared/broadcast/MemoryBroadcaster.ts";
 import type { SessionOperation, Sessions } from "../shared/host/SessionOperation.ts";
 import { type Answer, toResponse } from "../shared/http/Answer.ts";
@@ -36,6 +35,7 @@ import type { WatchObject } from "../capabilities/watch/durable/WatchObject.ts";
 import { type ObjectClass, workersPart, type WorkersPart } from "../durable/WorkersPart.ts";
 import type { HomeObject, HomeObjectEnv } from "../capabilities/homes/durable/HomeObject.ts";
 import { workerAddress } from "./workerAddress.ts";
+import { workersRuntime } from "../durable/workersRuntime.ts";
 
 /** The Worker's bindings (wrangler.toml); every other variable is read by `readConfig` or your handlers (`ctx.env`). */
 export type WorkerEnv = SessionObjectEnv & {
@@ -90,16 +90,17 @@ export function createWorker<E extends WorkerEnv = WorkerEnv, Objects extends st
   let local: MemoryBroadcaster | undefined;
   const handle = createRouter<E>(
     definition,
-    {
-      sessions: (env, { config }) => durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
-      // Without `watch()` in the definition's list (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
-      broadcaster: (env, config) => part.broadcaster?.(env, config.maxQueueBytes) ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
-      tasks: (env, { config }) => part.tasks?.(env, config.maxQueueBytes),
-      homes: (env) => part.homes?.(env, definition),
-      // Telemetry's exports outlive the request that ended the spans: the isolate stays for them.
-      keepAlive: waitUntil,
-      // CF-Connecting-IP where Cloudflare's edge wrote it, else workerd's own peer: never a header the client chose.
-      clientAddress: workerAddress,
+    (env) => {
+      const runtime = workersRuntime(definition, env, part);
+      const { config } = runtime;
+      return {
+        ...runtime,
+        // Without `watch()` in the definition's list (or MCP_WATCH bound), a listener hears the changes of its own isolate only.
+        broadcast: runtime.broadcast ?? (local ??= new MemoryBroadcaster(config.maxQueueBytes)),
+        sessions: durableSessions(env.MCP_SESSION, config.keepaliveIntervalMs),
+        // CF-Connecting-IP where Cloudflare's edge wrote it, else workerd's own peer: never a header the client chose.
+        clientAddress: workerAddress,
+      };
     },
     options,
   );

@@ -15,38 +15,26 @@
  * `aborted` when the run was cancelled or the task expired, which decided the status already.
  */
 import { ANONYMOUS } from "../../shared/shares/clientKey.ts";
-import { type Broadcaster, resourceTopic } from "../../shared/broadcast/Broadcaster.ts";
-import type { Config } from "../../shared/config/readConfig.ts";
+import { resourceTopic } from "../../shared/broadcast/Broadcaster.ts";
 import { McpError, type JsonRpcErrorObject } from "../../shared/errors/McpError.ts";
 import type { Exchange, Outlet, Scope } from "../../shared/exchange/Exchange.ts";
 import type { Cancellation } from "../../shared/exchange/Cancellation.ts";
 import { runExchange } from "../../shared/exchange/runExchange.ts";
 import { type JsonRpcResponse, notification } from "../../shared/jsonrpc/messages.ts";
-import type { Logger } from "../../shared/log/Logger.ts";
 import { logId } from "../../shared/log/logId.ts";
 import { LIST_CHANGED_METHOD } from "../../shared/definition/ListKind.ts";
 import type { Result } from "../../shared/definition/Method.ts";
-import type { ServerEnv } from "../../shared/definition/RequestContext.ts";
-import type { CompiledServer } from "../../shared/server/CompiledServer.ts";
 import { forThisEra } from "../../shared/errors/forThisEra.ts";
 import { InputRounds } from "../../shared/exchange/InputRounds.ts";
-import type { Homes } from "../../shared/home/Homes.ts";
 import { runInHome } from "../../shared/home/runInHome.ts";
 import { type InputRequest, MAX_TASK_VALUE_BYTES, type TaskStart } from "../../shared/tasks/TaskState.ts";
-import type { Telemetry } from "../../shared/telemetry/Telemetry.ts";
+import type { Runtime } from "../../shared/runtime/Runtime.ts";
 
-export interface TaskRunDeps {
-  server: CompiledServer;
-  config: Config;
-  logger: Logger;
-  env: ServerEnv;
-  /** Where a handler's `ctx.resourceUpdated` and `ctx.listChanged` go; without one, nowhere. */
-  broadcast?: Broadcaster;
-  /** Where tools with a home of their own run (`home: "user"` or a handle); without one, such a task fails. */
-  homes?: Homes;
-  /** Where each run's span goes; undefined where tracing is off. */
-  telemetry?: Telemetry;
-}
+/**
+ * The runtime's members a run uses: without `broadcast`, a handler's `ctx.resourceUpdated` and
+ * `ctx.listChanged` go nowhere; without `homes`, a tool with a home of its own fails.
+ */
+export interface TaskRunDeps extends Pick<Runtime, "server" | "config" | "logger" | "env">, Partial<Pick<Runtime, "broadcast" | "homes" | "telemetry">> {}
 
 export type RunOutcome =
   | { status: "completed"; result: Result }

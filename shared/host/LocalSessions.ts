@@ -25,8 +25,6 @@ import type { SessionOperation, Sessions } from "./SessionOperation.ts";
 export interface LocalSessionsOptions {
   /** One session's storage; each id must get its own keyspace. Default: in memory. */
   storageFor?(sessionId: string): KeyValueStore;
-  /** Answers made from plain data get a `Response` without a body (`toResponse`): the runtime edge writes them itself. Default false. */
-  bodylessAnswers?: boolean;
 }
 
 export class LocalSessions implements Sessions {
@@ -50,7 +48,7 @@ export class LocalSessions implements Sessions {
     const id = operation.sessionId;
     const host = this.#host(id);
     try {
-      return toResponse(await host.apply(operation), this.#options.bodylessAnswers);
+      return toResponse(await host.apply(operation), this.#runtime.bodylessAnswers);
     } finally {
       this.#forgetIfEnded(id, host);
     }

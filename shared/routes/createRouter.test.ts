@@ -1,11 +1,12 @@
 /**
- * The router's own failures, on a platform of this process (sessions in memory, as on Deno):
+ * The router's own failures, on a runtime of this process (sessions in memory, as on Deno):
  * what the operator reads when the definition or the configuration cannot be served.
  * The router logs through `console`; each test captures those lines instead of printing them.
  */
 import * as v from "valibot";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { readConfig } from "../config/readConfig.ts";
+import { Logger } from "../log/Logger.ts";
 import { LocalSessions } from "../host/LocalSessions.ts";
 import { localRuntime } from "../runtime/localRuntime.ts";
 import { tool } from "../server/defineServer.ts";
@@ -19,9 +20,11 @@ type Env = Record<string, string>;
 function routerFor(server: CompiledServer, options: Parameters<typeof createRouter<Env>>[2] = {}) {
   return createRouter<Env>(
     server,
-    {
-      sessions: (env, { config, logger }) => new LocalSessions(localRuntime(server, { config, logger, env })),
-      broadcaster: (_env, config) => new MemoryBroadcaster(config.maxQueueBytes),
+    (env) => {
+      // Read here, as every runtime reads its own: a variable that cannot be used throws from this builder.
+      const config = readConfig(env);
+      const runtime = localRuntime(server, { config, logger: new Logger(config.logLevel), env });
+      return { ...runtime, sessions: new LocalSessions(runtime) };
     },
     options,
   );

@@ -6,28 +6,24 @@
  * `Gatekeeper` admits it (token, rate limits; only where configured), all inside the one `catch`
  * that maps anything thrown to a JSON-RPC error (`errorResponse`); then CORS headers and one debug
  * log line. A configuration that cannot be used (a malformed variable, `authorization` or
- * `rateLimits`) is found when the first request builds the environment's services: then every
+ * `rateLimits`) is found when the first request builds the environment's runtime and services: then every
  * route answers 500 with the sentence that names it (`config.invalid`, logged once per
  * environment, i.e. per isolate on Workers), and `/health` 503 with it (`health`), as it does for
  * any problem that makes the MCP routes 500.
  *
- * Why not itty-router, which routed here before: on the hot path its per-request work (a
- * parsed URL and query object, properties added to the runtime's Request, a regular expression
- * and an await per route tried) cost about as much CPU as the whole MCP request it carried
- * (`scripts/bench/profile.mjs`: 0.22 → 0.14 ms per 2026-07-28 tools/call under the profiler).
- * Exact paths need none of it: the path is cut from the URL text and looked up.
+ * Routes are exact paths, so no router library: the path is cut from the URL text and looked up,
+ * with no parsed URL, regular expression or await per route tried on the hot path.
  *
- * Not here: where sessions live (a `Platform`: Durable Objects on Workers, this process on
- * Deno), protocol logic (`session/`, `stateless/`, `exchange/`).
+ * Not here: what serves an environment (its `Runtime`, which each runtime builds: sessions in
+ * Durable Objects on Workers, in the process elsewhere), protocol logic (`session/`, `stateless/`,
+ * `exchange/`).
  */
 import type { Caller } from "../auth/Caller.ts";
 import type { Gatekeeper } from "../auth/Gatekeeper.ts";
 import type { RateLimitPolicy } from "../auth/RateLimitPolicy.ts";
 import type { Authorization } from "../auth/Authorization.ts";
 import type { ResourceServer } from "../auth/ResourceServer.ts";
-import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import { configurationProblem } from "../config/configurationProblem.ts";
-import { type Config, readConfig } from "../config/readConfig.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import { acceptsHtml } from "../http/acceptsHtml.ts";
@@ -36,22 +32,18 @@ import { type ClientAddress, clientAddress } from "../http/clientAddress.ts";
 import { preflight, withCors } from "../http/cors.ts";
 import { errorResponse } from "../http/errorResponse.ts";
 import { checkOrigin } from "../http/originPolicy.ts";
-import type { Sessions } from "../host/SessionOperation.ts";
 import { Logger, serverText } from "../log/Logger.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
 import type { CompiledServer } from "../server/CompiledServer.ts";
 import { MAX_OPEN_LISTENS, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
-import type { Tasks } from "../tasks/Tasks.ts";
 import { taskRoutingOf } from "../tasks/TaskRouting.ts";
-import type { Homes } from "../home/Homes.ts";
-import type { Telemetry } from "../telemetry/Telemetry.ts";
 import { durableObjectBindings, homeProblem } from "../home/deploymentProblems.ts";
 import { describeServer } from "./describeServer.ts";
 import { health } from "./health.ts";
 import { serverPage } from "./serverPage.ts";
 import { deleteMcp, getMcp, postMcp } from "./mcp.ts";
-import type { Handler, Services } from "./Services.ts";
+import type { Handler, HttpRuntime, Services } from "./Services.ts";
 import { openSse } from "./openSse.ts";
 import { postMessage } from "./postMessage.ts";
 import { requestHeaders } from "../http/requestHeaders.ts";
@@ -60,29 +52,6 @@ type Env = ServerEnv;
 
 /** Where the protected-resource metadata lives (RFC 9728 §3). */
 const WELL_KNOWN = "/.well-known/";
-
-/** What a runtime supplies, per environment: where sessions live and where changes fan out. */
-export interface Platform<E extends Env> {
-  sessions(env: E, services: { config: Config; logger: Logger; homes: Homes | undefined; telemetry: Telemetry | undefined }): Sessions;
-  broadcaster(env: E, config: Config): Broadcaster;
-  /** Where tasks live (tasks extension); undefined, or absent, where none are hosted. */
-  tasks?(env: E, services: { config: Config; logger: Logger; broadcast: Broadcaster }): Tasks | undefined;
-  /** Where definitions with a home of their own run (`home: "user"` or a handle); undefined, or absent, where none are hosted. */
-  homes?(env: E, services: { config: Config; logger: Logger }): Homes | undefined;
-  /**
-   * The telemetry backend for one environment, where the runtime has its own (Deno's built-in
-   * OpenTelemetry); absent: the definition's `telemetry` option decides.
-   */
-  telemetry?(env: E, logger: Logger): Telemetry | undefined;
-  /** Keeps the request's isolate alive until `work` settles, where the runtime would not (Workers: `waitUntil`): telemetry's exports. */
-  keepAlive?(work: Promise<unknown>): void;
-  /** The port this server serves on, where the runtime knows it: a resource taken from a loopback request must name it. */
-  port?(): number | undefined;
-  /** The client's network address, where the runtime knows it (rate limits per address). */
-  clientAddress?(request: Request, context: unknown): string | undefined;
-  /** The runtime writes answers made from plain data itself (`plainAnswer`): the routes make their `Response`s without a body (Node). */
-  bodylessAnswers?: boolean;
-}
 
 /** A check of yours: a `Response` answers the request (e.g. a 401), nothing lets it go on. */
 export type BeforeStage<E extends Env> = (request: Request, env: E) => Response | undefined | void | Promise<Response | undefined | void>;
@@ -151,8 +120,13 @@ const MCP_ROUTES: readonly { method: string; path: string; description: string; 
 /** Paths of the MCP routes open to all (`public`). */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(MCP_ROUTES.filter((route) => route.public).map((route) => route.path));
 
-/** @example const handle = createRouter(definition, platform); const response = await handle(request, env); */
-export function createRouter<E extends Env>(definition: CompiledServer, platform: Platform<E>, options: RouterOptions<E> = {}): (request: Request, env: E, context?: unknown) => Promise<Response> {
+/**
+ * `runtimeFor` builds what serves one environment (`Runtime`, with its sessions); it is called
+ * once per environment, and may throw a variable that cannot be used.
+ *
+ * @example const handle = createRouter(definition, () => ({ ...runtime, sessions })); const response = await handle(request, env);
+ */
+export function createRouter<E extends Env>(definition: CompiledServer, runtimeFor: (env: E) => HttpRuntime, options: RouterOptions<E> = {}): (request: Request, env: E, context?: unknown) => Promise<Response> {
   const built = new WeakMap<E, Services>();
   /** Environments whose configuration cannot be used, with the sentence that says why: logged once, answered on every request. */
   const broken = new WeakMap<E, Error>();
@@ -172,31 +146,27 @@ export function createRouter<E extends Env>(definition: CompiledServer, platform
   };
   /** What serves `env`'s requests, built once per environment (by `servicesOrProblem`). @throws a variable or option that cannot be used */
   const buildServices = (env: E): Services => {
-    const config = readConfig(env);
-    const logger = new Logger(config.logLevel);
+    const runtime = runtimeFor(env);
+    const { config, logger } = runtime;
     const secret = requestStateSecret(env);
     if (secret === undefined) {
       logger.warn("config.request-state-secret", { message: serverText("REQUEST_STATE_SECRET is not set: requestState is sealed with a key drawn at random by this server (each Worker isolate, each Deno or Node process), so a retry that reaches another is refused") });
     }
     if (definition.problem) logger.error("definition.invalid", { message: serverText(definition.problem.message) });
-    const broadcast = platform.broadcaster(env, config);
     const requestState = new RequestState(secret, config.requestStateTtlMs);
-    const authorization = authorizationFor(env, platform, options);
+    const authorization = authorizationFor(env, runtime, options);
     const gate = gateFor(env, options, authorization);
     // Only a server with task tools gets a task host: the rest never route a task method.
     const routing = taskRoutingOf(definition);
-    const tasks = routing ? platform.tasks?.(env, { config, logger, broadcast }) : undefined;
+    const { tasks, homes } = runtime;
     // Served without them: the extension is not advertised, optional tasks run as plain calls, required ones answer -32603 with this.
     const unhosted = routing && !tasks ? `Some tools run as tasks, and ${routing.unhosted}` : undefined;
     if (unhosted) logger.error("config.tasks", { message: serverText(unhosted) });
-    const homes = definition.hasHomes ? platform.homes?.(env, { config, logger }) : undefined;
     // Where homes are missing, the bindings there are: a misspelled one shows (Workers; elsewhere none are).
     const deployment = definition.problem ? undefined : homeProblem(definition, authorization !== undefined, homes !== undefined, homes || !definition.hasHomes ? undefined : boundObjects(env));
     if (deployment) logger.error("config.homes", { message: serverText(deployment.message) });
     const problem = definition.problem ?? deployment;
-    const telemetry = platform.telemetry ? platform.telemetry(env, logger) : definition.telemetryFor(env, logger, platform.keepAlive);
-    const stateless = { server: definition, config, logger, env, requestState, broadcast, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), tasks, homes, telemetry, bodylessAnswers: platform.bodylessAnswers };
-    const services: Services = { config, logger, definition, gate, sessions: platform.sessions(env, { config, logger, homes, telemetry }), stateless, problem, telemetry, warnings: unhosted ? [unhosted] : [] };
+    const services: Services = { runtime, requestState, listens: new OpenListens(MAX_OPEN_LISTENS, config.maxListensPerClient), gate, problem, warnings: unhosted ? [unhosted] : [] };
     built.set(env, services);
     return services;
   };
@@ -216,17 +186,18 @@ export function createRouter<E extends Env>(definition: CompiledServer, platform
   // A browser gets the page for people; everything else, curl's `*/*` included, the JSON as before.
   const describe: Handler = (request, services) =>
     acceptsHtml(request)
-      ? serverPage(definition, new URL(request.url).origin, described, services.problem, services.warnings, services.stateless.env)
-      : describeServer(definition, services.config, described, services.problem, services.warnings, services.stateless.tasks !== undefined);
+      ? serverPage(definition, new URL(request.url).origin, described, services)
+      : describeServer(services, described);
   table.set("/", new Map([["GET", describe]]));
 
   /** `origin`: the request's Origin header, read once (each header read is a platform call). */
   const dispatch = async (request: Request, env: E, context: unknown, services: Services, origin: string | null): Promise<Response> => {
-    const policy = { allowed: services.config.allowedOrigins };
+    const { config } = services.runtime;
+    const policy = { allowed: config.allowedOrigins };
     const { method } = request;
     // Security first: a foreign Host refused, the preflight answered and a foreign Origin
     // refused, before anything else runs; then the caller's own checks, in order.
-    const host = checkHost(request, services.config.allowedHosts);
+    const host = checkHost(request, config.allowedHosts);
     if (!host.ok) return errorResponse(host.error);
     const preflighted = preflight(request, policy, method, origin);
     if (preflighted) return preflighted;
@@ -250,7 +221,7 @@ export function createRouter<E extends Env>(definition: CompiledServer, platform
     let caller: Caller | undefined;
     // null until first asked for: the address itself may be undefined.
     let known: string | undefined | null = null;
-    const address: ClientAddress = () => (known === null ? (known = clientAddress(request, services.config.trustProxy, platform.clientAddress?.(request, context))) : known);
+    const address: ClientAddress = () => (known === null ? (known = clientAddress(request, config.trustProxy, services.runtime.clientAddress?.(request, context))) : known);
     if (gate && !(route ? route.public : PUBLIC_PATHS.has(path))) {
       const admitted = await gate.admit(request, env, address());
       if (!admitted.ok) return errorResponse(admitted.error);
@@ -264,32 +235,33 @@ export function createRouter<E extends Env>(definition: CompiledServer, platform
     if (services instanceof Error) {
       return request.method === "GET" && pathOf(request.url) === "/health" ? health(services) : errorResponse(new McpError(500, ErrorCode.InternalError, services.message));
     }
-    const debug = services.logger.enabled("debug");
+    const { logger } = services.runtime;
+    const debug = logger.enabled("debug");
     const started = debug ? Date.now() : 0;
     const origin = requestHeaders(request).get("origin");
     let response: Response;
     try {
       response = await dispatch(request, env, context, services, origin);
     } catch (error) {
-      response = errorResponse(error, null, services.logger);
+      response = errorResponse(error, null, logger);
     }
     // Nothing to add or log: the common answer leaves here without another platform call.
     if (origin === null && !debug) return response;
     // An upgraded request belongs to its socket now (Deno refuses to read it again): nothing to add or log.
     if (response.status === 101) return response;
-    if (debug) services.logger.debug("http", { method: request.method, path: pathOf(request.url), status: response.status, ms: Date.now() - started });
-    return withCors(response, request, { allowed: services.config.allowedOrigins }, origin);
+    if (debug) logger.debug("http", { method: request.method, path: pathOf(request.url), status: response.status, ms: Date.now() - started });
+    return withCors(response, request, { allowed: services.runtime.config.allowedOrigins }, origin);
   };
 }
 
 /** The resource server for one environment; undefined where requests are not authenticated. */
-function authorizationFor<E extends Env>(env: E, platform: Platform<E>, options: RouterOptions<E>): ResourceServer | undefined {
+function authorizationFor<E extends Env>(env: E, runtime: HttpRuntime, options: RouterOptions<E>): ResourceServer | undefined {
   const { authorization } = options;
   if (authorization === undefined) return undefined;
   if (typeof authorization?.resourceServer !== "function") {
     throw new TypeError('"authorization" takes oauth(options) (from durable-mcp), which brings the token checks; wrap the options you gave: authorization: oauth({ verify, … })');
   }
-  return authorization.resourceServer(env, { port: platform.port });
+  return authorization.resourceServer(env, { port: runtime.port });
 }
 
 /** The token and rate checks the options configure, for one environment; undefined for none. */

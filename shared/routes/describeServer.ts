@@ -4,12 +4,13 @@
  * cannot drift from what is served) and its limits. A definition that cannot be served says why
  * (`problem`); one served with less than it declares says what is missing (`warnings`).
  */
-import type { Config } from "../config/readConfig.ts";
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
+import type { Services } from "./Services.ts";
 
-/** `problem`: why this deployment cannot serve the definition (`Services.problem`); `warnings`: what it serves without (`Services.warnings`). */
-export function describeServer(definition: CompiledServer, config: Config, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = [], tasksHosted = false): Response {
+/** The deployment as `services` has it: its runtime (definition, config, whether tasks are hosted), `problem` and `warnings`. */
+export function describeServer(services: Pick<Services, "runtime" | "problem" | "warnings">, routes: readonly { method: string; path: string; description: string }[]): Response {
+  const { problem, warnings } = services;
+  const { server: definition, config, tasks } = services.runtime;
   return Response.json({
     server: definition.info,
     runtime: "durable-mcp",
@@ -17,7 +18,7 @@ export function describeServer(definition: CompiledServer, config: Config, route
     ...(warnings.length > 0 ? { warnings } : {}),
     protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
     // The same identifiers `server/discover` advertises (and, tasks aside, `initialize`).
-    extensions: definition.extensionIds(tasksHosted),
+    extensions: definition.extensionIds(tasks !== undefined),
     endpoints: Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, r.description])),
     limits: {
       maxBodyBytes: config.maxBodyBytes,

@@ -24,8 +24,8 @@ export interface Hop {
 }
 
 export function startHop(services: Services, request: Request, messages: readonly JsonRpcMessage[], protocolVersion: string, sessionId: string, address: ClientAddress): Hop | undefined {
-  const { telemetry } = services;
-  if (!telemetry || !services.sessions.remote) return undefined;
+  const { telemetry, sessions } = services.runtime;
+  if (!telemetry || !sessions.remote) return undefined;
   const link = requestHeaders(request).get("traceparent") ?? undefined;
   const requests = messages.filter(isRequest);
   if (requests.length !== 1) return { trace: { link }, end: (answered) => answered };

@@ -32,19 +32,19 @@ const POST_ACCEPTS = ["application/json", "text/event-stream"];
 const GET_ACCEPTS = ["text/event-stream"];
 
 export const postMcp: Handler = async (request, services, caller, address) => {
-  const { sessions } = services;
+  const { sessions, config } = services.runtime;
   const accept = requireAccept(request, POST_ACCEPTS);
   if (!accept.ok) return errorResponse(accept.error);
-  const parsed = await readMessages(request, services.config.maxBodyBytes);
+  const parsed = await readMessages(request, config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
   const { messages, batch, size } = parsed.value;
   const denied = refuseScopes(request, messages, services, caller);
   if (denied) return denied;
   // A body that names its revision is stateless, and its own checks read the version header; any
   // other POST needs the header to tell its era, and its session its version: read once for both.
-  if (namesRevision(messages, batch)) return statelessPost(request, messages, batch, services.stateless, caller, address);
+  if (namesRevision(messages, batch)) return statelessPost(services, request, parsed.value, caller, address);
   const versionHeader = requestHeaders(request).get("mcp-protocol-version");
-  if (eraOfVersionHeader(versionHeader, batch) === "stateless") return statelessPost(request, messages, batch, services.stateless, caller, address);
+  if (eraOfVersionHeader(versionHeader, batch) === "stateless") return statelessPost(services, request, parsed.value, caller, address);
   const version = requireProtocolVersion(request, versionHeader);
   if (!version.ok) return errorResponse(version.error);
 
@@ -64,7 +64,7 @@ export const postMcp: Handler = async (request, services, caller, address) => {
     return hop ? hop.end(answered) : answered;
   }
   const sessionId = requestHeaders(request).get("mcp-session-id");
-  if (sessionId === null) return sessionlessPost(request, messages, batch, version.value, services.stateless, caller, address);
+  if (sessionId === null) return sessionlessPost(services, request, parsed.value, version.value, caller, address);
   const session = requireMcpSessionId(request, sessionId);
   if (!session.ok) return errorResponse(session.error);
   const hop = startHop(services, request, messages, version.value, session.value, address);
@@ -72,7 +72,7 @@ export const postMcp: Handler = async (request, services, caller, address) => {
   return hop ? hop.end(answered) : answered;
 };
 
-export const getMcp: Handler = async (request, { sessions }, caller) => {
+export const getMcp: Handler = async (request, { runtime: { sessions } }, caller) => {
   if (classifyBodiless(requestHeaders(request)) === "stateless") return noStreamsHere("GET");
   const accept = requireAccept(request, GET_ACCEPTS);
   if (!accept.ok) return errorResponse(accept.error);
@@ -83,7 +83,7 @@ export const getMcp: Handler = async (request, { sessions }, caller) => {
   return sessions.apply({ kind: "stream", sessionId: session.value, lastEventId: requestHeaders(request).get("last-event-id"), owner: caller?.owner });
 };
 
-export const deleteMcp: Handler = async (request, { sessions }, caller) => {
+export const deleteMcp: Handler = async (request, { runtime: { sessions } }, caller) => {
   if (classifyBodiless(requestHeaders(request)) === "stateless") return noStreamsHere("DELETE");
   const version = requireProtocolVersion(request);
   if (!version.ok) return errorResponse(version.error);

@@ -12,7 +12,7 @@ import type { Handler } from "./Services.ts";
 
 export const MESSAGE_PATH = "/message";
 
-export const openSse: Handler = async (request, { sessions }, caller, address) => {
+export const openSse: Handler = async (request, { runtime: { sessions } }, caller, address) => {
   const url = new URL(request.url);
   const reopen = url.searchParams.has("sessionId");
   let sessionId: string;

@@ -4,7 +4,9 @@
  * and a malformed body never reaches the session at all.
  */
 import { describe, expect, it } from "vitest";
-import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { DEFAULT_CONFIG } from "../config/readConfig.ts";
+import { Logger } from "../log/Logger.ts";
+import { localRuntime } from "../runtime/localRuntime.ts";
 import type { SessionOperation } from "../host/SessionOperation.ts";
 import { createRouter } from "./createRouter.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
@@ -16,15 +18,14 @@ const URL_ = `http://127.0.0.1:8787/message?sessionId=${SESSION}`;
 function recording() {
   const operations: SessionOperation[] = [];
   const server = new CompiledServer({ name: "s", version: "1" });
-  const router = createRouter<Record<string, string>>(server, {
-    sessions: () => ({
-      apply: async (operation) => {
-        operations.push(operation);
-        return new Response(null, { status: 202 });
-      },
-    }),
-    broadcaster: (_env, config) => new MemoryBroadcaster(config.maxQueueBytes),
-  });
+  const runtime = localRuntime(server, { env: {}, config: DEFAULT_CONFIG, logger: new Logger("error") });
+  const sessions = {
+    apply: async (operation: SessionOperation) => {
+      operations.push(operation);
+      return new Response(null, { status: 202 });
+    },
+  };
+  const router = createRouter<Record<string, string>>(server, () => ({ ...runtime, sessions }));
   const post = (body: string) => router(new Request(URL_, { method: "POST", headers: { "content-type": "application/json" }, body }), {});
   return { operations, post };
 }

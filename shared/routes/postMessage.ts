@@ -18,13 +18,13 @@ import { startHop } from "./hopSpan.ts";
 export const postMessage: Handler = async (request, services, caller, address) => {
   const session = requireSessionId(new URL(request.url));
   if (!session.ok) return errorResponse(session.error);
-  const parsed = await readMessages(request, services.config.maxBodyBytes);
+  const parsed = await readMessages(request, services.runtime.config.maxBodyBytes);
   if (!parsed.ok) return errorResponse(parsed.error, parsed.id);
   const { messages, size, body } = parsed.value;
   const denied = refuseScopes(request, messages, services, caller);
   if (denied) return denied;
   // HTTP+SSE is one revision, 2024-11-05: the hop's span says so without asking the session.
   const hop = startHop(services, request, messages, "2024-11-05", session.value, address);
-  const answered = services.sessions.apply({ kind: "deliver", sessionId: session.value, body, requests: requestIds(messages), size, owner: caller?.owner, auth: caller?.auth, trace: hop?.trace });
+  const answered = services.runtime.sessions.apply({ kind: "deliver", sessionId: session.value, body, requests: requestIds(messages), size, owner: caller?.owner, auth: caller?.auth, trace: hop?.trace });
   return hop ? hop.end(answered) : answered;
 };

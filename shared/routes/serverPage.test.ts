@@ -108,7 +108,7 @@ describe("serverPage", () => {
       version: `1"><img src=x onerror=alert(1)>`,
       tools: [tool({ name: "evil", title: "<b>bold</b>", description: `</li></ul><script>alert('description')</script>`, input: z.object({}), handler: async () => "" })],
     });
-    const html = await (await serverPage(hostile, `http://x"><script>alert('origin')</script>`, [{ method: "GET", path: "/<i>", description: "<u>mine</u>" }], undefined, ["<script>warn</script>"])).text();
+    const html = await (await serverPage(hostile, `http://x"><script>alert('origin')</script>`, [{ method: "GET", path: "/<i>", description: "<u>mine</u>" }], { warnings: ["<script>warn</script>"] })).text();
     expect(html).not.toMatch(/<script|<img|<u>|<i>|<b>bold/i);
     const page = visible(html);
     expect(page).toContain(`<script>alert('description')</script>`);
@@ -121,7 +121,7 @@ describe("serverPage", () => {
   it("shows why the server cannot be used, and its warnings, before anything else", async () => {
     const broken = new CompiledServer({ name: "broken", version: "1", tools: [tool({ name: "twice", description: "d", input: z.object({}), handler: async () => "" }), tool({ name: "twice", description: "d", input: z.object({}), handler: async () => "" })] });
     expect(broken.problem).toBeDefined();
-    const html = await (await serverPage(broken, ORIGIN, ROUTES, broken.problem, ["Some tools run as tasks, and no task host"])).text();
+    const html = await (await serverPage(broken, ORIGIN, ROUTES, { problem: broken.problem, warnings: ["Some tools run as tasks, and no task host"] })).text();
     const problem = html.indexOf("This server cannot be used:");
     expect(problem).toBeGreaterThan(0);
     expect(visible(html)).toContain(`This server cannot be used: ${broken.problem!.message}`);

@@ -32,11 +32,14 @@ const STYLE =
 
 /**
  * `origin`: the request's own, from the URL the router accepted (its Host checked); the MCP URL
- * is `${origin}/mcp`. `problem` and `warnings` as `describeServer` takes them.
+ * is `${origin}/mcp`. `deployment`: the router's `Services`, or what of them a test gives: its
+ * `problem` and `warnings`, and the `env` the listing's handlers see as `ctx.env`.
  *
- * @example await serverPage(definition, new URL(request.url).origin, routes, services.problem, services.warnings, env)
+ * @example await serverPage(definition, new URL(request.url).origin, routes, services)
  */
-export async function serverPage(definition: CompiledServer, origin: string, routes: readonly { method: string; path: string; description: string }[], problem?: Error, warnings: readonly string[] = [], env: ServerEnv = {}): Promise<Response> {
+export async function serverPage(definition: CompiledServer, origin: string, routes: readonly { method: string; path: string; description: string }[], deployment: { problem?: Error; warnings?: readonly string[]; runtime?: { env: ServerEnv } } = {}): Promise<Response> {
+  const { problem, warnings = [] } = deployment;
+  const env = deployment.runtime?.env ?? {};
   const { name, version, title } = definition.info;
   const { tools, prompts, resources, resourceTemplates } = await anonymousListing(definition, env);
   const heading = h(title ?? name);

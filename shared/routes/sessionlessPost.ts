@@ -11,23 +11,24 @@
  * roots), since without a session there is nowhere to send the question. A notification alone
  * (`notifications/initialized` first of all) is accepted with 202: it asks for nothing.
  */
-import type { Caller } from "../auth/Caller.ts";
 import { McpError } from "../errors/McpError.ts";
 import { errorResponse } from "../http/errorResponse.ts";
-import type { ClientAddress } from "../http/clientAddress.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { ProtocolVersion } from "../protocol/versions.ts";
 import type { RequestMeta } from "../stateless/readRequestMeta.ts";
-import type { StatelessDeps } from "../stateless/statelessExchange.ts";
+import type { StatelessHost } from "../stateless/statelessExchange.ts";
+import type { Caller } from "../auth/Caller.ts";
+import type { ClientAddress } from "../http/clientAddress.ts";
 import { answerStateless } from "./statelessPost.ts";
 
 const NEEDS_SESSION = "Missing Mcp-Session-Id header; this message needs a session: initialize one and send its Mcp-Session-Id";
 
-export function sessionlessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, version: ProtocolVersion, deps: StatelessDeps, caller?: Caller, address?: ClientAddress): Promise<Response> | Response {
+/** `caller` and `address` as `statelessPost` takes them. */
+export function sessionlessPost(host: StatelessHost, request: Request, { messages, batch }: { messages: readonly JsonRpcMessage[]; batch: boolean }, version: ProtocolVersion, caller?: Caller, address?: ClientAddress): Promise<Response> | Response {
   const [message] = messages;
   if (!batch && messages.every(isNotification)) return new Response(null, { status: 202 });
   if (batch || messages.length !== 1 || !message || !isRequest(message)) return errorResponse(McpError.invalidRequest(NEEDS_SESSION));
   // No capabilities: a client without a session declared none that this request could use.
   const meta: RequestMeta = { protocolVersion: version, clientCapabilities: {} };
-  return answerStateless(request, message, meta, deps, caller, address);
+  return answerStateless(host, request, { request: message, meta, caller, address });
 }

@@ -29,9 +29,9 @@ import { JSON_HEADERS } from "../http/PostAnswer.ts";
 import { QueueBudget, type Reservation } from "../outbound/QueueBudget.ts";
 import { admitStateless } from "../stateless/admitStateless.ts";
 import { listen, type ListenPlan } from "../stateless/listen.ts";
-import type { RequestMeta } from "../stateless/readRequestMeta.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
-import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { type StatelessCall, type StatelessHost, statelessExchange } from "../stateless/statelessExchange.ts";
+import type { Runtime } from "../runtime/Runtime.ts";
 import { clientKey } from "../shares/clientKey.ts";
 import { requestHeaders } from "../http/requestHeaders.ts";
 
@@ -39,11 +39,13 @@ import { requestHeaders } from "../http/requestHeaders.ts";
 const CLIENT_CLOSED = Symbol("the client closed the response stream");
 
 /**
- * `caller`: who sent it, where tokens are checked (its handlers' `ctx.auth`; a `requestState` is
- * sealed to it); `address`: its network address, where the runtime knows it — with the caller,
- * whose fair share a listen or a task counts against (`clientKey`).
+ * `parsed`: the body, read and checked as JSON-RPC. `caller`: who sent it, where tokens are
+ * checked (its handlers' `ctx.auth`; a `requestState` is sealed to it); `address`: its network
+ * address, where the runtime knows it — with the caller, whose fair share a listen or a task
+ * counts against (`clientKey`).
  */
-export async function statelessPost(request: Request, messages: readonly JsonRpcMessage[], batch: boolean, deps: StatelessDeps, caller?: Caller, address?: ClientAddress): Promise<Response> {
+export async function statelessPost(host: StatelessHost, request: Request, { messages, batch }: { messages: readonly JsonRpcMessage[]; batch: boolean }, caller?: Caller, address?: ClientAddress): Promise<Response> {
+  const { runtime } = host;
   const message = messages[0];
   if (batch || !message) return errorResponse(McpError.invalidRequest("Protocol 2026-07-28 has no JSON-RPC batches; send one message per POST"));
   if (!("method" in message)) {
@@ -51,22 +53,22 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
   }
   // The revision defines no client notifications over HTTP (closing a stream cancels): accepted, ignored.
   if (!isRequest(message)) return new Response(null, { status: 202 });
-  const admitted = admitStateless(message, requestHeaders(request), deps.server, caller?.auth);
+  const admitted = admitStateless(message, requestHeaders(request), runtime.server, caller?.auth);
   if (!admitted.ok) return errorResponse(admitted.error, admitted.id);
   const { meta, plan } = admitted.value;
-  if (!plan) return answerStateless(request, message, meta, deps, caller, address);
-  // One slot per open listen, released once however it ends; the deps outlive requests, so the count is per process.
-  const { listens } = deps;
+  if (!plan) return answerStateless(host, request, { request: message, meta, caller, address });
+  // One slot per open listen, released once however it ends; the host outlives requests, so the count is per process.
+  const { listens } = host;
   const slot = listens.acquire(await clientKey(caller, address?.()));
   if (!slot.ok) {
-    deps.logger.warn("listen.limit", { open: listens.count, max: listens.max });
+    runtime.logger.warn("listen.limit", { open: listens.count, max: listens.max });
     return errorResponse(slot.error, message.id);
   }
   try {
-    return await listenOverSse(message, plan, deps, slot.value, caller);
+    return await listenOverSse(message, plan, runtime, slot.value, caller);
   } catch (error) {
     slot.value();
-    return errorResponse(forThisEra(toMcpError(error, deps.logger)), message.id);
+    return errorResponse(forThisEra(toMcpError(error, runtime.logger)), message.id);
   }
 }
 
@@ -76,18 +78,19 @@ export async function statelessPost(request: Request, messages: readonly JsonRpc
  * is answered with JSON and needs none of them. Also how a 2025 request without a session is
  * answered (`sessionlessPost`).
  */
-export function answerStateless(request: Request, message: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, caller: Caller | undefined, address: ClientAddress | undefined): Promise<Response> {
+export function answerStateless(host: StatelessHost, request: Request, call: StatelessCall): Promise<Response> {
+  const { runtime } = host;
   // The transport's trace context, linked from the request's span: read only where tracing is on.
-  const link = deps.telemetry && (requestHeaders(request).get("traceparent") ?? undefined);
+  const link = runtime.telemetry && (requestHeaders(request).get("traceparent") ?? undefined);
   // Closing the response stream is this revision's cancellation.
   const cancellation = new Cancellation();
   let sse: { stream: LiveStream<Uint8Array>; reservation: Reservation } | undefined;
   const open = () => {
     if (sse) return sse;
-    const budget = QueueBudget.fromConfig(deps.config);
+    const budget = QueueBudget.fromConfig(runtime.config);
     // Reserved first, so the reply always fits.
     const reservation = budget.reserve();
-    const stream = sseStream(budget, deps, (reason) => reason === "client-disconnected" && cancellation.abort(CLIENT_CLOSED));
+    const stream = sseStream(budget, runtime, (reason) => reason === "client-disconnected" && cancellation.abort(CLIENT_CLOSED));
     return (sse = { stream, reservation });
   };
   // The first message for the request decides its answer (transports spec: JSON or an SSE stream,
@@ -104,7 +107,7 @@ export function answerStateless(request: Request, message: JsonRpcRequest, meta:
     reply(reply, json) {
       if (answer) {
         const extra = headersOf(reply);
-        answer(plainResponse({ status: statusOf(reply), headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS, body: json }, deps.bodylessAnswers));
+        answer(plainResponse({ status: statusOf(reply), headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS, body: json }, runtime.bodylessAnswers));
         answer = undefined;
         return;
       }
@@ -122,15 +125,15 @@ export function answerStateless(request: Request, message: JsonRpcRequest, meta:
       sse?.stream.finish();
     },
   };
-  void runExchange(statelessExchange(message, meta, deps, outlet, cancellation, caller, address, link));
+  void runExchange(statelessExchange(host, call, outlet, cancellation, link));
   return answered;
 }
 
 /** A listen request's long-lived stream; opened once subscribed, so the acknowledgement is its first event. `release` runs when it ends. */
-async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: StatelessDeps, release: () => void, caller: Caller | undefined): Promise<Response> {
-  const budget = QueueBudget.fromConfig(deps.config);
+async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, runtime: Runtime, release: () => void, caller: Caller | undefined): Promise<Response> {
+  const budget = QueueBudget.fromConfig(runtime.config);
   const cancel = new AbortController();
-  const stream = sseStream(budget, deps, () => cancel.abort(CLIENT_CLOSED));
+  const stream = sseStream(budget, runtime, () => cancel.abort(CLIENT_CLOSED));
   const reservation = budget.reserve();
   const outlet: Outlet = {
     reply(_reply, json) {
@@ -143,11 +146,11 @@ async function listenOverSse(message: JsonRpcRequest, plan: ListenPlan, deps: St
       stream.finish();
     },
   };
-  await listen(message, plan, deps.broadcast, outlet, cancel.signal, deps.logger, release, { tasks: deps.tasks, owner: caller?.owner });
+  await listen(runtime, { request: message, plan, outlet, cancel: cancel.signal, done: release, owner: caller?.owner });
   return new Response(stream.connect(), { headers: SSE_HEADERS });
 }
 
 /** One POST's SSE response stream: bounded by its own budget, kept alive, and no event ids (no resumption in this revision). */
-function sseStream(budget: QueueBudget, deps: StatelessDeps, onDisconnect: (reason: CloseReason) => void): LiveStream<Uint8Array> {
-  return new LiveStream({ budget, frame: sseMessage, keepalive: { intervalMs: deps.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE }, onDisconnect });
+function sseStream(budget: QueueBudget, runtime: Runtime, onDisconnect: (reason: CloseReason) => void): LiveStream<Uint8Array> {
+  return new LiveStream({ budget, frame: sseMessage, keepalive: { intervalMs: runtime.config.keepaliveIntervalMs, frame: SSE_KEEPALIVE }, onDisconnect });
 }

@@ -1,15 +1,13 @@
 /**
- * What a server hosted in a process (Node, Deno, a message stream, a test client) is made of: the
- * compiled definition, its config, logger and variables, a broadcaster for its change
- * notifications, its homes, its fair shares, its telemetry and its tasks. `localRuntime` builds it
- * once per process (or per connection), with the defaults in one place; the session and task hosts
- * (`LocalSessions`, `LocalTasks`, Deno's `KvTasks`) take it instead of options of their own.
+ * The `Runtime` of a server hosted in a process (Node, Deno, a message stream, a test client):
+ * `localRuntime` builds it once per process (or per connection), with the defaults in one place;
+ * the session and task hosts (`LocalSessions`, `LocalTasks`, Deno's `KvTasks`) take it, and Node and
+ * Deno hand it to the routes with their sessions.
  *
  * One process is one isolate, so change notifications fan out in memory (`MemoryBroadcaster`).
  * What a runtime keeps elsewhere (Deno's homes and tasks in KV, a test's shared homes, Deno's own
  * telemetry) it passes as options.
  */
-import type { Broadcaster } from "../broadcast/Broadcaster.ts";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
 import type { ServerEnv } from "../definition/RequestContext.ts";
@@ -21,23 +19,15 @@ import { LocalShares } from "../shares/LocalShares.ts";
 import type { Shares } from "../shares/Shares.ts";
 import type { Tasks } from "../tasks/Tasks.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
+import type { Runtime } from "./Runtime.ts";
 
 /** A host of tasks in a process: it lives as long as its runtime, and `close()` stops it. */
 export type LocalTaskHost = Tasks & { eraseOwnedBy(owner: string): Promise<number>; close(): void };
 
-export interface LocalRuntime<H extends Homes = Homes> {
-  readonly server: CompiledServer;
-  readonly config: Config;
-  readonly logger: Logger;
-  readonly env: ServerEnv;
-  readonly broadcast: Broadcaster;
-  /** Where definitions with a home of their own run; undefined where none are hosted. */
+/** A process's runtime: it always counts fair shares, and its task host can be stopped. */
+export interface LocalRuntime<H extends Homes = Homes> extends Runtime {
   readonly homes?: H;
-  /** Where sessions and tasks are counted, per client and in total. */
   readonly shares: Shares;
-  /** Where request spans go; undefined where tracing is off. */
-  readonly telemetry?: Telemetry;
-  /** Where tools declared with `task` run; undefined where none are hosted. */
   readonly tasks?: LocalTaskHost;
 }
 
@@ -49,7 +39,8 @@ export interface LocalTasksPart {
   tasks(runtime: LocalRuntime): LocalTaskHost;
 }
 
-export interface LocalRuntimeOptions<H extends Homes> {
+/** The edge's facts (`clientAddress`, `port`, `bodylessAnswers`) are the runtime's as given; the rest have defaults. */
+export interface LocalRuntimeOptions<H extends Homes> extends Pick<Runtime, "clientAddress" | "port" | "bodylessAnswers"> {
   env: ServerEnv;
   config: Config;
   logger: Logger;
@@ -73,6 +64,9 @@ export function localRuntime<H extends Homes = LocalHomeHost>(server: CompiledSe
   const ownHomes = options.homes ? undefined : localHomes({ server, config, logger }, env);
   const homes = options.homes ?? (ownHomes as H | undefined);
   const parts: LocalRuntime<H> = {
+    clientAddress: options.clientAddress,
+    port: options.port,
+    bodylessAnswers: options.bodylessAnswers,
     server,
     config,
     logger,

@@ -26,8 +26,7 @@
  */
 import { ANONYMOUS } from "../shares/clientKey.ts";
 import type { Principal } from "../auth/Principal.ts";
-import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
-import type { Config } from "../config/readConfig.ts";
+import { resourceTopic } from "../broadcast/Broadcaster.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Scope } from "../exchange/Exchange.ts";
@@ -40,38 +39,28 @@ import { describeMissing, requiredCapability } from "../protocol/requiredCapabil
 import { DEFAULT_PROTOCOL_VERSION } from "../protocol/versions.ts";
 import { LIST_CHANGED_METHOD, type ListKind, switchedState, switchOverrides } from "../definition/ListKind.ts";
 import type { Method } from "../definition/Method.ts";
-import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
 import { type KeyValueStore, scoped } from "../storage/KeyValueStore.ts";
 import { SessionStorage } from "../storage/SessionStorage.ts";
-import type { Homes } from "../home/Homes.ts";
-import type { Shares } from "../shares/Shares.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { ClientRequests } from "./ClientRequests.ts";
 import { sessionMethods } from "./sessionMethods.ts";
 import { checkRecordSize, DATA_PREFIX, SESSION_KEY, type SessionRecord } from "./SessionRecord.ts";
 import type { Refusal, ReplyChannel, Transport, TransportLink, TransportType } from "./Transport.ts";
-import { type HopTrace, type Network, OVER_HTTP, type RequestOrigin, type Telemetry } from "../telemetry/Telemetry.ts";
+import { type HopTrace, type Network, OVER_HTTP, type RequestOrigin } from "../telemetry/Telemetry.ts";
+import type { Runtime } from "../runtime/Runtime.ts";
 
 /** Seconds a client told 429 should wait: about the time a reading client needs to drain a full queue. */
 export const RETRY_AFTER_SECONDS = 1;
 /** How far past one TTL a pushed deadline goes (see the module header): fewer writes, at most this much longer life. */
 const DEADLINE_SLACK = 0.5;
 
-export interface SessionDeps {
-  server: CompiledServer;
+/**
+ * The runtime's members a session uses (`shares`: taken by the host at creation, renewed and given
+ * back here; `broadcast`: optional, where a host's sessions fan out no changes), and the host's
+ * own facts.
+ */
+export interface SessionDeps extends Pick<Runtime, "server" | "config" | "logger" | "env" | "homes" | "shares" | "telemetry">, Partial<Pick<Runtime, "broadcast">> {
   storage: KeyValueStore;
-  config: Config;
-  logger: Logger;
-  env: ServerEnv;
-  /** Where changes for everyone go (2026-07-28 `subscriptions/listen` streams); optional. */
-  broadcast?: Broadcaster;
-  /** Where definitions with a home of their own run (`home: "user"` or a handle); optional. */
-  homes?: Homes;
-  /** Where sessions are counted per client (fair shares): taken by the host at creation, renewed and given back here. */
-  shares?: Shares;
-  /** Where request spans go; undefined where tracing is off. */
-  telemetry?: Telemetry;
   /** How requests arrive, for their spans; default `OVER_HTTP`. */
   network?: Network;
   /** Asks the host to call `wakeup()` at this epoch-millisecond time (a Durable Object alarm). */
@@ -150,7 +139,8 @@ export class Session<T extends Transport = Transport> {
   }
 
   /** `owner`: the digest of the principal it is bound to (see `SessionRecord.owner`); `shareKey`: whose fair share it holds. */
-  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, owner?: string, shareKey?: string, now = Date.now()): Promise<Session<T>> {
+  static async create<T extends Transport>(id: string, type: TransportType<T>, deps: SessionDeps, owner?: string, shareKey?: string): Promise<Session<T>> {
+    const now = Date.now();
     const record: SessionRecord = { id, transport: type.kind, createdAt: now, expiresAt: pushedDeadline(now, deps.config.sessionIdleTtlMs) };
     if (owner !== undefined) record.owner = owner;
     if (shareKey !== undefined) record.shareKey = shareKey;

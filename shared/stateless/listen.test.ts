@@ -10,7 +10,7 @@ import { statelessPost } from "../routes/statelessPost.ts";
 import { resource, resourceTemplate } from "../server/resource.ts";
 import { MAX_LISTEN_RESOURCES, MAX_LISTEN_TASKS, OpenListens, planListen } from "./listen.ts";
 import { RequestState } from "./RequestState.ts";
-import type { StatelessDeps } from "./statelessExchange.ts";
+import type { StatelessHost } from "./statelessExchange.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 
 const server = new CompiledServer({
@@ -113,19 +113,19 @@ class HandBroadcaster implements Broadcaster {
   }
 }
 
-function depsWith(listens: OpenListens, broadcast: Broadcaster = new MemoryBroadcaster(65_536)): StatelessDeps {
+function depsWith(listens: OpenListens, broadcast: Broadcaster = new MemoryBroadcaster(65_536)): StatelessHost {
   const logger = new Logger("error", {}, () => {});
-  return { server, config: DEFAULT_CONFIG, logger, env: {}, requestState: new RequestState(undefined, 60_000), broadcast, listens };
+  return { runtime: { server, config: DEFAULT_CONFIG, logger, env: {}, broadcast }, requestState: new RequestState(undefined, 60_000), listens };
 }
 
-function post(deps: StatelessDeps, notifications: Record<string, unknown> = { resourceSubscriptions: ["test://counter"] }): Promise<Response> {
+function post(deps: StatelessHost, notifications: Record<string, unknown> = { resourceSubscriptions: ["test://counter"] }): Promise<Response> {
   const message = listenRequest(notifications);
   const request = new Request("http://localhost/mcp", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
     body: JSON.stringify(message),
   });
-  return statelessPost(request, [message], false, deps);
+  return statelessPost(deps, request, { messages: [message], batch: false });
 }
 
 /** The JSON-RPC error a response carries. */

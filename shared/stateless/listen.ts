@@ -17,20 +17,20 @@
  * revision cannot tell one client from another. Not here: where a listen is started and its slot
  * taken (`statelessPost`).
  */
-import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
+import { resourceTopic } from "../broadcast/Broadcaster.ts";
 import { type Checked, PASSED, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Outlet } from "../exchange/Exchange.ts";
 import { followAbort } from "../exchange/followAbort.ts";
 import { type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, notification, resultReply } from "../jsonrpc/messages.ts";
-import type { Logger } from "../log/Logger.ts";
 import { META } from "../protocol/metaKeys.ts";
 import type { SwitchView } from "../definition/ListKind.ts";
 import { MAX_URI_CHARS } from "../methods/resourceMethods.ts";
 import type { CompiledServer } from "../server/CompiledServer.ts";
 import { declaresTasks, tasksRequired } from "../methods/tasksExtension.ts";
-import { isTaskId, type Tasks } from "../tasks/Tasks.ts";
+import { isTaskId } from "../tasks/Tasks.ts";
+import type { Runtime } from "../runtime/Runtime.ts";
 import { DEFAULT_CONFIG } from "../config/readConfig.ts";
 
 /** Resources one listen request may watch: each is a subscription held open in the broadcaster. */
@@ -60,12 +60,6 @@ export interface ListenPlan {
   topics: string[];
   /** Tasks asked for (tasks extension): the ones found, and the caller's, are watched and acknowledged. */
   taskIds: string[];
-}
-
-/** Where a listen finds tasks to watch, and whose they may be. */
-export interface TaskWatch {
-  tasks: Tasks | undefined;
-  owner: string | undefined;
 }
 
 /**
@@ -184,14 +178,26 @@ function busy(message: string): McpError {
   return new McpError(429, ErrorCode.ServerBusy, message, undefined, { "retry-after": String(LISTEN_RETRY_AFTER_SECONDS) });
 }
 
+/** One `subscriptions/listen` request, as `admitStateless` planned it; `owner`: whose tasks it may watch. */
+export interface ListenCall {
+  readonly request: JsonRpcRequest;
+  readonly plan: ListenPlan;
+  readonly outlet: Outlet;
+  readonly cancel: AbortSignal;
+  readonly done?: () => void;
+  readonly owner?: string;
+}
+
 /**
  * Subscribes, sends the acknowledgement, and resolves; the notifications then flow to `outlet`
  * until `cancel` aborts (the client closed the stream or cancelled the request: nothing more is
  * sent, and the outlet is dropped) or a subscriber is dropped (a final result is the reply).
  * Either way the outlet ends exactly once, and `done` runs after, also when subscribing fails
- * (then this rejects) or ending the outlet throws.
+ * (then this rejects) or ending the outlet throws. The runtime's `tasks` are watched for `taskIds`.
  */
-export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcast: Broadcaster, outlet: Outlet, cancel: AbortSignal, logger: Logger, done?: () => void, watch?: TaskWatch): Promise<void> {
+export async function listen(runtime: Pick<Runtime, "broadcast" | "logger" | "tasks">, call: ListenCall): Promise<void> {
+  const { request: message, plan, outlet, cancel, done, owner } = call;
+  const { logger } = runtime;
   const controller = new AbortController();
   const stop = () => controller.abort();
   const unlink = followAbort(cancel, controller);
@@ -208,12 +214,11 @@ export async function listen(message: JsonRpcRequest, plan: ListenPlan, broadcas
   };
   let streams: ReadableStream<Uint8Array>[];
   try {
-    streams = await Promise.all(plan.topics.map((topic) => broadcast.subscribe(topic, controller.signal)));
+    streams = await Promise.all(plan.topics.map((topic) => runtime.broadcast.subscribe(topic, controller.signal)));
     const notifications = { ...plan.honored };
     if (message.params?.notifications && "taskIds" in (message.params.notifications as object)) {
       // Only tasks that exist and are the caller's are watched; the acknowledgement names them.
-      const { tasks, owner } = watch ?? { tasks: undefined, owner: undefined };
-      const watched = await Promise.all(plan.taskIds.map((id) => (tasks && isTaskId(id) ? tasks.watch(id, owner, controller.signal) : undefined)));
+      const watched = await Promise.all(plan.taskIds.map((id) => (runtime.tasks && isTaskId(id) ? runtime.tasks.watch(id, owner, controller.signal) : undefined)));
       notifications.taskIds = plan.taskIds.filter((_, i) => watched[i]);
       streams.push(...watched.filter((stream) => stream !== undefined));
     }

@@ -13,18 +13,14 @@
  */
 import type { ClientAddress } from "../http/clientAddress.ts";
 import type { Caller } from "../auth/Caller.ts";
-import { type Broadcaster, resourceTopic } from "../broadcast/Broadcaster.ts";
-import type { Config } from "../config/readConfig.ts";
+import { resourceTopic } from "../broadcast/Broadcaster.ts";
 import { McpError } from "../errors/McpError.ts";
 import { CONTROL_FLOW } from "../errors/HandlerFailure.ts";
 import type { Cancellation } from "../exchange/Cancellation.ts";
 import type { Exchange, Outlet, Scope } from "../exchange/Exchange.ts";
 import { type JsonRpcRequest, notification } from "../jsonrpc/messages.ts";
-import type { Logger } from "../log/Logger.ts";
 import { LIST_CHANGED_METHOD } from "../definition/ListKind.ts";
 import type { Result } from "../definition/Method.ts";
-import type { ServerEnv } from "../definition/RequestContext.ts";
-import type { CompiledServer } from "../server/CompiledServer.ts";
 import { decorateResult } from "./decorateResult.ts";
 import { isModernVersion } from "../protocol/versions.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
@@ -33,11 +29,10 @@ import type { OpenListens } from "./listen.ts";
 import type { RequestMeta } from "./readRequestMeta.ts";
 import { paramsDigest, type RequestState } from "./RequestState.ts";
 import { taskRoutingOf } from "../tasks/TaskRouting.ts";
-import type { Tasks } from "../tasks/Tasks.ts";
-import type { Homes } from "../home/Homes.ts";
 import { runInHome } from "../home/runInHome.ts";
 import { clientKey } from "../shares/clientKey.ts";
-import { continuedParams, type Network, OVER_HTTP, type Telemetry } from "../telemetry/Telemetry.ts";
+import { continuedParams, type Network, OVER_HTTP } from "../telemetry/Telemetry.ts";
+import type { Runtime } from "../runtime/Runtime.ts";
 
 /** What `ctx.startTask()` throws in the request, to end the handler there; the exchange then creates the task. */
 class TaskStarted extends Error {
@@ -45,26 +40,27 @@ class TaskStarted extends Error {
   readonly [CONTROL_FLOW] = true;
 }
 
-/** What the 2026-07-28 path needs, built once per environment. */
-export interface StatelessDeps {
-  server: CompiledServer;
-  config: Config;
-  logger: Logger;
-  env: ServerEnv;
-  requestState: RequestState;
-  broadcast: Broadcaster;
-  /** The listen requests open through these deps (MAX_OPEN_LISTENS): one count per isolate or process. */
-  listens: OpenListens;
-  /** Where tasks live (tasks extension); undefined where none are hosted. */
-  tasks?: Tasks;
-  /** Where definitions with a home of their own run (`home: "user"` or a handle); undefined where none are hosted. */
-  homes?: Homes;
-  /** Where request spans go; undefined where tracing is off. */
-  telemetry?: Telemetry;
+/** What the 2026-07-28 path needs, built once per environment: the runtime, and what this path keeps beside it. */
+export interface StatelessHost {
+  readonly runtime: Runtime;
+  /** Seals and opens the `requestState` of input rounds. */
+  readonly requestState: RequestState;
+  /** The listen requests open through this host (MAX_OPEN_LISTENS): one count per isolate or process. */
+  readonly listens: OpenListens;
   /** How requests arrive, for their spans; default `OVER_HTTP`. */
-  network?: Network;
-  /** Answers made from plain data get a `Response` without a body (`toResponse`): the runtime edge writes them itself. */
-  bodylessAnswers?: boolean;
+  readonly network?: Network;
+}
+
+/**
+ * One request of this revision, as admitted: the message, its metadata, and who sent it.
+ * `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose a
+ * `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
+ */
+export interface StatelessCall {
+  readonly request: JsonRpcRequest;
+  readonly meta: RequestMeta;
+  readonly caller?: Caller;
+  readonly address?: ClientAddress;
 }
 
 /** The methods of the features (tools, prompts, resources, completion): every revision's, none needs a session. */
@@ -80,13 +76,14 @@ export const SESSIONLESS_METHODS: ReadonlySet<string> = new Set(["ping", ...FEAT
 const MAY_ASK = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /**
- * A request of this revision other than `subscriptions/listen`, answered on `outlet`; `cancellation`
- * cancels it. `caller`: where tokens are checked, who sent it: its handler's `ctx.auth`, and whose
- * a `requestState` it seals or opens may be; with `address`, whose fair share a task it starts holds.
- * `link`: the transport's trace context (an HTTP `traceparent` header), linked from the request's span.
+ * The exchange of one request of this revision other than `subscriptions/listen`, for the
+ * execution core (`runExchange`), answered on `outlet`; `cancellation` cancels it. `link`: the
+ * transport's trace context (an HTTP `traceparent` header), linked from the request's span.
  */
-export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, deps: StatelessDeps, outlet: Outlet, cancellation?: Cancellation, caller?: Caller, address?: ClientAddress, link?: string): Exchange {
-  const { server, config } = deps;
+export function statelessExchange(host: StatelessHost, call: StatelessCall, outlet: Outlet, cancellation?: Cancellation, link?: string): Exchange {
+  const { runtime } = host;
+  const { server, config } = runtime;
+  const { request, meta, caller, address } = call;
   const { method } = request;
   const params = request.params ?? {};
   const modern = isModernVersion(meta.protocolVersion);
@@ -102,11 +99,11 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
   const inputRequired = async (asked: InputRounds): Promise<Result> => ({
     resultType: "input_required",
     inputRequests: asked.pending,
-    requestState: await deps.requestState.seal(method, await digest(), asked.used),
+    requestState: await host.requestState.seal(method, await digest(), asked.used),
     _meta: decorateResult(method, {}, server)._meta,
   });
   const scope: Scope = {
-    env: deps.env,
+    env: runtime.env,
     client: { protocolVersion: meta.protocolVersion, info: meta.clientInfo, capabilities: meta.clientCapabilities },
     logLevel: () => meta.logLevel,
     ask: (askMethod, askParams, key) => {
@@ -114,8 +111,8 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       if (!mayAsk || !rounds) return Promise.reject(new Error(`${method} cannot ask the client for input; only tools/call, prompts/get and resources/read can`));
       return rounds.ask(askMethod, askParams, key);
     },
-    resourceUpdated: (uri) => deps.broadcast.publish(resourceTopic(uri), notification("notifications/resources/updated", { uri })),
-    listChanged: (feature) => deps.broadcast.publish(feature, notification(LIST_CHANGED_METHOD[feature])),
+    resourceUpdated: (uri) => runtime.broadcast.publish(resourceTopic(uri), notification("notifications/resources/updated", { uri })),
+    listChanged: (feature) => runtime.broadcast.publish(feature, notification(LIST_CHANGED_METHOD[feature])),
     finish: (result) => (!modern ? result : rounds?.needsInput ? inputRequired(rounds) : decorateResult(method, result, server)),
     // A read or prompt handler's ask rejects it with InputRequired; the asks stand.
     recover: async (error) => (rounds?.needsInput && !(error instanceof McpError) ? inputRequired(rounds) : undefined),
@@ -126,7 +123,7 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
       throw new TaskStarted("ctx.startTask(): the call goes on as a task");
     },
   };
-  const { telemetry } = deps;
+  const { telemetry } = runtime;
   return {
     request,
     auth: caller?.auth,
@@ -134,32 +131,32 @@ export function statelessExchange(request: JsonRpcRequest, meta: RequestMeta, de
     outlet,
     cancellation,
     onError: server.onError,
-    trace: telemetry && { telemetry, origin: { ...(deps.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address?.(), link } },
-    log: deps.logger,
+    trace: telemetry && { telemetry, origin: { ...(host.network ?? OVER_HTTP), protocolVersion: meta.protocolVersion, clientAddress: address?.(), link } },
+    log: runtime.logger,
     timeoutMs: config.handlerTimeoutMs,
     maxReplyBytes: config.maxQueueBytes,
     run: async (ctx) => {
-      const sealed = mayAsk && params.requestState !== undefined ? await deps.requestState.open(params.requestState, method, await digest()) : {};
+      const sealed = mayAsk && params.requestState !== undefined ? await host.requestState.open(params.requestState, method, await digest()) : {};
       rounds = new InputRounds(sealed, mayAsk ? params.inputResponses : undefined, meta.clientCapabilities);
       if (!modern && !SESSIONLESS_METHODS.has(method) && !server.isExtensionMethod(method)) {
         throw McpError.invalidRequest(`${method} needs a session: send the Mcp-Session-Id that initialize returned`);
       }
       if (!modern && method === "ping") return {};
-      if (method === "server/discover") return server.discover(deps.tasks !== undefined);
+      if (method === "server/discover") return server.discover(runtime.tasks !== undefined);
       // Without a task host the extension is not advertised, so its methods are unknown here (-32601).
       const tasks = taskRoutingOf(server);
-      if (tasks?.methods.has(method) && deps.tasks) return tasks.answer(method, params, meta.clientCapabilities, deps.tasks, caller?.owner);
+      if (tasks?.methods.has(method) && runtime.tasks) return tasks.answer(method, params, meta.clientCapabilities, runtime.tasks, caller?.owner);
       const handler = STATELESS_METHODS.has(method) || server.isExtensionMethod(method) ? server.method(method) : undefined;
       if (!handler) throw McpError.methodNotFound(method);
-      const task = method === "tools/call" ? tasks?.plan(server, params, meta.clientCapabilities, deps.tasks) : undefined;
-      const route = { homes: deps.homes, owner: caller?.owner, client: () => clientKey(caller, address?.()) };
+      const task = method === "tools/call" ? tasks?.plan(server, params, meta.clientCapabilities, runtime.tasks) : undefined;
+      const route = { homes: runtime.homes, owner: caller?.owner, client: () => clientKey(caller, address?.()) };
       if (!task || !tasks) return runInHome(server, method, params, ctx, handler, route);
       // The task's runs continue this request's trace under its span (its stored `_meta.traceparent`).
-      if (!task.startsItself) return tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address?.()));
+      if (!task.startsItself) return tasks.start(runtime.tasks!, continuedParams(params, ctx), scope.client, caller, {}, await clientKey(caller, address?.()));
       // Runs until it asks (an InputRequiredResult, as any call) or starts its task with the answers so far.
       startable = true;
       const result = await runInHome(server, method, params, ctx, handler, route);
-      return started && !rounds.needsInput ? tasks.start(deps.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address?.())) : result;
+      return started && !rounds.needsInput ? tasks.start(runtime.tasks!, continuedParams(params, ctx), scope.client, caller, rounds.used, await clientKey(caller, address?.())) : result;
     },
   };
 }

@@ -54,7 +54,7 @@ import { carriesVersionMeta } from "../stateless/classifyEra.ts";
 import { listen, OpenListens } from "../stateless/listen.ts";
 import { RequestState, requestStateSecret } from "../stateless/RequestState.ts";
 import { forThisEra } from "../errors/forThisEra.ts";
-import { type StatelessDeps, statelessExchange } from "../stateless/statelessExchange.ts";
+import { type StatelessHost, statelessExchange } from "../stateless/statelessExchange.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { SingleStreamTransport } from "./SingleStreamTransport.ts";
 import { type Network, OVER_HTTP, type Telemetry } from "../telemetry/Telemetry.ts";
@@ -125,7 +125,8 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   // live as long as the connection: a client that goes away cannot poll them any more. One
   // connection is one process's worth of listeners: changes fan out in memory.
   const runtime = localRuntime(server, { env, config, logger, homes: options.homes, telemetry: options.telemetry });
-  const { broadcast, homes, telemetry, tasks } = runtime;
+  const { broadcast, homes, telemetry } = runtime;
+  // Not the runtime's shares: the connection is its one session, counted by nothing.
   const session = await Session.create(newSessionId(), SingleStreamTransport.messages(kind), {
     server,
     storage: new MemoryStorage(),
@@ -143,7 +144,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
   const { transport } = session;
   const log = logger.child({ session: logId(session.record.id), transport: kind });
   // A listen here also holds a reservation of the connection's budget, which bounds it per connection.
-  const stateless: StatelessDeps = { server, config, logger: log, env, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), broadcast, listens: new OpenListens(), tasks, homes, telemetry, network };
+  const stateless: StatelessHost = { runtime: { ...runtime, logger: log }, requestState: new RequestState(requestStateSecret(env), config.requestStateTtlMs), listens: new OpenListens(), network };
 
   const reader = options.messages.readable.getReader();
   const writer = options.messages.writable.getWriter();
@@ -171,7 +172,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
     if (full) return full.error;
     const outlet = transport.replies.outlet(session.budget.reserve(size));
     if (!plan) {
-      void session.exchanges.start(statelessExchange(message, meta, stateless, outlet, undefined, caller));
+      void session.exchanges.start(statelessExchange(stateless, { request: message, meta, caller }, outlet));
       return undefined;
     }
     // A listen is not a handler: it holds its id (for notifications/cancelled) but no slot.
@@ -180,7 +181,7 @@ export async function serveMessages(options: ServeMessagesOptions): Promise<void
       outlet.drop();
       return idInUse(message.id);
     }
-    void listen(message, plan, broadcast, outlet, held.cancellation.signal, log, held.release, { tasks: stateless.tasks, owner: caller?.owner }).catch((error) =>
+    void listen(stateless.runtime, { request: message, plan, outlet, cancel: held.cancellation.signal, done: held.release, owner: caller?.owner }).catch((error) =>
       // The subscription failed before its acknowledgement (listen dropped the outlet): answer it.
       write(JSON.stringify(errorReply(message.id, forThisEra(toMcpError(error, log))))),
     );

@@ -24,13 +24,11 @@
  * TASK_LEASE_MS while it runs), one call per `tasks/get`, `tasks/update` or `tasks/cancel`, and at
  * most four stored values of at most 1 MiB each, all deleted at the TTL.
  */
-import { DurableObject, waitUntil } from "cloudflare:workers";
-import { readConfig } from "../../../shared/config/readConfig.ts";
+import { DurableObject } from "cloudflare:workers";
 import { ErrorCode } from "../../../shared/errors/errorCodes.ts";
 import { McpError } from "../../../shared/errors/McpError.ts";
 import { errorResponse } from "../../../shared/http/errorResponse.ts";
 import { notification } from "../../../shared/jsonrpc/messages.ts";
-import { Logger } from "../../../shared/log/Logger.ts";
 import type { Result } from "../../../shared/definition/Method.ts";
 import type { ServerEnv } from "../../../shared/definition/RequestContext.ts";
 import type { CompiledServer } from "../../../shared/server/CompiledServer.ts";
@@ -40,7 +38,7 @@ import { durableStorage } from "../../../durable/durableStorage.ts";
 import { closeAll, closeBack, sendLine } from "../../../durable/sockets.ts";
 import { OWNER_HEADER } from "./taskProtocol.ts";
 import { type Settled, settle } from "../../../durable/settled.ts";
-import { workersPart } from "../../../durable/WorkersPart.ts";
+import { workersRuntime } from "../../../durable/workersRuntime.ts";
 
 /** What the task object reads from its environment. */
 export type TaskObjectEnv = ServerEnv;
@@ -56,19 +54,9 @@ export class TaskObject extends DurableObject<TaskObjectEnv> {
 
   constructor(ctx: DurableObjectState, env: TaskObjectEnv, definition: CompiledServer) {
     super(ctx, env);
-    const config = readConfig(env);
-    const logger = new Logger(config.logLevel);
     // What the definition's capabilities bring here (`watch()`: where `ctx.resourceUpdated` and `ctx.listChanged` fan out; without it, nowhere).
-    const workers = workersPart(definition);
     this.#host = new TaskHost({
-      server: definition,
-      config,
-      logger,
-      telemetry: definition.telemetryFor(env, logger, waitUntil),
-      env,
-      broadcast: workers.broadcaster?.(env, config.maxQueueBytes),
-      homes: workers.homes?.(env, definition),
-      shares: workers.shares?.(env),
+      ...workersRuntime(definition, env),
       store: durableStorage(ctx.storage),
       schedule: (at) => (at === undefined ? ctx.storage.deleteAlarm() : ctx.storage.setAlarm(at)),
       publish: (task) => sendLine(ctx.getWebSockets(), notification("notifications/tasks", task)),
