@@ -8,7 +8,7 @@
  */
 import { build } from "esbuild";
 import { gzipSync } from "node:zlib";
-import { sourceAliases } from "./sourceAliases.mjs";
+import { WORKER_BUILD } from "./bundleWorker.mjs";
 
 const entry = process.argv[2] ?? "test/bundle/rawSchemaWorker.ts";
 
@@ -28,21 +28,7 @@ const AREAS = [
   ["the rest: JSON-RPC, errors, protocol, logging, bytes, auth, the entry", /./],
 ];
 
-const result = await build({
-  entryPoints: [entry],
-  bundle: true,
-  minify: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  mainFields: ["module", "main"],
-  conditions: ["workerd", "worker", "browser"],
-  external: ["cloudflare:*"],
-  alias: sourceAliases("workerd"),
-  metafile: true,
-  write: false,
-  logLevel: "error",
-});
+const result = await build({ ...WORKER_BUILD, entryPoints: [entry], minify: true, metafile: true, write: false });
 const bytes = AREAS.map(() => 0);
 for (const [path, input] of Object.entries(Object.values(result.metafile.outputs)[0].inputs)) bytes[AREAS.findIndex(([, pattern]) => pattern.test(path))] += input.bytesInOutput;
 const output = result.outputFiles[0].contents;

@@ -28,18 +28,18 @@ function sourceResolver(condition) {
  * @param {{ minify?: boolean }} [options]  minify as `wrangler deploy` does with `minify = true`
  */
 export async function bundleWorker(entry, outfile, { minify = false } = {}) {
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    minify,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:*"],
-    plugins: [fromWorkersSource],
-    logLevel: "error",
-  });
+  await build({ ...WORKER_BUILD, entryPoints: [entry], outfile, minify });
 }
+
+/** esbuild's options for a Worker as wrangler builds one, `durable-mcp` taken from source: the entry and output are the caller's. */
+export const WORKER_BUILD = {
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  mainFields: ["module", "main"],
+  conditions: ["workerd", "worker", "browser"],
+  external: ["cloudflare:*"],
+  plugins: [fromWorkersSource],
+  logLevel: "error",
+};
