@@ -25,14 +25,12 @@
  * Not here: where the request came from (the caller's era runs it through `runInHome`), how the
  * handler's context reaches a remote home (`durable/homePeer.ts`).
  */
-import type { Config } from "../../shared/config/readConfig.ts";
 import { McpError } from "../../shared/errors/McpError.ts";
 import type { Result } from "../../shared/definition/Method.ts";
 import type { RequestContext, SqlDatabase } from "../../shared/definition/RequestContext.ts";
-import type { Logger } from "../../shared/log/Logger.ts";
 import { logId } from "../../shared/log/logId.ts";
-import type { CompiledServer } from "../../shared/server/CompiledServer.ts";
 import type { AtomicStore } from "../../shared/storage/AtomicStore.ts";
+import type { Runtime } from "../../shared/runtime/Runtime.ts";
 import { BoundedStorage } from "./BoundedStorage.ts";
 import { type HomeRecord, RECORD_KEY, SHARE_PREFIX } from "./HomeRecord.ts";
 import { type Checked, PASSED, refused } from "../../shared/errors/Checked.ts";
@@ -46,10 +44,8 @@ import { ANONYMOUS } from "../../shared/shares/clientKey.ts";
 /** How often reads alone push a home's `usedAt`: a day, or a tenth of the retention if that is shorter. */
 const TOUCH_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
-export interface HomeHostDeps {
-  server: CompiledServer;
-  config: Config;
-  logger: Logger;
+/** The runtime's members a home uses, and its host's own: the home's store, its alarm, its SQL. */
+export interface HomeHostDeps extends Pick<Runtime, "server" | "config" | "logger"> {
   store: AtomicStore;
   /** Sets (or, with undefined, clears) the home's one alarm, at an epoch-millisecond time. */
   schedule(atMs: number | undefined): Promise<void>;
