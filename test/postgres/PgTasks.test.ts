@@ -31,6 +31,8 @@ const config = readConfig({ TASK_LEASE_MS: "3000", TASK_TTL_MS: "600000", MAX_TA
 const runs = new Map<string, number>();
 /** The tasks whose first run waits until aborted, as a run on a process that dies does. */
 const hangFirst = new Set<string>();
+/** The tasks one of whose runs was aborted. */
+const aborted = new Set<string>();
 
 const server = new CompiledServer({
   name: "pg-tasks-test",
@@ -44,6 +46,7 @@ const server = new CompiledServer({
       handler: async ({ steps, ms }, ctx) => {
         const run = (runs.get(ctx.taskId!) ?? 0) + 1;
         runs.set(ctx.taskId!, run);
+        ctx.signal.addEventListener("abort", () => aborted.add(ctx.taskId!), { once: true });
         if (run === 1 && hangFirst.has(ctx.taskId!)) await pause(3_600_000, ctx.signal);
         for (let step = 1; step <= steps; step++) {
           await pause(ms, ctx.signal);
@@ -157,6 +160,23 @@ it("runs again, on another process, a task whose process stopped mid-run without
   const done = await until(second, start.taskId, (task) => task?.status === "completed");
   expect(done.result.content[0].text).toBe("finished 2 steps on run 2");
   expect(runs.get(start.taskId)).toBe(2);
+});
+
+it("stops a run whose lease another process holds now, and runs the task again once that lease lapses", { timeout: 30_000 }, async () => {
+  const runner = await host();
+  const start = startOf(2, 50);
+  hangFirst.add(start.taskId);
+  await runner.create(start);
+  await until(runner, start.taskId, () => runs.get(start.taskId) === 1);
+  // Another process took the wakeup (this one's lease lapsed in a pause): the run here stops at its next renewal.
+  await pools[0]!`UPDATE mcp_tasks SET lease_owner = 'another-process', lease_until = now() + interval '1 hour' WHERE id = ${start.taskId}`;
+  await until(runner, start.taskId, () => aborted.has(start.taskId));
+  expect(await runner.get(start.taskId, undefined)).toMatchObject({ status: "working" });
+  expect((await pools[0]!`SELECT lease_owner FROM mcp_tasks WHERE id = ${start.taskId}`)[0]!.lease_owner).toBe("another-process");
+  // That process died too: its lease lapses, and the task runs again.
+  await pools[0]!`UPDATE mcp_tasks SET lease_until = now() - interval '1 second', wake_at = now() WHERE id = ${start.taskId}`;
+  const done = await until(runner, start.taskId, (task) => task?.status === "completed");
+  expect(done.result.content[0].text).toBe("finished 2 steps on run 2");
 });
 
 it("lets a listener on one process hear a task complete on another", async () => {

@@ -34,6 +34,7 @@ import type { Tasks } from "../../../shared/tasks/Tasks.ts";
 import type { TaskStart } from "../../../shared/tasks/TaskState.ts";
 import { PgChannel, type Subscription } from "../../../postgres/PgChannel.ts";
 import { PgStorage } from "../../../postgres/PgStorage.ts";
+import { logId } from "../../../shared/log/logId.ts";
 import { TaskHost } from "../TaskHost.ts";
 
 /** The channel every process's task hosts announce changes on: the payload is a task id. */
@@ -198,13 +199,16 @@ export class PgTasks implements Tasks {
     return erased;
   }
 
-  /** A host for one operation on the task: its state is read from the database, not kept. */
-  #host(taskId: string): TaskHost {
+  /**
+   * A host for one operation on the task, or for its wakeup (`leased`: this process holds the
+   * lease): its state is read from the database, not kept.
+   */
+  #host(taskId: string, leased = false): TaskHost {
     return new TaskHost({
       ...this.#options,
       store: PgStorage.task(this.#sql, taskId),
       shared: true,
-      schedule: (at) => this.#schedule(taskId, at),
+      schedule: (at) => (leased ? this.#renew(taskId, at) : this.#schedule(taskId, at)),
       publish: () => this.#announce(taskId),
       gone: () => this.#announce(taskId),
     });
@@ -221,13 +225,24 @@ export class PgTasks implements Tasks {
     for (const listener of this.#listeners.get(taskId) ?? []) listener();
   }
 
-  /** Sets (or clears) the task's one wakeup; while this process holds its lease, the lease moves with it. */
+  /** Sets (or clears) the task's one wakeup, leaving its lease as it is (a change made beside a run: answers, a cancellation). */
   async #schedule(taskId: string, at: number | undefined): Promise<void> {
+    await this.#sql`UPDATE mcp_tasks SET wake_at = ${at === undefined ? null : new Date(at)} WHERE id = ${taskId}`;
+  }
+
+  /**
+   * The wakeup under way here sets the next one, and its lease moves with it (a run renews it so).
+   * A lease another process holds now (this one's lapsed: a pause longer than the lease) is not
+   * taken back: the run here stops, and the other's stands.
+   */
+  async #renew(taskId: string, at: number | undefined): Promise<void> {
     const wakeAt = at === undefined ? null : new Date(at);
-    await this.#sql`
-      UPDATE mcp_tasks SET wake_at = ${wakeAt},
-        lease_until = CASE WHEN lease_owner = ${this.leaseOwner} THEN ${wakeAt} ELSE lease_until END
-      WHERE id = ${taskId}`;
+    const renewed = await this.#sql`UPDATE mcp_tasks SET wake_at = ${wakeAt}, lease_until = ${wakeAt} WHERE id = ${taskId} AND lease_owner = ${this.leaseOwner} RETURNING id`;
+    if (renewed.length > 0) return;
+    const host = this.#awake.get(taskId);
+    if (!host) return;
+    this.#options.logger.warn("task.lease-lost", { task: logId(taskId) });
+    host.stop();
   }
 
   /** Deletes a batch of tasks past their TTL, then claims and wakes a batch of due ones. */
@@ -277,7 +292,7 @@ export class PgTasks implements Tasks {
   /** Wakes a task whose lease this process holds, then gives the lease back (the wakeup it set stays). */
   async #wake(taskId: string): Promise<void> {
     if (this.#awake.has(taskId) || this.#closed) return;
-    const host = this.#host(taskId);
+    const host = this.#host(taskId, true);
     this.#awake.set(taskId, host);
     try {
       await host.wake();
