@@ -76,7 +76,7 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (owner, key)
       );
       CREATE INDEX mcp_tasks_wake_at ON mcp_tasks (wake_at) WHERE wake_at IS NOT NULL;
-      CREATE INDEX mcp_tasks_expires_at ON mcp_tasks (expires_at) WHERE expires_at IS NOT NULL;
+      CREATE INDEX mcp_tasks_expires_at ON mcp_tasks (expires_at NULLS FIRST);
       CREATE INDEX mcp_tasks_owner ON mcp_tasks (owner) WHERE owner IS NOT NULL;
     `,
   },

@@ -4,12 +4,17 @@
  * run it once; a run whose process stops without giving its lease back is taken by another once
  * the lease lapses (TASK_LEASE_MS is 3 s here) and completes; a listener on one process hears a
  * task finish on another; a cancellation through one stops the run on another; a task past its
- * TTL leaves no row; a task past the bound is refused and leaves no row.
+ * TTL leaves no row; a task past the bound is refused and leaves no row. A Deno process killed
+ * outright mid-run (`test/fixtures/pgTasksDeno.ts`) loses its task to another, which completes it.
  */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import postgres, { type Sql } from "postgres";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
+import { DENO_FLAGS, denoBinary } from "../../scripts/startDenoServer.mjs";
 import { migrate } from "../../postgres/migrate.ts";
+import { PgStorage } from "../../postgres/PgStorage.ts";
 import { PgTasks } from "../../capabilities/tasks/postgres/PgTasks.ts";
 import { tasks } from "../../capabilities/tasks/tasks.ts";
 import { MemoryBroadcaster } from "../../shared/broadcast/MemoryBroadcaster.ts";
@@ -162,6 +167,23 @@ it("runs again, on another process, a task whose process stopped mid-run without
   expect(runs.get(start.taskId)).toBe(2);
 });
 
+it("completes, on this process, a task whose run was under way in a process killed outright (Deno, SIGKILL)", { timeout: 60_000 }, async () => {
+  const child = spawn(denoBinary, [...DENO_FLAGS, "test/fixtures/pgTasksDeno.ts", database.url], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    const [line] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
+    const { taskId, leaseOwner } = JSON.parse(line!);
+    expect((await pools[0]!`SELECT lease_owner FROM mcp_tasks WHERE id = ${taskId}`)[0]!.lease_owner).toBe(leaseOwner);
+    child.kill("SIGKILL");
+    await exited;
+    const survivor = await host();
+    const done = await until(survivor, taskId, (task) => task?.status === "completed");
+    expect(done.result.content[0].text).toBe("finished 2 steps on run 1");
+  } finally {
+    child.kill("SIGKILL");
+  }
+});
+
 it("stops a run whose lease another process holds now, and runs the task again once that lease lapses", { timeout: 30_000 }, async () => {
   const runner = await host();
   const start = startOf(2, 50);
@@ -232,6 +254,17 @@ it("leaves no row of a task past its TTL, swept by whichever process polls", asy
   while ((await rowsOf(start.taskId)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await rowsOf(start.taskId)).toBe(0);
   expect(await runner.get(start.taskId, undefined)).toBeUndefined();
+});
+
+it("leaves no row that a late write made again for a task already deleted", async () => {
+  await host();
+  const taskId = newTaskId();
+  // A run's last write, landing after its task was erased: the row it makes has no TTL.
+  await PgStorage.task(pools[0]!, taskId).put("task", { status: "working" });
+  expect(await rowsOf(taskId)).toBe(2);
+  const deadline = Date.now() + 10_000;
+  while ((await rowsOf(taskId)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await rowsOf(taskId)).toBe(0);
 });
 
 it("leaves no row of a task its host deletes at its TTL", { timeout: 30_000 }, async () => {

@@ -20,7 +20,10 @@
  *   write commits): a run elsewhere hears a cancellation and stops, and listeners
  *   (`subscriptions/listen` with `taskIds`) on any process read the task again.
  * - Tasks past their TTL are deleted by whichever process polls, in batches of `SWEEP_BATCH`,
- *   even those whose wakeup was lost: a task that ends leaves no row.
+ *   even those whose wakeup was lost, and so is a row with no TTL (a late write of a run to a
+ *   task deleted meanwhile makes one again): a task that ends leaves no row.
+ * - Times are the processes' clocks (the host's `createdAt`, leases, wakeups): they must agree to
+ *   well within TASK_LEASE_MS, as any fleet's clocks kept by NTP do.
  *
  * Bounded as `LocalTasks` is, through the runtime's fair shares: MAX_TASKS and MAX_TASK_BYTES,
  * MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT (across the processes when the runtime's
@@ -144,7 +147,6 @@ export class PgTasks implements Tasks {
   }
 
   async watch(taskId: string, owner: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | undefined> {
-    if (!(await this.get(taskId, owner))) return undefined;
     // One pending change at most: a burst of announcements is one read, of the latest state.
     let changed = false;
     let wake: (() => void) | undefined;
@@ -160,6 +162,11 @@ export class PgTasks implements Tasks {
       if (listeners.size === 0 && this.#listeners.get(taskId) === listeners) this.#listeners.delete(taskId);
       wake?.();
     };
+    // Listening before the first read: a change made meanwhile is heard.
+    if (!(await this.get(taskId, owner).catch(() => undefined))) {
+      stop();
+      return undefined;
+    }
     signal.addEventListener("abort", stop, { once: true });
     let last = "";
     return new ReadableStream<Uint8Array>(
@@ -253,7 +260,7 @@ export class PgTasks implements Tasks {
       const now = new Date();
       const swept = await this.#sql<{ id: string }[]>`
         DELETE FROM mcp_tasks WHERE id IN (
-          SELECT id FROM mcp_tasks WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+          SELECT id FROM mcp_tasks WHERE expires_at <= ${now} OR expires_at IS NULL ORDER BY expires_at NULLS FIRST LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING id`;
       for (const { id } of swept) this.#announce(id);
       const claimed = await this.#sql<{ id: string }[]>`
