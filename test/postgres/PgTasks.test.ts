@@ -304,3 +304,12 @@ it("erases a principal's tasks for every process: no row is left", async () => {
   expect(await one.get(mine.taskId, "owner-digest")).toBeUndefined();
   expect(await rowsOf(theirs.taskId)).toBeGreaterThan(0);
 });
+
+it("refuses to start, with the driver's error, while the database cannot be reached", async () => {
+  const unreachable = postgres("postgres://nobody@127.0.0.1:1/none", { max: 1, connect_timeout: 2, onnotice: () => {} });
+  pools.push(unreachable);
+  const tasksHost = new PgTasks(unreachable, { server, config, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536), shares: new LocalShares(config) });
+  hosts.push(tasksHost);
+  await expect(tasksHost.start()).rejects.toThrow(/ECONNREFUSED|connect/);
+  await expect(tasksHost.start()).rejects.toThrow(/ECONNREFUSED|connect/);
+});

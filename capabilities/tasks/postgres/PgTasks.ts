@@ -80,7 +80,10 @@ export class PgTasks implements Tasks {
     this.leaseOwner = options.leaseOwner ?? crypto.randomUUID();
   }
 
-  /** Listens for changes and starts looking for due wakeups (a restarted process picks up what is due at once). Resolves once listening. */
+  /**
+   * Listens for changes and starts looking for due wakeups (a restarted process picks up what is
+   * due at once). Resolves once listening; rejects when the database cannot be reached.
+   */
   async start(): Promise<void> {
     this.#closed = false;
     this.#subscription ??= this.#channel.subscribe(
@@ -90,7 +93,15 @@ export class PgTasks implements Tasks {
         for (const taskId of new Set([...this.#awake.keys(), ...this.#listeners.keys()])) this.#heard(taskId);
       },
     );
-    await this.#subscription;
+    try {
+      await this.#subscription;
+    } catch (error) {
+      // Not listening (the database unreachable): a later `start` tries again.
+      this.#subscription = undefined;
+      throw error;
+    }
+    // Closed while it started: nothing is left running.
+    if (this.#closed) return;
     this.#poller ??= setInterval(() => void this.#poll(), POLL_MS);
     await this.#poll();
   }
