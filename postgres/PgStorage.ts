@@ -1,7 +1,7 @@
 /**
- * `AtomicStore` in PostgreSQL: a session's or a home's key-value rows, what several Node or Deno
- * processes on one database share. Each store is one owner row (`mcp_sessions` or `mcp_homes`,
- * by id) and its entries (`mcp_session_entries` / `mcp_home_entries`: owner, key, value), made by
+ * `AtomicStore` in PostgreSQL: a session's, a home's or a task's key-value rows, what several Node or Deno
+ * processes on one database share. Each store is one owner row (`mcp_sessions`, `mcp_homes` or `mcp_tasks`,
+ * by id) and its entries (`mcp_session_entries`, `mcp_home_entries`, `mcp_task_entries`: owner, key, value), made by
  * `migrate`. The owner row is made by the first write and removed with every entry by
  * `deleteAll`, so a store that ends leaves no row. Values are V8-serialized, as Durable Object
  * storage and Deno KV keep them: what `structuredClone` keeps, this keeps.
@@ -28,6 +28,7 @@ import { type AtomicStore, type Transaction, WriteBuffer } from "../shared/stora
 const KINDS = {
   session: { owners: "mcp_sessions", entries: "mcp_session_entries" },
   home: { owners: "mcp_homes", entries: "mcp_home_entries" },
+  task: { owners: "mcp_tasks", entries: "mcp_task_entries" },
 } as const;
 type Kind = keyof typeof KINDS;
 
@@ -53,6 +54,11 @@ export class PgStorage implements AtomicStore {
   /** A home's store, by its name (`homeName`). */
   static home(sql: Sql, name: string): PgStorage {
     return new PgStorage(sql, "home", name);
+  }
+
+  /** A task's store, by its id: its row in `mcp_tasks` carries its wakeup and lease beside. */
+  static task(sql: Sql, id: string): PgStorage {
+    return new PgStorage(sql, "task", id);
   }
 
   async get<T>(key: string): Promise<T | undefined> {

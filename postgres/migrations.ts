@@ -12,6 +12,12 @@
  * - `mcp_homes.wake_at`: when the home is next due to wake (its retention, a holding's lapse), the
  *   index `HomeExpiries` keeps elsewhere. Not a deletion time: what a due home does is its host's
  *   to decide (`HomeHost.wake`), so nothing sweeps homes by it.
+ * - `mcp_tasks`: a task's row (its entries: its state, its call, its answers and its result, as
+ *   `TaskHost` keeps them), with `owner` (its creator's principal digest, for erasure), `wake_at`
+ *   (its one wakeup: a run due, a lapsed run's restart, its TTL), `lease_owner` and `lease_until`
+ *   (the process that claimed the wakeup, and until when; a run renews it, and once it lapses
+ *   another process may claim the task), and `expires_at` (its TTL: past it, any process deletes
+ *   the row, and its entries with it).
  */
 
 export interface Migration {
@@ -49,6 +55,29 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (owner, key)
       );
       CREATE INDEX mcp_homes_wake_at ON mcp_homes (wake_at) WHERE wake_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 2,
+    name: "tasks with their entries and leases",
+    sql: `
+      CREATE TABLE mcp_tasks (
+        id text PRIMARY KEY,
+        owner text,
+        wake_at timestamptz,
+        lease_owner text,
+        lease_until timestamptz,
+        expires_at timestamptz
+      );
+      CREATE TABLE mcp_task_entries (
+        owner text NOT NULL REFERENCES mcp_tasks (id) ON DELETE CASCADE,
+        key text COLLATE "C" NOT NULL,
+        value bytea NOT NULL,
+        PRIMARY KEY (owner, key)
+      );
+      CREATE INDEX mcp_tasks_wake_at ON mcp_tasks (wake_at) WHERE wake_at IS NOT NULL;
+      CREATE INDEX mcp_tasks_expires_at ON mcp_tasks (expires_at NULLS FIRST);
+      CREATE INDEX mcp_tasks_owner ON mcp_tasks (owner) WHERE owner IS NOT NULL;
     `,
   },
 ];

@@ -2,6 +2,8 @@
 export const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     signal.throwIfAborted();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    const aborted = () => (clearTimeout(timer), reject(signal.reason));
+    // Removed once the pause ends, so that a run of many pauses leaves no listener behind on its signal.
+    const timer = setTimeout(() => (signal.removeEventListener("abort", aborted), resolve()), ms);
+    signal.addEventListener("abort", aborted, { once: true });
   });
