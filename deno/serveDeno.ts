@@ -23,18 +23,16 @@
  * await serveDeno(server);
  */
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
-import { type LocalRuntime, localRuntime } from "../shared/runtime/localRuntime.ts";
+import { localRuntime } from "../shared/runtime/localRuntime.ts";
 import type { LocalHomeHost } from "../shared/home/LocalHomesPart.ts";
-import { kvHomes } from "../capabilities/homes/deno/kvHomes.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "../capabilities/telemetry/deno/denoTelemetry.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
-import { KvStorage } from "./kv/KvStorage.ts";
-import { KvShares } from "./KvShares.ts";
-import { KvTasks } from "../capabilities/tasks/deno/KvTasks.ts";
+import { memoryStore, type Store } from "../shared/runtime/Store.ts";
+import { kvStore } from "./kvStore.ts";
 import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { refuseToStart } from "./refuseToStart.ts";
@@ -77,9 +75,7 @@ export async function serveDeno(server: ServerDefinition, options: ServeDenoOpti
 async function start(definition: CompiledServer, options: ServeDenoOptions, env: Record<string, string>, settings: ServeSettings, logger: Logger): Promise<DenoServer> {
   const { hostname, port, config } = settings;
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
-  const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
-  // With KV, homes live there (their own host, started before the port is bound); else in memory (`homes()`'s).
-  const homesInKv = kv && definition.hasHomes ? await kvHomes(kv, { server: definition, config, logger }) : undefined;
+  const store: Store = kvPath === undefined ? memoryStore() : kvStore(lockTolerant(await openShared(kvPath)), kvPath);
   let boundPort: number | undefined;
   // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
   const runtime = localRuntime<LocalHomeHost>(definition, {
@@ -88,17 +84,17 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
     logger,
     clientAddress: (_request, info) => peerAddress(info),
     port: () => boundPort,
-    homes: homesInKv,
+    // With KV, sessions, homes and tasks live there: tasks shared with every process on the same
+    // file and picked up by another when theirs dies (counted across them); else in this process.
+    store,
     // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
     telemetry: denoTelemetry(env, definition.handleTemplateOf),
-    // With KV, tasks live there, shared with every process on the same file and picked up by
-    // another when theirs dies (counted across them); else in this process, ending with it.
-    ...(kv && { tasks: (runtime: LocalRuntime) => new KvTasks(kv, { ...runtime, shares: new KvShares(kv, config) }) }),
   });
   const { homes, tasks } = runtime;
-  const sessions = new LocalSessions(runtime, { storageFor: kv && ((id) => new KvStorage(kv, id)) });
-  if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
-  if (tasks instanceof KvTasks) tasks.start();
+  const sessions = new LocalSessions(runtime);
+  // What the store kept is picked up before the port is bound: due homes woken, sessions loaded, tasks claimed.
+  await runtime.start();
+  await sessions.restoreStored();
   const served = { ...runtime, sessions };
   const handle = createRouter<Record<string, string>>(definition, () => served, options);
   let listening!: (url: string) => void;
@@ -113,7 +109,7 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
   } catch (error) {
     throw bindFailure(error, { hostname, port });
   }
-  const server = runningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
+  const server = runningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => store.close());
   console.log(`serving on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;

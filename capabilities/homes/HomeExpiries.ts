@@ -13,6 +13,8 @@ export interface HomeExpiries {
   due(nowMs: number, limit: number): Promise<string[]>;
   /** The earliest time set, if any. */
   next(): Promise<number | undefined>;
+  /** Makes the index whole before its first use, at a process's start (a KV file written before it existed). */
+  prepare?(nowMs: number): Promise<void>;
 }
 
 /** The index in a Map: for homes that live in memory too, so it holds no more entries than homes. */
