@@ -96,7 +96,7 @@ export class LocalHomes implements LocalHomeHost {
   async #using<T>(name: string, use: (host: HomeHost) => Promise<T>): Promise<T> {
     const { server, config, logger, storeFor } = this.#options;
     const store = storeFor?.(name) ?? this.#memoryFor(name);
-    const host = new HomeHost({ server, config, logger, store, shares: this.#shares, schedule: (at) => this.#schedule(name, at) });
+    const host = new HomeHost({ server, config, logger, store, shares: this.#shares, schedule: (at) => this.#schedule(name, at), scheduled: async () => (await this.#expiries.at(name)) ?? null });
     if (storeFor) return use(host);
     this.#users.set(name, (this.#users.get(name) ?? 0) + 1);
     try {

@@ -39,6 +39,10 @@ export class KvHomeExpiries implements HomeExpiries {
     return names;
   }
 
+  async at(name: string): Promise<number | undefined> {
+    return (await this.#kv.get<number>([DUE_OF, name])).value ?? undefined;
+  }
+
   async next(): Promise<number | undefined> {
     for await (const entry of this.#kv.list({ prefix: [DUE] }, { limit: 1 })) return Number(entry.key[1]);
     return undefined;

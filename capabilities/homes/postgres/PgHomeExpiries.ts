@@ -35,6 +35,11 @@ export class PgHomeExpiries implements HomeExpiries {
     return rows.map((row) => row.id);
   }
 
+  async at(name: string): Promise<number | undefined> {
+    const [row] = await this.#sql<{ wake_at: Date | null }[]>`SELECT wake_at FROM mcp_homes WHERE id = ${name}`;
+    return row?.wake_at ? row.wake_at.getTime() : undefined;
+  }
+
   async next(): Promise<number | undefined> {
     const [row] = await this.#sql<{ at: Date | null }[]>`SELECT min(wake_at) AS at FROM mcp_homes WHERE wake_at IS NOT NULL`;
     return row?.at ? row.at.getTime() : undefined;
