@@ -68,7 +68,8 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   } catch (error) {
     refuseToStart({ event: "start.failed", problem: error });
   }
-  if (!store.durable) console.log("state is in memory and lost on restart: pass --store postgres://… (or set DATABASE_URL) to keep it");
+  // On stderr: stdout's first line stays `serving on <url>`, which scripts wait for.
+  if (!store.durable) console.error("state is in memory and lost on restart: pass --store postgres://… (or set DATABASE_URL) to keep it");
   let boundPort: number | undefined;
   const runtime = localRuntime(definition, {
     env: env as ServerEnv,
