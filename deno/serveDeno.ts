@@ -80,7 +80,7 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
   const given = options.store ?? flag("store");
   if (given !== undefined && kvPath !== undefined) throw new Error("A server keeps its state in one place: pass a KV file (--kv, KV_PATH) or a store (--store), not both");
-  const store: Store = kvPath !== undefined ? kvStore(lockTolerant(await openShared(kvPath)), kvPath) : await openStore(given ?? env.DATABASE_URL);
+  const store: Store = kvPath !== undefined ? kvStore(lockTolerant(await openShared(kvPath)), kvPath) : await openStore(given, env.DATABASE_URL);
   let boundPort: number | undefined;
   // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
   const runtime = localRuntime<LocalHomeHost>(definition, {

@@ -64,7 +64,7 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   // A database that cannot be reached fails the start, before the port is bound.
   let store: Store;
   try {
-    store = await openStore(options.store ?? flag("store") ?? env.DATABASE_URL);
+    store = await openStore(options.store ?? flag("store"), env.DATABASE_URL);
   } catch (error) {
     refuseToStart({ event: "start.failed", problem: error });
   }

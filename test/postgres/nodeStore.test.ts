@@ -170,9 +170,11 @@ it("leaves 0 rows once a session, a user's home and a handle outlive their lifet
   }
 });
 
-it("says in one line, without a store, that its state is in memory and lost on restart", { timeout: 60_000 }, async () => {
+it("says in one line, without a store, that its state is in memory and lost on restart; a DATABASE_URL of another kind is left alone", { timeout: 60_000 }, async () => {
   const server = await start(await freePort(), []);
   expect(server.printed().filter((line) => MEMORY_NOTICE.test(line.text))).toHaveLength(1);
+  const beside = await start(await freePort(), [], { DATABASE_URL: "mysql://app@127.0.0.1/app" });
+  expect(beside.printed().filter((line) => MEMORY_NOTICE.test(line.text))).toHaveLength(1);
 });
 
 it("refuses to start on a database it cannot reach: one line, exit 1, and no password printed", { timeout: 60_000 }, async () => {
