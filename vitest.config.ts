@@ -96,8 +96,8 @@ export default defineConfig({
           isolate: false,
           // test/node: what only Node has (its request timeout and connections per address).
           include: ["test/e2e/**/*.test.ts", "test/node/**/*.test.ts"],
-          // As for Deno, and: restart and userState restart the server, whose sessions and homes Node
-          // keeps in memory only (nothing outlives the process yet); webSocket: its entry is Workers' and Deno's.
+          // As for Deno, and: webSocket: its entry is Workers' and Deno's. The restart tests run on
+          // PostgreSQL (a cluster of the run's own, test/node/postgresSetup.ts).
           exclude: [
             "test/e2e/stdio.test.ts",
             "test/e2e/nodeStdio.test.ts",
@@ -105,12 +105,11 @@ export default defineConfig({
             "test/e2e/oauthExample.test.ts",
             "test/e2e/rateLimitBinding.test.ts",
             "test/e2e/checkBroken.test.ts",
-            "test/e2e/restart.test.ts",
-            "test/e2e/userState.test.ts",
             "test/e2e/webSocket.test.ts",
           ],
           environment: "node",
           env: { RUNTIME: "node" },
+          globalSetup: ["./test/node/postgresSetup.ts"],
           // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.
           execArgv: ["--experimental-websocket"],
           testTimeout: 30_000,

@@ -10,3 +10,6 @@
 export { type DenoServer, serveDeno, type ServeDenoOptions } from "./serveDeno.ts";
 export { serveDenoStdio } from "./serveDenoStdio.ts";
 export type { BeforeStage, Route } from "../shared/routes/createRouter.ts";
+export { kvStore } from "./kvStore.ts";
+export { postgresStore, type PostgresStoreOptions } from "../node/postgresStore.ts";
+export { memoryStore, type Store } from "../shared/runtime/Store.ts";

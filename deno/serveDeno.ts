@@ -1,17 +1,17 @@
 /**
  * The Deno runtime: the shared routes on `Deno.serve`, sessions hosted in this process by
- * `LocalSessions` (the same `Session` a Durable Object hosts on Workers), in memory or — with a
- * KV path — in Deno KV, so a restarted server continues its sessions. Tasks (tools declared with
- * `task`) live in this process (`LocalTasks`) and end with it, or with a KV path in KV
- * (`KvTasks`), where every process on the same file shares them and picks up those of a process
- * that died. Homes (`home: "user"` or a handle) live in memory or in KV (`LocalHomes`, `kvHomes`). Change
- * notifications fan out in memory: one process is one isolate.
+ * `LocalSessions` (the same `Session` a Durable Object hosts on Workers). What outlives a request
+ * is kept in one `Store`: memory; a Deno KV file (`kvStore`: sessions, homes and tasks, where every
+ * process on the same file shares them and picks up the tasks of a process that died); or a
+ * PostgreSQL database (`postgresStore`: sessions and homes, tasks in the process). A restarted
+ * server on KV or PostgreSQL continues its sessions. Change notifications fan out in memory: one
+ * process is one isolate.
  *
- * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`) and the
- * environment (`PORT`, `KV_PATH`; limits and `LOG_LEVEL` as on Workers). It prints
+ * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`,
+ * `--store URL`) and the environment (`PORT`, `KV_PATH`, `DATABASE_URL`; limits and `LOG_LEVEL` as on Workers). It prints
  * `serving on <url>` once it accepts connections, and shuts down cleanly on SIGINT and SIGTERM.
  * A definition, deployment or variable that cannot be served stops the process before it
- * binds its port, and so does a port it cannot have or a KV file it cannot open: one line on stderr that
+ * binds its port, and so does a port it cannot have or a KV file or database it cannot open: one line on stderr that
  * says why, exit 1 (`refuseToStart`).
  * A promise rejection nothing handled is logged (`internal.unhandled-rejection`) instead of ending
  * the process (`logUnhandledRejections`, shared with `serveDenoStdio`).
@@ -23,18 +23,17 @@
  * await serveDeno(server);
  */
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
-import { type LocalRuntime, localRuntime } from "../shared/runtime/localRuntime.ts";
+import { localRuntime } from "../shared/runtime/localRuntime.ts";
 import type { LocalHomeHost } from "../shared/home/LocalHomesPart.ts";
-import { kvHomes } from "../capabilities/homes/deno/kvHomes.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { denoTelemetry } from "../capabilities/telemetry/deno/denoTelemetry.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
 import type { CompiledServer } from "../shared/server/CompiledServer.ts";
 import { compiledOf, type ServerDefinition } from "../shared/server/ServerDefinition.ts";
-import { KvStorage } from "./kv/KvStorage.ts";
-import { KvShares } from "./KvShares.ts";
-import { KvTasks } from "../capabilities/tasks/deno/KvTasks.ts";
+import type { Store } from "../shared/runtime/Store.ts";
+import { kvStore } from "./kvStore.ts";
+import { openStore } from "../node/openStore.ts";
 import { lockTolerant } from "./lockTolerantKv.ts";
 import { logUnhandledRejections } from "./logUnhandledRejections.ts";
 import { refuseToStart } from "./refuseToStart.ts";
@@ -43,8 +42,10 @@ import { type RunningServer, runningServer, type ServeOptions, type ServeSetting
 import { bindFailure } from "../shared/routes/startFailure.ts";
 
 export interface ServeDenoOptions extends ServeOptions {
-  /** A Deno KV database file for session storage. Default: `--kv`, `KV_PATH`, else in memory. */
+  /** A Deno KV database file for sessions, homes and tasks. Default: `--kv`, `KV_PATH`. */
   kvPath?: string;
+  /** A PostgreSQL database (`postgres://…`) or a `Store`, in place of a KV file. Default: `--store`, else `DATABASE_URL` when no KV file is given, else in memory. */
+  store?: string | Store;
 }
 
 export type DenoServer = RunningServer;
@@ -77,9 +78,9 @@ export async function serveDeno(server: ServerDefinition, options: ServeDenoOpti
 async function start(definition: CompiledServer, options: ServeDenoOptions, env: Record<string, string>, settings: ServeSettings, logger: Logger): Promise<DenoServer> {
   const { hostname, port, config } = settings;
   const kvPath = options.kvPath ?? flag("kv") ?? env.KV_PATH;
-  const kv = kvPath === undefined ? undefined : lockTolerant(await openShared(kvPath));
-  // With KV, homes live there (their own host, started before the port is bound); else in memory (`homes()`'s).
-  const homesInKv = kv && definition.hasHomes ? await kvHomes(kv, { server: definition, config, logger }) : undefined;
+  const given = options.store ?? flag("store");
+  if (given !== undefined && kvPath !== undefined) throw new Error("A server keeps its state in one place: pass a KV file (--kv, KV_PATH) or a store (--store), not both");
+  const store: Store = kvPath !== undefined ? kvStore(lockTolerant(await openShared(kvPath)), kvPath) : await openStore(given, env.DATABASE_URL);
   let boundPort: number | undefined;
   // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
   const runtime = localRuntime<LocalHomeHost>(definition, {
@@ -88,17 +89,17 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
     logger,
     clientAddress: (_request, info) => peerAddress(info),
     port: () => boundPort,
-    homes: homesInKv,
+    // With KV, sessions, homes and tasks live there: tasks shared with every process on the same
+    // file and picked up by another when theirs dies (counted across them); else in this process.
+    store,
     // Deno's own OpenTelemetry when it is on (OTEL_DENO=true); else the definition's option, if any.
     telemetry: denoTelemetry(env, definition.handleTemplateOf),
-    // With KV, tasks live there, shared with every process on the same file and picked up by
-    // another when theirs dies (counted across them); else in this process, ending with it.
-    ...(kv && { tasks: (runtime: LocalRuntime) => new KvTasks(kv, { ...runtime, shares: new KvShares(kv, config) }) }),
   });
   const { homes, tasks } = runtime;
-  const sessions = new LocalSessions(runtime, { storageFor: kv && ((id) => new KvStorage(kv, id)) });
-  if (kv) await sessions.restore(await KvStorage.sessionIds(kv));
-  if (tasks instanceof KvTasks) tasks.start();
+  const sessions = new LocalSessions(runtime);
+  // What the store kept is picked up before the port is bound: due homes woken, sessions loaded, tasks claimed.
+  await runtime.start();
+  await sessions.restoreStored();
   const served = { ...runtime, sessions };
   const handle = createRouter<Record<string, string>>(definition, () => served, options);
   let listening!: (url: string) => void;
@@ -113,7 +114,7 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
   } catch (error) {
     throw bindFailure(error, { hostname, port });
   }
-  const server = runningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => kv?.close());
+  const server = runningServer(await url, { sessions, tasks, homes }, () => http.shutdown(), () => store.close());
   console.log(`serving on ${server.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => void server.shutdown().then(() => Deno.exit(0)));
   return server;

@@ -9,3 +9,5 @@
  */
 export { type NodeServer, serveNode, type ServeNodeOptions } from "./serveNode.ts";
 export type { BeforeStage, Route } from "../shared/routes/createRouter.ts";
+export { postgresStore, type PostgresStoreOptions } from "./postgresStore.ts";
+export { memoryStore, type Store } from "../shared/runtime/Store.ts";

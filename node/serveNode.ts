@@ -1,28 +1,31 @@
 /**
  * The Node runtime: the shared routes on `node:http` (`nodeListener`), sessions hosted in this
- * process by `LocalSessions` (the same `Session` a Durable Object hosts on Workers), in memory, as
- * Deno hosts them without a KV path. Tasks (tools declared with `task`) and homes (`home: "user"`
- * or a handle) live in this process too and end with it; change notifications fan out in memory.
+ * process by `LocalSessions` (the same `Session` a Durable Object hosts on Workers). What outlives
+ * a request — sessions' storage and homes (`home: "user"` or a handle) — is kept in a `Store`: a
+ * PostgreSQL database given as `store` (`postgresStore`: shared by every process on it, found
+ * again after a restart), else memory, which ends with the process and says so in one line at
+ * start. Tasks (tools declared with `task`) live in this process; change notifications fan out in memory.
  *
- * Options not given come from the command line (`--port N`, `--hostname H`) and the environment
- * (`PORT`; limits and `LOG_LEVEL` as on Workers; and Node's own: a request must arrive whole
+ * Options not given come from the command line (`--port N`, `--hostname H`, `--store URL`) and the
+ * environment (`PORT`, `DATABASE_URL`; limits and `LOG_LEVEL` as on Workers; and Node's own: a request must arrive whole
  * within `REQUEST_TIMEOUT_MS`, and one address holds at most `MAX_CONNECTIONS_PER_ADDRESS`
  * connections, `capConnections`). It prints `serving on <url>` once it accepts
  * connections, and shuts down cleanly on SIGINT and SIGTERM. A definition, deployment or variable
  * that cannot be served stops the process before it binds its port, and so does an address it
- * cannot bind: one line on stderr that says why, exit 1. A promise rejection nothing handled is
+ * cannot bind or a store it cannot open: one line on stderr that says why, exit 1. A promise rejection nothing handled is
  * logged (`internal.unhandled-rejection`) instead of ending the process.
  *
  * @example
- * // node.ts, bundled or run by a TypeScript-aware Node: node server.mjs --port 8787
+ * // node.ts, bundled or run by a TypeScript-aware Node: node server.mjs --port 8787 --store postgres://…
  * import { serveNode } from "durable-mcp/node";
  * import server from "./server.ts";
- * await serveNode(server);
+ * await serveNode(server); // or serveNode(server, { store: process.env.DATABASE_URL })
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalSessions } from "../shared/host/LocalSessions.ts";
 import { localRuntime } from "../shared/runtime/localRuntime.ts";
+import type { Store } from "../shared/runtime/Store.ts";
 import { Logger } from "../shared/log/Logger.ts";
 import { createRouter } from "../shared/routes/createRouter.ts";
 import type { ServerEnv } from "../shared/definition/RequestContext.ts";
@@ -31,8 +34,12 @@ import { type RunningServer, runningServer, type ServeOptions, serveSettings, re
 import { bindFailure } from "../shared/routes/startFailure.ts";
 import { nodeListener, refuseClientError } from "./nodeListener.ts";
 import { capConnections, tooManyConnections } from "./capConnections.ts";
+import { openStore } from "./openStore.ts";
 
-export type ServeNodeOptions = ServeOptions;
+export interface ServeNodeOptions extends ServeOptions {
+  /** Where sessions and homes are kept: a `postgres://` URL, or a `Store`. Default: `--store`, `DATABASE_URL`, else memory (lost on restart). */
+  store?: string | Store;
+}
 export type NodeServer = RunningServer;
 
 /** A request's header block must have arrived this long after its first byte (or its connection's opening), when `REQUEST_TIMEOUT_MS` is longer. */
@@ -54,6 +61,15 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   const { hostname, port, config } = settings;
   const logger = new Logger(config.logLevel);
   logUnhandledRejections(logger);
+  // A database that cannot be reached fails the start, before the port is bound.
+  let store: Store;
+  try {
+    store = await openStore(options.store ?? flag("store"), env.DATABASE_URL);
+  } catch (error) {
+    refuseToStart({ event: "start.failed", problem: error });
+  }
+  // On stderr: stdout's first line stays `serving on <url>`, which scripts wait for.
+  if (!store.durable) console.error("state is in memory and lost on restart: pass --store postgres://… (or set DATABASE_URL) to keep it");
   let boundPort: number | undefined;
   const runtime = localRuntime(definition, {
     env: env as ServerEnv,
@@ -64,9 +80,17 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
     port: () => boundPort,
     // The answers made from plain data are written by nodeListener, from that data.
     bodylessAnswers: true,
+    store,
   });
   const { homes, tasks } = runtime;
   const sessions = new LocalSessions(runtime);
+  // What the store kept is picked up before the port is bound: due homes woken, sessions loaded.
+  try {
+    await runtime.start();
+    await sessions.restoreStored();
+  } catch (error) {
+    refuseToStart({ event: "start.failed", problem: error });
+  }
   const served = { ...runtime, sessions };
   const handle = createRouter<Record<string, string>>(definition, () => served, options);
   // Node's request timeout bounds receiving a request (its headers, then its body) and nothing
@@ -104,6 +128,7 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   const server = runningServer(`http://${host}:${boundPort}`, { sessions, tasks, homes }, closePort, () => {
     http.closeAllConnections();
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+    return store.close();
   });
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   console.log(`serving on ${server.url}`);

@@ -28,12 +28,14 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
  * @param {number} [options.port]  0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]
  * @param {boolean} [options.captureLogs]  Keep the lines the server writes once it serves, for `logs()`.
+ * @param {string} [options.store]  A PostgreSQL URL: sessions and homes kept there (`--store`), else in memory.
  */
-export async function startNodeServer({ definition, main, port = 0, vars = {}, captureLogs = false } = {}) {
+export async function startNodeServer({ definition, main, port = 0, vars = {}, captureLogs = false, store } = {}) {
   const bundled = await bundleNodeEntry({ definition, main });
   try {
     const env = { ...process.env, ...wranglerConfig().vars, ...vars, NO_COLOR: "1" };
-    const server = await startServingProcess({ command: [process.execPath, bundled.outfile, "--port", String(port)], env, runtime: "node", captureLogs });
+    const command = [process.execPath, bundled.outfile, "--port", String(port), ...(store ? ["--store", store] : [])];
+    const server = await startServingProcess({ command, env, runtime: "node", captureLogs });
     return {
       ...server,
       async dispose() {

@@ -18,6 +18,7 @@
  * await fetch(`${server.url}/health`);
  * await server.dispose();
  */
+import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -68,9 +69,8 @@ function twinOf(entry, runtime) {
 export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false } = {}) {
   const twinEntry = entry ?? "example/worker.ts";
   if (runtime === "deno") return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath: persistDir && join(persistDir, "sessions.kv"), captureLogs });
-  // Sessions and homes live in the process's memory on Node: `persistDir` keeps nothing there,
-  // and a restart starts empty (the restart tests are not run against Node: vitest.config.ts).
-  if (runtime === "node") return startNodeServer({ ...twinOf(twinEntry, runtime), port, vars, captureLogs });
+  // On Node, what outlives the process is kept in PostgreSQL: a database of `persistDir`'s own.
+  if (runtime === "node") return startNodeServer({ ...twinOf(twinEntry, runtime), port, vars, captureLogs, store: persistDir && (await databaseOf(persistDir)) });
   /** workerd's stdout and stderr lines (the Worker's console and workerd's own reports), when captured. */
   const lines = [];
   const keepLines = (stdout, stderr) => {
@@ -127,4 +127,27 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
       await rm(outdir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The URL of the database that keeps a Node server's state for `persistDir`, made on first use on
+ * the cluster named by `NODE_STORE_SERVER_URL` (the contract-node project's, test/node/postgresSetup.ts).
+ * @param {string} persistDir
+ * @returns {Promise<string>}
+ */
+async function databaseOf(persistDir) {
+  const server = process.env.NODE_STORE_SERVER_URL;
+  if (!server) throw new Error("A Node server keeps state across a restart in PostgreSQL only: set NODE_STORE_SERVER_URL to a cluster's URL (the contract-node project's setup starts one)");
+  const name = `persist_${createHash("sha256").update(resolve(persistDir)).digest("hex").slice(0, 32)}`;
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(server, { max: 1, onnotice: () => {} });
+  try {
+    const [found] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`;
+    if (!found) await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.href;
 }

@@ -13,6 +13,10 @@ export interface HomeExpiries {
   due(nowMs: number, limit: number): Promise<string[]>;
   /** The earliest time set, if any. */
   next(): Promise<number | undefined>;
+  /** The time set for `name`, if any: a home arms its wakeup only where none is armed (as a Durable Object's alarm). */
+  at(name: string): Promise<number | undefined>;
+  /** Makes the index whole before its first use, at a process's start (a KV file written before it existed). */
+  prepare?(nowMs: number): Promise<void>;
 }
 
 /** The index in a Map: for homes that live in memory too, so it holds no more entries than homes. */
@@ -30,6 +34,10 @@ export class MemoryHomeExpiries implements HomeExpiries {
   async due(nowMs: number, limit: number): Promise<string[]> {
     const due = [...this.#at].filter(([, at]) => at <= nowMs).sort((a, b) => a[1] - b[1]);
     return due.slice(0, limit).map(([name]) => name);
+  }
+
+  async at(name: string): Promise<number | undefined> {
+    return this.#at.get(name);
   }
 
   async next(): Promise<number | undefined> {

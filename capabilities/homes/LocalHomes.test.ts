@@ -129,6 +129,18 @@ describe("LocalHomes in memory", () => {
     where.close();
   });
 
+  it("erases a user's home at its retention though a handle's share, given back since, was taken after its wakeup was armed", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const where = homes({ homeRetentionMs: 60_000 });
+    await callTool(where, "notes", { add: "mine" }, { owner: "alice" });
+    const handle = await open(where, { owner: "alice" });
+    expect(text(await callTool(where, "notebook", { notebook: handle, revoke: true }, { owner: "alice" }))).toBe("revoked");
+    await vi.advanceTimersByTimeAsync(60_001);
+    // The share's long holding did not push the home's wakeup back: it woke on time, held nothing live, and went.
+    expect(where.size).toBe(0);
+    where.close();
+  });
+
   it("erases a user's handles with the user: each answers as unknown, and nothing is held", async () => {
     const lines: string[] = [];
     const where = homes({}, new Logger("info", {}, (line) => void lines.push(line)));

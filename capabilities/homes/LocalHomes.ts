@@ -31,7 +31,7 @@ const SHARED_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const HANDLE_PREFIX = handleHomeName("");
 
 export interface LocalHomesHostOptions extends LocalHomesOptions {
-  /** The index of when homes are due, where `storeFor` keeps them (Deno KV); default in memory. */
+  /** The index of when homes are due, where `storeFor` keeps them (Deno KV, PostgreSQL); default in memory. */
   expiries?: HomeExpiries;
 }
 
@@ -80,6 +80,7 @@ export class LocalHomes implements LocalHomeHost {
 
   /** Wakes the homes that fell due while no process ran (erasing those past their retention), then arms the one timer. */
   async start(): Promise<void> {
+    await this.#expiries.prepare?.(Date.now());
     await this.#sweep();
   }
 
@@ -95,7 +96,7 @@ export class LocalHomes implements LocalHomeHost {
   async #using<T>(name: string, use: (host: HomeHost) => Promise<T>): Promise<T> {
     const { server, config, logger, storeFor } = this.#options;
     const store = storeFor?.(name) ?? this.#memoryFor(name);
-    const host = new HomeHost({ server, config, logger, store, shares: this.#shares, schedule: (at) => this.#schedule(name, at) });
+    const host = new HomeHost({ server, config, logger, store, shares: this.#shares, schedule: (at) => this.#schedule(name, at), scheduled: async () => (await this.#expiries.at(name)) ?? null });
     if (storeFor) return use(host);
     this.#users.set(name, (this.#users.get(name) ?? 0) + 1);
     try {

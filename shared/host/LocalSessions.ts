@@ -10,7 +10,7 @@
  * Memory is bounded by live sessions, which fair shares bound (at most MAX_SESSIONS, and
  * MAX_SESSIONS_PER_CLIENT per client, less past half the total: a creation past either is 429): a host whose session ended,
  * or that never had one (a forged or expired id answered 404), is dropped after the operation. Its runtime (`localRuntime`) gives
- * the definition, config, homes and shares; storage comes from `storageFor(id)`, memory by default; see `deno/kv/KvStorage.ts` for Deno KV.
+ * the definition, config, homes and shares; storage comes from `storageFor(id)`, else the runtime's store (`Store`), else memory.
  */
 import { toResponse } from "../http/Answer.ts";
 import { logId } from "../log/logId.ts";
@@ -23,7 +23,7 @@ import type { SessionOperation, Sessions } from "./SessionOperation.ts";
 
 /** What is a process's sessions' own, besides their runtime. */
 export interface LocalSessionsOptions {
-  /** One session's storage; each id must get its own keyspace. Default: in memory. */
+  /** One session's storage; each id must get its own keyspace. Default: the runtime's store's, else in memory. */
   storageFor?(sessionId: string): KeyValueStore;
 }
 
@@ -65,6 +65,12 @@ export class LocalSessions implements Sessions {
     }
   }
 
+  /** Loads the sessions the runtime's store kept (none in memory): at start, before serving. */
+  async restoreStored(): Promise<void> {
+    const ids = await this.#runtime.store?.sessionIds?.();
+    if (ids) await this.restore(ids);
+  }
+
   /** Ends every live session of the principal with this digest (a user's data erased on request); resolves with how many. */
   async endOwnedBy(owner: string): Promise<number> {
     const ids = [...this.#hosts].filter(([, host]) => host.record?.owner === owner).map(([id]) => id);
@@ -90,7 +96,7 @@ export class LocalSessions implements Sessions {
       broadcast,
       homes,
       shares,
-      storage: this.#options.storageFor?.(id) ?? this.#memoryFor(id),
+      storage: this.#storageFor(id),
       // A Durable Object alarm: one per session, a new one replaces the old.
       scheduleWakeup: async (atMs) =>
         this.#alarms.set(id, atMs, () => {
@@ -102,6 +108,11 @@ export class LocalSessions implements Sessions {
     });
     this.#hosts.set(id, host);
     return host;
+  }
+
+  #storageFor(id: string): KeyValueStore {
+    const storageFor = this.#options.storageFor ?? this.#runtime.store?.storageFor;
+    return storageFor?.(id) ?? this.#memoryFor(id);
   }
 
   #memoryFor(id: string): MemoryStorage {

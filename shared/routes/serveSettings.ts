@@ -114,7 +114,7 @@ export interface ProcessHosts {
  * — gracefully, but not for ever: a client holding a stream open (HTTP+SSE, a listen) would hold
  * it until it leaves, so past SHUTDOWN_GRACE_MS `afterwards` runs with the streams still open.
  */
-export function runningServer(url: string, hosts: ProcessHosts, closePort: () => Promise<void>, afterwards: () => void = () => {}): RunningServer {
+export function runningServer(url: string, hosts: ProcessHosts, closePort: () => Promise<void>, afterwards: () => void | Promise<void> = () => {}): RunningServer {
   const { sessions, tasks, homes } = hosts;
   return {
     url,
@@ -130,7 +130,7 @@ export function runningServer(url: string, hosts: ProcessHosts, closePort: () =>
       let grace: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([closePort(), new Promise<void>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS)))]);
       clearTimeout(grace);
-      afterwards();
+      await afterwards();
     },
   };
 }

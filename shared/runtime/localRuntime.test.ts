@@ -9,7 +9,10 @@ import type { Homes } from "../home/Homes.ts";
 import { Logger } from "../log/Logger.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 import { tool } from "../server/defineServer.ts";
+import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { localRuntime, type LocalTaskHost } from "./localRuntime.ts";
+import { memoryStore, type Store } from "./Store.ts";
 
 const logger = new Logger("error");
 const base = { env: {}, config: DEFAULT_CONFIG, logger };
@@ -82,5 +85,39 @@ describe("localRuntime", () => {
     const ownClose = vi.spyOn(own.homes as LocalHomes, "close");
     own.close();
     expect(ownClose).toHaveBeenCalledOnce();
+  });
+
+  it("keeps state in memory unless given a store, and says so", () => {
+    const runtime = localRuntime(full, base);
+    expect(runtime.store).toMatchObject({ description: "in memory", durable: false });
+    expect(memoryStore().storageFor).toBeUndefined();
+    runtime.close();
+  });
+
+  it("takes its homes, tasks and broadcaster from its store, starts them with start() and closes them with close()", async () => {
+    const homesHost = new LocalHomes({ server: full, config: DEFAULT_CONFIG, logger, storeFor: () => new MemoryStorage() });
+    const started = vi.spyOn(homesHost, "start");
+    const closed = vi.spyOn(homesHost, "close");
+    const taskHost = Object.assign(recordingTasks(), { start: vi.fn() });
+    const broadcast = new MemoryBroadcaster(DEFAULT_CONFIG.maxQueueBytes);
+    const store: Store = { description: "a test's", durable: true, homes: () => homesHost, tasks: () => taskHost, broadcast, close: async () => {} };
+    const runtime = localRuntime(full, { ...base, store });
+    expect(runtime.store).toBe(store);
+    expect(runtime.homes).toBe(homesHost);
+    expect(runtime.tasks).toBe(taskHost);
+    expect(runtime.broadcast).toBe(broadcast);
+    await runtime.start();
+    expect(started).toHaveBeenCalledOnce();
+    expect(taskHost.start).toHaveBeenCalledOnce();
+    runtime.close();
+    expect(closed).toHaveBeenCalledOnce();
+    expect(taskHost.closed).toBe(1);
+  });
+
+  it("hosts no homes from a store for a definition without any", () => {
+    const made = vi.fn();
+    const runtime = localRuntime(plain, { ...base, store: { ...memoryStore(), homes: made } });
+    expect(runtime.homes).toBeUndefined();
+    expect(made).not.toHaveBeenCalled();
   });
 });

@@ -4,9 +4,10 @@
  * the session and task hosts (`LocalSessions`, `LocalTasks`, Deno's `KvTasks`) take it, and Node and
  * Deno hand it to the routes with their sessions.
  *
- * One process is one isolate, so change notifications fan out in memory (`MemoryBroadcaster`).
- * What a runtime keeps elsewhere (Deno's homes and tasks in KV, a test's shared homes, Deno's own
- * telemetry) it passes as options.
+ * What outlives the process comes from one `Store` (memory by default; Deno KV, PostgreSQL):
+ * the homes and tasks hosts over it, and where change notifications fan out (in memory, one
+ * process being one isolate, unless the store brings a broadcaster across processes). What a
+ * caller hosts itself (a test's shared homes, Deno's own telemetry) it passes as options.
  */
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
@@ -17,18 +18,19 @@ import type { Logger } from "../log/Logger.ts";
 import type { CompiledServer } from "../server/CompiledServer.ts";
 import { LocalShares } from "../shares/LocalShares.ts";
 import type { Shares } from "../shares/Shares.ts";
-import type { Tasks } from "../tasks/Tasks.ts";
 import type { Telemetry } from "../telemetry/Telemetry.ts";
 import type { Runtime } from "./Runtime.ts";
+import { type LocalTaskHost, memoryStore, type Store } from "./Store.ts";
 
-/** A host of tasks in a process: it lives as long as its runtime, and `close()` stops it. */
-export type LocalTaskHost = Tasks & { eraseOwnedBy(owner: string): Promise<number>; close(): void };
+export type { LocalTaskHost } from "./Store.ts";
 
 /** A process's runtime: it always counts fair shares, and its task host can be stopped. */
 export interface LocalRuntime<H extends Homes = Homes> extends Runtime {
   readonly homes?: H;
   readonly shares: Shares;
   readonly tasks?: LocalTaskHost;
+  /** Where what outlives the process is kept; undefined where nothing is (a bare runtime made by hand). */
+  readonly store?: Store;
 }
 
 /**
@@ -44,24 +46,32 @@ export interface LocalRuntimeOptions<H extends Homes> extends Pick<Runtime, "cli
   env: ServerEnv;
   config: Config;
   logger: Logger;
-  /** Default, where the definition has homes: the host that `homes()` in the definition's `use` brings, in memory, which `close()` closes. */
+  /** Where what outlives the process is kept: sessions' storage, homes, tasks. Default: `memoryStore()`. */
+  store?: Store;
+  /** Default, where the definition has homes: the store's host, else the host that `homes()` in the definition's `use` brings, in memory, which `close()` closes. */
   homes?: H;
   /** Default: a `LocalShares` of this runtime's own. */
   shares?: Shares;
   /** Default: the definition's `telemetry` option, if any. */
   telemetry?: Telemetry;
-  /** Default, where some tool runs as a task: the host that `tasks()` in the definition's `use` brings. */
+  /** Default: the store's host, else, where some tool runs as a task, the host that `tasks()` in the definition's `use` brings. */
   tasks?(runtime: LocalRuntime<H>): LocalTaskHost;
 }
 
-/** A runtime, and how to stop the hosts it made itself (tasks, and homes it was not given). */
+/** A runtime, and how to start and stop the hosts it made itself (tasks, and homes it was not given). */
 export interface OwnedLocalRuntime<H extends Homes> extends LocalRuntime<H> {
+  readonly store: Store;
+  /** Picks up what the store kept (homes due while no process ran, tasks left by a process that died): before serving. */
+  start(): Promise<void>;
   close(): void;
 }
 
 export function localRuntime<H extends Homes = LocalHomeHost>(server: CompiledServer, options: LocalRuntimeOptions<H>): OwnedLocalRuntime<H> {
   const { env, config, logger } = options;
-  const ownHomes = options.homes ? undefined : localHomes({ server, config, logger }, env);
+  const store = options.store ?? memoryStore();
+  // Homes over the store only where the definition has some (`homes()` in its `use`, checked at compile).
+  const storedHomes = options.homes || !store.homes || !server.hasHomes ? undefined : store.homes({ server, config, logger });
+  const ownHomes = options.homes ? undefined : (storedHomes ?? localHomes({ server, config, logger }, env));
   const homes = options.homes ?? (ownHomes as H | undefined);
   const parts: LocalRuntime<H> = {
     clientAddress: options.clientAddress,
@@ -71,15 +81,21 @@ export function localRuntime<H extends Homes = LocalHomeHost>(server: CompiledSe
     config,
     logger,
     env,
-    broadcast: new MemoryBroadcaster(config.maxQueueBytes),
+    broadcast: store.broadcast ?? new MemoryBroadcaster(config.maxQueueBytes),
     homes,
+    store,
     shares: options.shares ?? new LocalShares(config),
     telemetry: options.telemetry ?? server.telemetryFor(env, logger),
   };
-  const tasks = options.tasks ? options.tasks(parts) : server.hasTasks ? localTasksPart(server)?.tasks(parts) : undefined;
+  const tasks = options.tasks ? options.tasks(parts) : store.tasks ? store.tasks(parts) : server.hasTasks ? localTasksPart(server)?.tasks(parts) : undefined;
   return {
     ...parts,
+    store,
     tasks,
+    async start() {
+      await storedHomes?.start();
+      await tasks?.start?.();
+    },
     close() {
       tasks?.close();
       ownHomes?.close();

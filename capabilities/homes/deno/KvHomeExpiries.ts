@@ -4,7 +4,7 @@
  * time, to replace or clear it. A restarted process reads the index up to now — only what is due —
  * never every key under `["home"]`. Several processes may share the index; each change is one
  * atomic operation checked against the home's entry, so two processes setting one home's time
- * leave one entry. A file written before the index existed is indexed once (`indexOnce`): every
+ * leave one entry. A file written before the index existed is indexed once (`prepare`, at start): every
  * home in it made due, so that its next wakeup puts it at its own time.
  */
 import { pauseAfterConflict } from "../../../deno/kv/pauseAfterConflict.ts";
@@ -39,13 +39,17 @@ export class KvHomeExpiries implements HomeExpiries {
     return names;
   }
 
+  async at(name: string): Promise<number | undefined> {
+    return (await this.#kv.get<number>([DUE_OF, name])).value ?? undefined;
+  }
+
   async next(): Promise<number | undefined> {
     for await (const entry of this.#kv.list({ prefix: [DUE] }, { limit: 1 })) return Number(entry.key[1]);
     return undefined;
   }
 
   /** Puts every home of a file written before the index into it, once per file: the one time a start lists all of `["home"]`. */
-  async indexOnce(nowMs: number): Promise<void> {
+  async prepare(nowMs: number): Promise<void> {
     if ((await this.#kv.get(INDEXED)).value !== null) return;
     let last: string | undefined;
     for await (const entry of this.#kv.list({ prefix: [HOMES] })) {

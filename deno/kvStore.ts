@@ -1,0 +1,28 @@
+/**
+ * A Deno KV file as a process's `Store`: sessions' storage under `["session", <id>]` (`KvStorage`,
+ * loaded again at start), homes in the same file (`kvHomes`), and tasks there too (`KvTasks`,
+ * counted across processes by `KvShares`), so every process on one file shares them and picks up
+ * the tasks of a process that died. Change notifications still fan out in this process only.
+ *
+ * `close()` closes the file: the caller opened it, and gives it up with the store.
+ */
+import { kvHomes } from "../capabilities/homes/deno/kvHomes.ts";
+import { KvTasks } from "../capabilities/tasks/deno/KvTasks.ts";
+import type { Store } from "../shared/runtime/Store.ts";
+import { KvStorage } from "./kv/KvStorage.ts";
+import { KvShares } from "./KvShares.ts";
+
+/** @example const store = kvStore(await Deno.openKv("data.kv"), "data.kv"); */
+export function kvStore(kv: Deno.Kv, path: string): Store {
+  return {
+    description: `Deno KV at ${path}`,
+    durable: true,
+    storageFor: (id) => new KvStorage(kv, id),
+    sessionIds: () => KvStorage.sessionIds(kv),
+    homes: (options) => kvHomes(kv, options),
+    tasks: (runtime) => new KvTasks(kv, { ...runtime, tasks: undefined, shares: new KvShares(kv, runtime.config) }),
+    async close() {
+      kv.close();
+    },
+  };
+}
