@@ -1,8 +1,9 @@
 /**
  * A PostgreSQL database as a process's `Store`, for Node and self-hosted Deno: sessions' storage
- * (`PgSessions`: loaded again at start, swept in the database once past their deadline) and homes
- * (`pgHomes`), shared by every process on the database, so a restarted process, or another one,
- * finds them. Tasks and change notifications stay in the process.
+ * (`PgSessions`: loaded again at start, swept in the database once past their deadline), homes
+ * (`pgHomes`) and tasks (`PgTasks`: a lease per run, so a run lost with its process is started
+ * again by another), shared by every process on the database, so a restarted process, or another
+ * one, finds them. Change notifications stay in the process.
  *
  * The driver (`postgres`) is an optional peer dependency, loaded here and only here, when a store
  * is asked for: a server without one never needs it installed. Opening migrates the database
@@ -12,6 +13,7 @@
  */
 import type { Sql } from "postgres";
 import { pgHomes } from "../capabilities/homes/postgres/pgHomes.ts";
+import { PgTasks } from "../capabilities/tasks/postgres/PgTasks.ts";
 import { migrate } from "../postgres/migrate.ts";
 import { PgSessions } from "../postgres/PgSessions.ts";
 import type { Store } from "../shared/runtime/Store.ts";
@@ -52,6 +54,7 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
     storageFor: (id) => sessions.storageFor(id),
     sessionIds: () => sessions.ids(),
     homes: (homesOptions) => pgHomes(sql, homesOptions),
+    tasks: (runtime) => new PgTasks(sql, runtime),
     async close() {
       sessions.close();
       await sql.end({ timeout: CLOSE_TIMEOUT_S });

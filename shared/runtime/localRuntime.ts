@@ -87,7 +87,8 @@ export function localRuntime<H extends Homes = LocalHomeHost>(server: CompiledSe
     shares: options.shares ?? new LocalShares(config),
     telemetry: options.telemetry ?? server.telemetryFor(env, logger),
   };
-  const tasks = options.tasks ? options.tasks(parts) : store.tasks ? store.tasks(parts) : server.hasTasks ? localTasksPart(server)?.tasks(parts) : undefined;
+  // A task host only where some tool runs as a task: the rest never route a task method.
+  const tasks = options.tasks ? options.tasks(parts) : !server.hasTasks ? undefined : store.tasks ? store.tasks(parts) : localTasksPart(server)?.tasks(parts);
   return {
     ...parts,
     store,

@@ -32,7 +32,7 @@
  */
 import type { Sql } from "postgres";
 import type { Result } from "../../../shared/definition/Method.ts";
-import type { LocalRuntime } from "../../../shared/runtime/localRuntime.ts";
+import type { StoreRuntime } from "../../../shared/runtime/Store.ts";
 import type { Tasks } from "../../../shared/tasks/Tasks.ts";
 import type { TaskStart } from "../../../shared/tasks/TaskState.ts";
 import { PgChannel, type Subscription } from "../../../postgres/PgChannel.ts";
@@ -60,7 +60,7 @@ export interface PgTasksOptions {
 
 export class PgTasks implements Tasks {
   readonly #sql: Sql;
-  readonly #options: LocalRuntime;
+  readonly #options: StoreRuntime;
   readonly #channel: PgChannel;
   readonly leaseOwner: string;
   /** The tasks whose wakeup (a run, or its end at the TTL) is under way in this process. */
@@ -73,7 +73,7 @@ export class PgTasks implements Tasks {
   #closed = false;
 
   /** `runtime.shares` counts the fair shares (across the processes, when kept in the database). The tables come from `migrate`. */
-  constructor(sql: Sql, runtime: LocalRuntime, options: PgTasksOptions = {}) {
+  constructor(sql: Sql, runtime: StoreRuntime, options: PgTasksOptions = {}) {
     this.#sql = sql;
     this.#options = runtime;
     this.#channel = new PgChannel(sql, TASK_CHANNEL);
