@@ -12,6 +12,10 @@
  * - `mcp_homes.wake_at`: when the home is next due to wake (its retention, a holding's lapse), the
  *   index `HomeExpiries` keeps elsewhere. Not a deletion time: what a due home does is its host's
  *   to decide (`HomeHost.wake`), so nothing sweeps homes by it.
+ * - `mcp_change_messages`: a change too large for a notification's payload, which the notification
+ *   points to (`PgBroadcaster`); read by every listening process at once, and swept by its
+ *   publisher once every process has had time to read it. Unlogged: a crash of the server may
+ *   empty it, and its readers then tell their listeners to read again, as for any lost change.
  */
 
 export interface Migration {
@@ -49,6 +53,21 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (owner, key)
       );
       CREATE INDEX mcp_homes_wake_at ON mcp_homes (wake_at) WHERE wake_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 2,
+    name: "change messages too large to notify",
+    sql: `
+      CREATE UNLOGGED TABLE mcp_change_messages (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        publisher text NOT NULL,
+        topic text NOT NULL,
+        message text NOT NULL,
+        published_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX mcp_change_messages_published_at ON mcp_change_messages (published_at);
+      CREATE INDEX mcp_change_messages_publisher ON mcp_change_messages (publisher);
     `,
   },
 ];
