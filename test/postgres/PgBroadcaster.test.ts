@@ -6,7 +6,8 @@
  * whose signal aborts hears no more and the process stops listening; a subscriber that stops
  * reading is ended at its bound while another keeps receiving; after the listening connection
  * drops, list and resource listeners are told to read again, a task's listener is ended, and what
- * is published after is heard.
+ * is published after is heard; and a 2026-07-28 `subscriptions/listen` served by one process hears
+ * a list change made through the other, through the very calls the handlers' context makes.
  */
 import postgres, { type Sql } from "postgres";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -14,6 +15,11 @@ import { PgBroadcaster } from "../../capabilities/watch/postgres/PgBroadcaster.t
 import { migrate } from "../../postgres/migrate.ts";
 import { MAX_PAYLOAD_BYTES } from "../../postgres/PgChannel.ts";
 import { resourceTopic, taskTopic } from "../../shared/broadcast/Broadcaster.ts";
+import { LIST_CHANGED_METHOD } from "../../shared/definition/ListKind.ts";
+import type { JsonRpcMessage } from "../../shared/jsonrpc/messages.ts";
+import { notification } from "../../shared/jsonrpc/messages.ts";
+import { Logger } from "../../shared/log/Logger.ts";
+import { listen } from "../../shared/stateless/listen.ts";
 import { type FreshDatabase, freshDatabase } from "../support/freshDatabase.ts";
 import { Lines } from "../support/Lines.ts";
 
@@ -145,4 +151,39 @@ it("tells list and resource listeners to read again after its connection drops, 
   await here.publish("tools", { after: true });
   expect(await tools.take(1)).toEqual([{ after: true }]);
   stop.abort();
+});
+
+it("carries a list change made through one process to a subscriptions/listen served by the other", async () => {
+  const [here, there] = [broadcaster(one), broadcaster(other)];
+  const sent: JsonRpcMessage[] = [];
+  let replied: JsonRpcMessage | undefined;
+  const arrived = async (count: number) => {
+    for (let i = 0; sent.length < count; i++) {
+      if (i > 1_500) throw new Error(`the listener got ${sent.length} of ${count} messages: ${JSON.stringify(sent)}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const client = new AbortController();
+  await listen(
+    { broadcast: there, logger: new Logger("error"), tasks: undefined },
+    {
+      request: { jsonrpc: "2.0", id: 7, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true } } },
+      plan: { honored: { toolsListChanged: true }, topics: ["tools"], taskIds: [] },
+      outlet: {
+        reply: (message) => void (replied = message),
+        notify: async (message) => void sent.push(message),
+        drop: () => {},
+      },
+      cancel: client.signal,
+    },
+  );
+  await arrived(1);
+  expect(sent[0]).toMatchObject({ method: "notifications/subscriptions/acknowledged" });
+  // What `ctx.listChanged("tools")` publishes in a 2026-07-28 request, made in the other process.
+  await here.publish("tools", notification(LIST_CHANGED_METHOD.tools));
+  await arrived(2);
+  expect(sent[1]).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 7 } } });
+  client.abort();
+  expect(replied).toBeUndefined();
+  expect(there.count("tools")).toBe(0);
 });
