@@ -5,7 +5,8 @@
  * gone once their publisher closes; one past the bound is refused with a sentence; a subscriber
  * whose signal aborts hears no more and the process stops listening; a subscriber that stops
  * reading is ended at its bound while another keeps receiving; after the listening connection
- * drops, list and resource listeners are told to read again, a task's listener is ended, and what
+ * drops, or when a process holds more notifications than its bound while it reads a stored
+ * message, list and resource listeners are told to read again, a task's listener is ended, and what
  * is published after is heard; and a 2026-07-28 `subscriptions/listen` served by one process hears
  * a list change made through the other, through the very calls the handlers' context makes.
  */
@@ -186,4 +187,35 @@ it("carries a list change made through one process to a subscriptions/listen ser
   client.abort();
   expect(replied).toBeUndefined();
   expect(there.count("tools")).toBe(0);
+});
+
+it("tells its listeners to read again when it holds more notifications than its bound while a stored message is read", async () => {
+  // One pooled connection, held below: the stored message's read waits for it, as under a busy pool.
+  const narrow = postgres(database.url, { max: 1, onnotice: () => {} });
+  try {
+    const here = broadcaster(one);
+    const there = new PgBroadcaster(narrow, { maxBytes: MAX_BYTES, maxPendingNotifications: 5 });
+    const stop = new AbortController();
+    const tools = new Lines(await there.subscribe("tools", stop.signal));
+    let release!: () => void;
+    let held!: Promise<unknown>;
+    await new Promise<void>((entered) => {
+      held = narrow.begin(() => {
+        entered();
+        return new Promise<void>((resolve) => (release = resolve));
+      });
+    });
+    const big = { text: "b".repeat(MAX_PAYLOAD_BYTES) };
+    await here.publish("tools", big);
+    for (let n = 1; n <= 7; n++) await here.publish("tools", { n });
+    // The sixth found five waiting: they were dropped, and the listener told at once, while the read still waits.
+    expect(await tools.take(1)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+    release();
+    await held;
+    expect(await tools.take(2)).toEqual([big, { n: 7 }]);
+    stop.abort();
+    await there.close();
+  } finally {
+    await narrow.end();
+  }
 });

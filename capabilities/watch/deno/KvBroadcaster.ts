@@ -172,7 +172,8 @@ export class KvBroadcaster implements Broadcaster {
     this.#reading = (async () => {
       do {
         this.#again = false;
-        await this.#readOnce().catch((error) => this.#lost(String(error)));
+        // Nothing is lost when a read fails: the place is moved on only after a read, and the next poll tries again.
+        await this.#readOnce().catch((error) => this.#logger?.warn("watch.read-failed", { message: String(error) }));
       } while (this.#again && this.#listening);
       this.#reading = undefined;
     })();

@@ -45,6 +45,8 @@ export interface PgBroadcasterOptions {
   storedMessageTtlMs?: number;
   /** Default CHANGES_CHANNEL: processes of one server share it, and only they. */
   channel?: string;
+  /** Default MAX_PENDING_NOTIFICATIONS. */
+  maxPendingNotifications?: number;
 }
 
 /** A notification's payload: a message inline, or the row holding one (with its topic when that fits). */
@@ -63,6 +65,7 @@ export class PgBroadcaster implements Broadcaster {
   readonly #maxBytes: number;
   readonly #ttlMs: number;
   readonly #logger: Logger | undefined;
+  readonly #maxPending: number;
   /** Marks the rows this process stored, so that it sweeps and, closing, removes them. */
   readonly #publisher = crypto.randomUUID();
   readonly #pending: string[] = [];
@@ -76,6 +79,7 @@ export class PgBroadcaster implements Broadcaster {
     this.#maxBytes = options.maxBytes;
     this.#ttlMs = options.storedMessageTtlMs ?? STORED_MESSAGE_TTL_MS;
     this.#logger = options.logger;
+    this.#maxPending = options.maxPendingNotifications ?? MAX_PENDING_NOTIFICATIONS;
     this.#fanOut = new FanOut(options.maxBytes, async () => {
       const subscription = await this.#channel.subscribe(this.#heard, () => this.#lost("resubscribed"));
       return () => subscription.unsubscribe();
@@ -124,7 +128,7 @@ export class PgBroadcaster implements Broadcaster {
 
   /** The channel's listener: it must not throw (`PgChannel`). */
   readonly #heard = (payload: string): void => {
-    if (this.#pending.length >= MAX_PENDING_NOTIFICATIONS) {
+    if (this.#pending.length >= this.#maxPending) {
       this.#pending.length = 0;
       this.#lost("behind");
       return;
