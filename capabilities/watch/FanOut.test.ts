@@ -64,10 +64,12 @@ describe("FanOut", () => {
     const readme = await fanOut.subscribe(resourceTopic("file:///readme"), stop.signal);
     const task = await fanOut.subscribe(taskTopic("t1"), stop.signal);
     const odd = await fanOut.subscribe("constructor", stop.signal);
+    fanOut.deliver(taskTopic("t1"), { queued: true });
     fanOut.missed();
-    expect(await readAll(task)).toEqual([]);
+    // Ended after what it had queued: an ordinary end, and the client listens again.
+    expect(await readAll(task)).toEqual([{ queued: true }]);
     expect(await readAll(odd)).toEqual([]);
-    expect(fanOut.count(taskTopic("t1"))).toBe(0);
+    expect([fanOut.count(taskTopic("t1")), fanOut.wants(taskTopic("t1")), fanOut.count("tools")]).toEqual([0, false, 1]);
     fanOut.missed("tools");
     stop.abort();
     const listChanged = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
@@ -90,5 +92,21 @@ describe("FanOut", () => {
     const fanOut = new FanOut(1_024, start);
     expect(await readAll(await fanOut.subscribe("tools", AbortSignal.abort()))).toEqual([]);
     expect(calls.starts).toBe(0);
+  });
+
+  it("ends a subscriber that falls more than maxBytes behind while another of its topic keeps receiving", async () => {
+    const message = (i: number) => ({ i, pad: "x".repeat(90) });
+    const fanOut = new FanOut(JSON.stringify(message(0)).length * 3 + 3, feed().start);
+    const stop = new AbortController();
+    const slow = await fanOut.subscribe("tools", stop.signal);
+    const fast = (await fanOut.subscribe("tools", stop.signal)).getReader();
+    for (let i = 0; i < 5; i++) {
+      fanOut.deliver("tools", message(i));
+      expect(JSON.parse(decoder.decode((await fast.read()).value))).toEqual(message(i));
+    }
+    expect(fanOut.count("tools")).toBe(1);
+    expect(await readAll(slow)).toEqual([message(0), message(1), message(2)]);
+    stop.abort();
+    expect(fanOut.hearing).toBe(false);
   });
 });

@@ -175,34 +175,3 @@ describe("MemoryBroadcaster", () => {
     expect(broadcaster.count("tools")).toBe(0);
   });
 });
-
-describe("MemoryBroadcaster, as a process's side of a shared broadcaster", () => {
-  it("names its topics, counts every subscriber, and says when the last has left", async () => {
-    let emptied = 0;
-    const broadcaster = new MemoryBroadcaster(1_024, () => emptied++);
-    const one = new AbortController();
-    const two = new AbortController();
-    await broadcaster.subscribe("tools", one.signal);
-    await broadcaster.subscribe("prompts", two.signal);
-    expect(broadcaster.topics()).toEqual(["tools", "prompts"]);
-    expect(broadcaster.size).toBe(2);
-    one.abort();
-    expect(emptied).toBe(0);
-    two.abort();
-    expect([broadcaster.size, emptied, broadcaster.topics().length]).toEqual([0, 1, 0]);
-  });
-
-  it("ends a topic's subscribers after what they have queued, leaving other topics", async () => {
-    const broadcaster = new MemoryBroadcaster(1_024);
-    const stop = new AbortController();
-    const tools = await broadcaster.subscribe("tools", stop.signal);
-    const prompts = await broadcaster.subscribe("prompts", stop.signal);
-    await broadcaster.publish("tools", { queued: true });
-    broadcaster.end("tools");
-    expect(lines(await readAll(tools))).toEqual([{ queued: true }]);
-    expect(broadcaster.count("tools")).toBe(0);
-    expect(broadcaster.count("prompts")).toBe(1);
-    stop.abort();
-    expect(await readAll(prompts)).toBe("");
-  });
-});
