@@ -11,7 +11,7 @@
  * before it can be read; a process reads it only when someone there subscribes to its topic. Rows
  * are kept STORED_MESSAGE_TTL_MS (a reader reads at once: this is room for a slow one), swept by
  * their publisher's timer and by every later large publish, and a closing publisher removes its
- * own: what ends leaves no row. Why rows rather than a refusal: the messages over the limit are
+ * own (once the newest is CLOSE_GRACE_MS old, so readers have had it): what ends leaves no row. Why rows rather than a refusal: the messages over the limit are
  * ones a handler cannot shorten (a task's result up to MAX_TASK_VALUE_BYTES, a URI the server
  * accepts), and a refusal would lose them; past `maxBytes` (what a subscriber may hold unread) a
  * message is refused with a sentence, as no subscriber could take it.
@@ -33,6 +33,8 @@ export const CHANGES_CHANNEL = "mcp_changes";
 export const STORED_MESSAGE_TTL_MS = 60_000;
 /** Notifications one process holds while it reads stored messages; past it they are dropped and every topic is told to read again. */
 export const MAX_PENDING_NOTIFICATIONS = 1_000;
+/** How old the newest row of a closing publisher must be before it removes its rows, in milliseconds: room for the readers that were told of it. */
+export const CLOSE_GRACE_MS = 1_000;
 /** Characters of a topic shown in a refusal. */
 const SHOWN_TOPIC_CHARS = 200;
 
@@ -72,6 +74,8 @@ export class PgBroadcaster implements Broadcaster {
   #draining = false;
   #sweeper: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** When this process last stored a message (`Date.now()`), if it has. */
+  #lastStoredAt = -Infinity;
 
   constructor(sql: Sql, options: PgBroadcasterOptions) {
     this.#sql = sql;
@@ -111,6 +115,7 @@ export class PgBroadcaster implements Broadcaster {
       const withTopic = JSON.stringify({ r: row!.id, t: topic } satisfies Payload);
       await this.#channel.publish(utf8Length(withTopic) <= MAX_PAYLOAD_BYTES ? withTopic : JSON.stringify({ r: row!.id } satisfies Payload), tx);
     });
+    this.#lastStoredAt = Date.now();
     this.#armSweep();
   }
 
@@ -118,11 +123,13 @@ export class PgBroadcaster implements Broadcaster {
     return this.#fanOut.subscribe(topic, signal);
   }
 
-  /** Ends every subscriber here, stops listening, and removes the rows this process stored. Does not end `sql`: its owner does. */
+  /** Ends every subscriber here, stops listening, and removes the rows this process stored (waiting up to CLOSE_GRACE_MS for the newest to be read). Does not end `sql`: its owner does. */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#sweeper);
     await this.#fanOut.close();
+    const grace = this.#lastStoredAt + CLOSE_GRACE_MS - Date.now();
+    if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
     await this.#sql`DELETE FROM mcp_change_messages WHERE publisher = ${this.#publisher} OR published_at < now() - make_interval(secs => ${this.#ttlMs / 1_000})`;
   }
 
