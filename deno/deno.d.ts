@@ -44,7 +44,7 @@ declare namespace Deno {
     getMany<T extends readonly unknown[]>(keys: readonly KvKey[]): Promise<{ [K in keyof T]: KvEntryMaybe<T[K]> }>;
     set(key: KvKey, value: unknown, options?: { expireIn?: number }): Promise<unknown>;
     delete(key: KvKey): Promise<void>;
-    list<T = unknown>(selector: { prefix: KvKey; start?: KvKey; end?: KvKey }, options?: { limit?: number; reverse?: boolean }): AsyncIterable<{ key: KvKey; value: T; versionstamp: string }>;
+    list<T = unknown>(selector: { prefix: KvKey; start?: KvKey; end?: KvKey } | { start: KvKey; end: KvKey }, options?: { limit?: number; reverse?: boolean }): AsyncIterable<{ key: KvKey; value: T; versionstamp: string }>;
     atomic(): AtomicOperation;
     watch<T extends readonly unknown[]>(keys: readonly KvKey[]): ReadableStream<{ [K in keyof T]: KvEntryMaybe<T[K]> }>;
     close(): void;

@@ -18,6 +18,10 @@
  *   (the process that claimed the wakeup, and until when; a run renews it, and once it lapses
  *   another process may claim the task), and `expires_at` (its TTL: past it, any process deletes
  *   the row, and its entries with it).
+ * - `mcp_change_messages`: a change too large for a notification's payload, which the notification
+ *   points to (`PgBroadcaster`); read by every listening process at once, and swept by its
+ *   publisher once every process has had time to read it. Unlogged: a crash of the server may
+ *   empty it, and its readers then tell their listeners to read again, as for any lost change.
  */
 
 export interface Migration {
@@ -78,6 +82,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX mcp_tasks_wake_at ON mcp_tasks (wake_at) WHERE wake_at IS NOT NULL;
       CREATE INDEX mcp_tasks_expires_at ON mcp_tasks (expires_at NULLS FIRST);
       CREATE INDEX mcp_tasks_owner ON mcp_tasks (owner) WHERE owner IS NOT NULL;
+    `,
+  },
+  {
+    version: 3,
+    name: "change messages too large to notify",
+    sql: `
+      CREATE UNLOGGED TABLE mcp_change_messages (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        publisher text NOT NULL,
+        topic text NOT NULL,
+        message text NOT NULL,
+        published_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX mcp_change_messages_published_at ON mcp_change_messages (published_at);
+      CREATE INDEX mcp_change_messages_publisher ON mcp_change_messages (publisher);
     `,
   },
 ];

@@ -4,8 +4,10 @@
  * handler in another. Messages go by topic — what is watched: `tools`, `prompts`, `resources`
  * (list changes) or `resource:<uri>` (one resource's updates).
  *
- * Two hosts implement it: `MemoryBroadcaster` (one process: Deno, tests, a Worker without the
- * binding) and `capabilities/watch/durable/WatchObject.ts` (one Durable Object per topic, for every isolate).
+ * Its hosts: `MemoryBroadcaster` (one process: Deno, Node, tests, a Worker without the binding),
+ * `capabilities/watch/durable/WatchObject.ts` (one Durable Object per topic, for every isolate), and
+ * for several processes `capabilities/watch/postgres/PgBroadcaster.ts` (one PostgreSQL database)
+ * and `capabilities/watch/deno/KvBroadcaster.ts` (one Deno KV database).
  * A subscriber is a byte stream of newline-delimited JSON messages; one that falls behind by more
  * than its bound is ended rather than buffered without limit (it may subscribe again).
  */

@@ -3,9 +3,10 @@
  * messages that queues at most `maxBytes` unread (a byte-length queuing strategy, so
  * `desiredSize` is the room left). A message that finds it over its bound ends it instead of
  * growing it: a close, not an error, so the reader sees an ordinary end and finishes gracefully
- * (and may subscribe again). Both broadcasters hold their subscribers this way: in process
- * (`MemoryBroadcaster`) and in the Worker that relays a topic object's socket
- * (`capabilities/watch/durable/WatchObject.ts`), so memory is bounded per listener where the listener is.
+ * (and may subscribe again). Every broadcaster holds its subscribers this way: in process
+ * (`MemoryBroadcaster`), in the Worker that relays a topic object's socket
+ * (`capabilities/watch/durable/WatchObject.ts`), and in each process sharing a store
+ * (`capabilities/watch/FanOut.ts`), so memory is bounded per listener where the listener is.
  *
  * One teardown: the reader cancels, the listener's signal aborts, the bound is passed, or the
  * source ends — `onEnd` runs once, whichever comes first.

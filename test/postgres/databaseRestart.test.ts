@@ -1,14 +1,17 @@
 /**
  * The store across a restart of PostgreSQL itself, on a cluster of this file's own (the shared one
  * serves other files meanwhile): a subscriber listens again once the server is back and hears
- * what is published then, and what was written before is read after. Also the cluster helper's
+ * what is published then, and what was written before is read after; a broadcaster's listener is
+ * told to read its list again, then hears the changes published after. Also the cluster helper's
  * refusal when no PostgreSQL is installed.
  */
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { migrate } from "../../postgres/migrate.ts";
+import { PgBroadcaster } from "../../capabilities/watch/postgres/PgBroadcaster.ts";
 import { PgChannel } from "../../postgres/PgChannel.ts";
 import { PgStorage } from "../../postgres/PgStorage.ts";
+import { Lines } from "../support/Lines.ts";
 import { type Cluster, postgresBinDir, startCluster } from "../support/postgresCluster.ts";
 
 /** How long the server stays down: long enough that the subscriber's first reconnection attempts fail. */
@@ -50,6 +53,36 @@ it("listens again once a restarted server is back, and keeps what was written be
   expect(heard[0]).toBe("after the restart");
   expect(resubscribed).toBe(1);
   expect(await PgStorage.home(subscriber, "kept").get("note")).toBe("written before");
+});
+
+it("tells a broadcaster's listener to read its list again after a restart, and delivers what is published after", async () => {
+  const here = new PgBroadcaster(publisher, { maxBytes: 65_536 });
+  const there = new PgBroadcaster(subscriber, { maxBytes: 65_536 });
+  const stop = new AbortController();
+  const tools = new Lines(await there.subscribe("tools", stop.signal));
+  await here.publish("tools", { before: true });
+  expect(await tools.take(1)).toEqual([{ before: true }]);
+
+  await cluster.restart(DOWN_MS);
+
+  const readAgain = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
+  expect(await tools.take(1, 60_000)).toEqual([readAgain]);
+  // The publisher's pooled connections died with the server: the first statement may fail before the pool connects again.
+  for (let i = 0; ; i++) {
+    try {
+      await here.publish("tools", { after: true });
+      break;
+    } catch (error) {
+      if (i > 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  // The driver may report listening again more than once while the server comes back: each is one more "read again".
+  let next = await tools.take(1);
+  while (JSON.stringify(next) === JSON.stringify([readAgain])) next = await tools.take(1);
+  expect(next).toEqual([{ after: true }]);
+  stop.abort();
+  await Promise.all([here.close(), there.close()]);
 });
 
 it("refuses to start without PostgreSQL, saying what to install", () => {
