@@ -2,18 +2,21 @@
  * A Deno KV file as a process's `Store`: sessions' storage under `["session", <id>]` (`KvStorage`,
  * loaded again at start), homes in the same file (`kvHomes`), and tasks there too (`KvTasks`,
  * counted across processes by `KvShares`), so every process on one file shares them and picks up
- * the tasks of a process that died. Change notifications still fan out in this process only.
+ * the tasks of a process that died; change notifications cross to every process on the file
+ * (`KvBroadcaster`).
  *
  * `close()` closes the file: the caller opened it, and gives it up with the store.
  */
 import { kvHomes } from "../capabilities/homes/deno/kvHomes.ts";
 import { KvTasks } from "../capabilities/tasks/deno/KvTasks.ts";
+import { KvBroadcaster } from "../capabilities/watch/deno/KvBroadcaster.ts";
 import type { Store } from "../shared/runtime/Store.ts";
 import { KvStorage } from "./kv/KvStorage.ts";
 import { KvShares } from "./KvShares.ts";
 
 /** @example const store = kvStore(await Deno.openKv("data.kv"), "data.kv"); */
 export function kvStore(kv: Deno.Kv, path: string): Store {
+  let broadcaster: KvBroadcaster | undefined;
   return {
     description: `Deno KV at ${path}`,
     durable: true,
@@ -21,7 +24,9 @@ export function kvStore(kv: Deno.Kv, path: string): Store {
     sessionIds: () => KvStorage.sessionIds(kv),
     homes: (options) => kvHomes(kv, options),
     tasks: (runtime) => new KvTasks(kv, { ...runtime, tasks: undefined, shares: new KvShares(kv, runtime.config) }),
+    broadcaster: (broadcast) => (broadcaster ??= new KvBroadcaster(kv, broadcast)),
     async close() {
+      await broadcaster?.close();
       kv.close();
     },
   };

@@ -3,7 +3,7 @@
  * (`PgSessions`: loaded again at start, swept in the database once past their deadline), homes
  * (`pgHomes`) and tasks (`PgTasks`: a lease per run, so a run lost with its process is started
  * again by another), shared by every process on the database, so a restarted process, or another
- * one, finds them. Change notifications stay in the process.
+ * one, finds them; change notifications cross to every process on it (`PgBroadcaster`).
  *
  * The driver (`postgres`) is an optional peer dependency, loaded here and only here, when a store
  * is asked for: a server without one never needs it installed. Opening migrates the database
@@ -14,6 +14,7 @@
 import type { Sql } from "postgres";
 import { pgHomes } from "../capabilities/homes/postgres/pgHomes.ts";
 import { PgTasks } from "../capabilities/tasks/postgres/PgTasks.ts";
+import { PgBroadcaster } from "../capabilities/watch/postgres/PgBroadcaster.ts";
 import { migrate } from "../postgres/migrate.ts";
 import { PgSessions } from "../postgres/PgSessions.ts";
 import type { Store } from "../shared/runtime/Store.ts";
@@ -47,6 +48,7 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
     throw new Error(`Cannot use PostgreSQL at ${where}: ${messageOf(error)}`);
   }
   const sessions = new PgSessions(sql);
+  let broadcaster: PgBroadcaster | undefined;
   sessions.startSweeping(options.onError ?? ((error) => console.error(`Sweeping expired sessions in PostgreSQL at ${where} failed: ${messageOf(error)}`)));
   return {
     description: `PostgreSQL at ${where}`,
@@ -55,7 +57,10 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
     sessionIds: () => sessions.ids(),
     homes: (homesOptions) => pgHomes(sql, homesOptions),
     tasks: (runtime) => new PgTasks(sql, runtime),
+    broadcaster: (broadcast) => (broadcaster ??= new PgBroadcaster(sql, broadcast)),
     async close() {
+      // First, while the pool is open: a change published just before still reaches the others.
+      await broadcaster?.close();
       sessions.close();
       await sql.end({ timeout: CLOSE_TIMEOUT_S });
     },

@@ -12,6 +12,7 @@
  * (the hosts above bound what they write).
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import type { Logger } from "../log/Logger.ts";
 import type { LocalHomeHost, LocalHomesOptions } from "../home/LocalHomesPart.ts";
 import type { Shares } from "../shares/Shares.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
@@ -42,8 +43,12 @@ export interface Store {
   homes?(options: LocalHomesOptions): StoredHomeHost;
   /** The host of tasks over this store. Absent: the host `tasks()` brings, in this process. */
   tasks?(runtime: StoreRuntime): LocalTaskHost;
-  /** Where change notifications fan out, across processes. Absent: in memory, this process only. */
-  readonly broadcast?: Broadcaster;
+  /**
+   * Where change notifications fan out, across the processes on this store; made once, and closed
+   * by `close()`. `maxBytes` bounds each subscriber's unread bytes and the largest message. Absent:
+   * in memory, this process only.
+   */
+  broadcaster?(options: { maxBytes: number; logger: Logger }): Broadcaster;
   /** Stops what the store runs (its timers) and lets go of its backend: after the hosts over it are closed. */
   close(): Promise<void>;
 }

@@ -100,12 +100,14 @@ describe("localRuntime", () => {
     const closed = vi.spyOn(homesHost, "close");
     const taskHost = Object.assign(recordingTasks(), { start: vi.fn() });
     const broadcast = new MemoryBroadcaster(DEFAULT_CONFIG.maxQueueBytes);
-    const store: Store = { description: "a test's", durable: true, homes: () => homesHost, tasks: () => taskHost, broadcast, close: async () => {} };
+    const asked: { maxBytes: number }[] = [];
+    const store: Store = { description: "a test's", durable: true, homes: () => homesHost, tasks: () => taskHost, broadcaster: (options) => (asked.push(options), broadcast), close: async () => {} };
     const runtime = localRuntime(full, { ...base, store });
     expect(runtime.store).toBe(store);
     expect(runtime.homes).toBe(homesHost);
     expect(runtime.tasks).toBe(taskHost);
     expect(runtime.broadcast).toBe(broadcast);
+    expect(asked.map((options) => options.maxBytes)).toEqual([DEFAULT_CONFIG.maxQueueBytes]);
     await runtime.start();
     expect(started).toHaveBeenCalledOnce();
     expect(taskHost.start).toHaveBeenCalledOnce();

@@ -81,7 +81,7 @@ export function localRuntime<H extends Homes = LocalHomeHost>(server: CompiledSe
     config,
     logger,
     env,
-    broadcast: store.broadcast ?? new MemoryBroadcaster(config.maxQueueBytes),
+    broadcast: store.broadcaster?.({ maxBytes: config.maxQueueBytes, logger }) ?? new MemoryBroadcaster(config.maxQueueBytes),
     homes,
     store,
     shares: options.shares ?? new LocalShares(config),
