@@ -4,7 +4,7 @@
  * a request — sessions' storage and homes (`home: "user"` or a handle) — is kept in a `Store`: a
  * PostgreSQL database given as `store` (`postgresStore`: shared by every process on it, found
  * again after a restart), else memory, which ends with the process and says so in one line at
- * start. Tasks (tools declared with `task`) live in this process; change notifications fan out in memory.
+ * start. With PostgreSQL, tasks and change notifications are shared with the other processes too.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`, `--store URL`) and the
  * environment (`PORT`, `DATABASE_URL`; limits and `LOG_LEVEL` as on Workers; and Node's own: a request must arrive whole
@@ -68,8 +68,6 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   } catch (error) {
     refuseToStart({ event: "start.failed", problem: error });
   }
-  // On stderr: stdout's first line stays `serving on <url>`, which scripts wait for.
-  if (!store.durable) console.error("state is in memory and lost on restart: pass --store postgres://… (or set DATABASE_URL) to keep it");
   let boundPort: number | undefined;
   const runtime = localRuntime(definition, {
     env: env as ServerEnv,
@@ -132,6 +130,8 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
   });
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   console.log(`serving on ${server.url}`);
+  // Once serving, so a start that fails says only why; on stderr, so stdout's first line stays `serving on <url>`, which scripts wait for.
+  if (!store.durable) console.error("state is in memory and lost on restart: pass --store postgres://… (or set DATABASE_URL) to keep it");
   return server;
 }
 
