@@ -129,9 +129,9 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
     return store.close();
   });
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
-  console.log(`serving on ${server.url}`);
-  // Once serving, so a start that fails says only why; on stderr, so stdout's first line stays `serving on <url>`, which scripts wait for.
+  // Once bound, so a start that fails says only why; on stderr, so stdout's first line stays `serving on <url>`, which scripts wait for.
   if (!store.durable) console.error("state is in memory and lost on restart: pass --store postgres://… (or set DATABASE_URL) to keep it");
+  console.log(`serving on ${server.url}`);
   return server;
 }
 

@@ -29,11 +29,11 @@ function buildSettings(toml: string): Record<string, string | undefined> {
 }
 
 describe("the README", () => {
-  it("names npm start, npm run start:deno and npm test where the commands are, each a script", () => {
+  it("names npm start, npm run start:deno, npm run start:node and npm test where the commands are, each a script", () => {
     const commands = blockAfter("## The two commands", "sh");
     const scripts = JSON.parse(read("package.json")).scripts as Record<string, string>;
-    const named = [...commands.matchAll(/npm (?:run )?(start:deno|start|test)\b/g)].map((m) => m[1]!);
-    expect(named).toEqual(["start", "start:deno", "test"]);
+    const named = [...commands.matchAll(/npm (?:run )?(start:deno|start:node|start|test)\b/g)].map((m) => m[1]!);
+    expect(named).toEqual(["start", "start:deno", "start:node", "test"]);
     for (const name of named) expect(scripts[name], name).toBeDefined();
   });
 
