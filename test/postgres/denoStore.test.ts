@@ -4,12 +4,11 @@
  * through one and read through the other, the Deno server restarted in between. Deno refuses
  * `--kv` and `--store` together, with one line and exit 1.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { DENO_FLAGS, denoBinary } from "../../scripts/startDenoServer.mjs";
 import { bundleNodeEntry } from "../../scripts/startNodeServer.mjs";
 import { type FreshDatabase, freshDatabase } from "../support/freshDatabase.ts";
+import { failedStart } from "../support/failedStart.ts";
 import { postModern } from "../support/httpSession.ts";
 import { type ServerProcess, startServerProcess } from "../support/startServerProcess.ts";
 
@@ -59,15 +58,8 @@ it("is one store for a Node and a Deno server: a notebook written through one is
 });
 
 it("refuses a KV file and a store together on Deno: one line, exit 1", { timeout: 60_000 }, async () => {
-  const failed = await promisify(execFile)(denoBinary, [...DENO_FLAGS, "example/deno.ts", "--port", "0", "--kv", "unused.kv", "--store", database.url], {
-    env: { ...process.env, ...quiet },
-    timeout: 30_000,
-  }).then(
-    () => undefined,
-    (error: { code?: number; stdout: string; stderr: string }) => error,
-  );
-  expect(failed?.code).toBe(1);
-  const lines = failed!.stderr.trim().split("\n");
+  const { code, lines } = await failedStart(denoBinary, [...DENO_FLAGS, "example/deno.ts", "--port", "0", "--kv", "unused.kv", "--store", database.url], { ...process.env, ...quiet });
+  expect(code).toBe(1);
   expect(lines).toHaveLength(1);
   expect(JSON.parse(lines[0]!)).toMatchObject({ event: "start.failed", message: expect.stringContaining("not both") });
 });

@@ -8,8 +8,6 @@
  * server says in one line that its state is lost on restart; a database it cannot reach stops the
  * start with one line and exit 1.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -18,6 +16,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { bundleNodeEntry } from "../../scripts/startNodeServer.mjs";
 import { freePort } from "../support/freePort.ts";
 import { type FreshDatabase, freshDatabase } from "../support/freshDatabase.ts";
+import { failedStart } from "../support/failedStart.ts";
 import { type ServerProcess, startServerProcess } from "../support/startServerProcess.ts";
 import { type TestIssuer, testIssuer } from "../support/testIssuer.ts";
 
@@ -180,17 +179,10 @@ it("says in one line, without a store, that its state is in memory and lost on r
 it("refuses to start on a database it cannot reach: one line, exit 1, and no password printed", { timeout: 60_000 }, async () => {
   const port = await freePort();
   const unreachable = `postgres://someone:hunter2@127.0.0.1:${await freePort()}/nothing`;
-  const failed = await promisify(execFile)(process.execPath, [bundled.outfile, "--port", String(port), "--store", unreachable], {
-    env: { ...process.env, LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, DATABASE_URL: "" },
-    timeout: 30_000,
-  }).then(
-    () => undefined,
-    (error: { code?: number; stdout: string; stderr: string }) => error,
-  );
-  expect(failed?.code).toBe(1);
-  const lines = failed!.stderr.trim().split("\n");
+  const { code, lines, stdout } = await failedStart(process.execPath, [bundled.outfile, "--port", String(port), "--store", unreachable], { ...process.env, LOG_LEVEL: "error", JWT_ISSUER: ISSUER, JWT_KEYS: issuer.jwks, DATABASE_URL: "" });
+  expect(code).toBe(1);
   expect(lines).toHaveLength(1);
   expect(JSON.parse(lines[0]!)).toMatchObject({ level: "error", event: "start.failed", message: expect.stringContaining(`Cannot use PostgreSQL at 127.0.0.1:`) });
-  expect(failed!.stderr + failed!.stdout).not.toContain("hunter2");
-  expect(failed!.stdout).not.toContain("serving on");
+  expect(lines.join("\n") + stdout).not.toContain("hunter2");
+  expect(stdout).not.toContain("serving on");
 });
