@@ -16,12 +16,13 @@
  * topic with no such message (a task's) has its subscribers ended instead: a 2026-07-28 listen
  * then ends with its final result, and the client listens again and reads the task afresh.
  */
-import type { Broadcaster } from "../../shared/broadcast/Broadcaster.ts";
 import { Subscriber } from "../../shared/broadcast/Subscriber.ts";
+import { type Broadcaster, resourceTopic } from "../../shared/broadcast/Broadcaster.ts";
 import { LIST_CHANGED_METHOD, type ListFeature } from "../../shared/definition/ListKind.ts";
 import { notification } from "../../shared/jsonrpc/messages.ts";
 
-const RESOURCE_TOPIC = "resource:";
+/** What every resource's topic starts with (`resourceTopic`). */
+const RESOURCE_TOPIC = resourceTopic("");
 const encoder = new TextEncoder();
 
 /** Starts hearing the shared feed; resolves with how to stop once what is published after is heard. */
