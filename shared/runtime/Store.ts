@@ -12,6 +12,7 @@
  * (the hosts above bound what they write).
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import type { Fleet } from "./Fleet.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { LocalHomeHost, LocalHomesOptions } from "../home/LocalHomesPart.ts";
 import type { Shares } from "../shares/Shares.ts";
@@ -49,6 +50,12 @@ export interface Store {
    * in memory, this process only.
    */
   broadcaster?(options: { maxBytes: number; logger: Logger }): Broadcaster;
+  /**
+   * The processes on this store, as a fleet whose 2025 sessions each have one holder that the
+   * others carry requests to; made once, joined by the runtime's sessions. Absent: a client must
+   * come back to the process that holds its session.
+   */
+  fleet?(): Fleet;
   /** Stops what the store runs (its timers) and lets go of its backend: after the hosts over it are closed. */
   close(): Promise<void>;
 }
