@@ -5,7 +5,7 @@
  * since the wire between the router and the relayed answer is what is under test; the same over
  * PostgreSQL and Deno KV, with SDK clients and real processes, is in test/postgres and test/deno.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { readConfig } from "../../shared/config/readConfig.ts";
 import { processSessions } from "../../shared/host/processSessions.ts";
@@ -30,6 +30,15 @@ const server = compiledOf(
     version: "1",
     tools: [
       tool({ name: "echo", description: "Echoes", input: z.object({ text: z.string() }), handler: async ({ text }) => text }),
+      tool({
+        name: "flood",
+        description: "Reports progress many times over, each with a long message",
+        input: z.object({ times: z.number(), bytes: z.number() }),
+        handler: async ({ times, bytes }, ctx) => {
+          for (let i = 1; i <= times; i++) await ctx.progress(i, times, "p".repeat(bytes));
+          return "flooded";
+        },
+      }),
       tool({
         name: "wait",
         description: "Reports progress, then waits until the test lets it go",
@@ -57,7 +66,7 @@ afterEach(() => {
 });
 
 /** Processes on one hub and one storage: each a router with its runtime and sessions. */
-async function fleetOf(count: number): Promise<{ hub: MemoryFleetHub; processes: { handle: Handler; self: string }[] }> {
+async function fleetOf(count: number, env: Record<string, string> = {}, logLevel: "error" | "info" = "error"): Promise<{ hub: MemoryFleetHub; processes: { handle: Handler; self: string }[] }> {
   const hub = new MemoryFleetHub();
   const storages = new Map<string, MemoryStorage>();
   const processes = [];
@@ -71,8 +80,8 @@ async function fleetOf(count: number): Promise<{ hub: MemoryFleetHub; processes:
       fleet: () => fleet,
       async close() {},
     };
-    const config = readConfig({});
-    const runtime = localRuntime(server, { env: {}, config, logger: new Logger("error"), store });
+    const config = readConfig(env);
+    const runtime = localRuntime(server, { env, config, logger: new Logger(logLevel), store });
     const sessions = processSessions(runtime);
     await sessions.restoreStored();
     closers.push(() => sessions.close(), () => runtime.close());
@@ -175,6 +184,31 @@ describe("FleetSessions: a 2025 session held by one process, reached through any
     expect(cancelled.status).toBe(202);
     // The cancelled request's stream ends without its result.
     await expect(nextMessage(events, 10_000)).rejects.toThrow(/ended/);
+  });
+
+  it("ends a relayed stream its client does not read, past the session's queue budget, and tells the holder", async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
+    try {
+      const { processes } = await fleetOf(2, { MAX_QUEUE_BYTES: String(64 * 1024) }, "info");
+      const [a, b] = processes as [Process, Process];
+      const headers = await streamableSession(a.handle);
+      // 40 events of 4 KiB through b while nothing reads them: past 64 KiB unread, b ends the relay.
+      const response = await b.handle(post("/mcp", callTool(7, "flood", { times: 40, bytes: 4096 }, { progressToken: "f" }), headers));
+      await until(() => lines.some((line) => line.includes("fleet.relay-ended")));
+      expect(JSON.parse(lines.find((line) => line.includes("fleet.relay-ended"))!)).toMatchObject({ reason: "its client read too slowly" });
+      const events = new SseReader(response.body!);
+      const seen: unknown[] = [];
+      await expect(
+        (async () => {
+          for (;;) seen.push(await nextMessage(events));
+        })(),
+      ).rejects.toThrow();
+      // The stream errors before its result, which the client gets by resuming from the stored events.
+      expect(seen.some((message) => (message as { id?: number }).id === 7)).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("a holder that dies: the next request claims the session, loaded from the store", { timeout: 60_000 }, async () => {
