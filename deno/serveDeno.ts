@@ -22,7 +22,7 @@
  * import server from "./server.ts";
  * await serveDeno(server);
  */
-import { LocalSessions } from "../shared/host/LocalSessions.ts";
+import { processSessions } from "../shared/host/processSessions.ts";
 import { localRuntime } from "../shared/runtime/localRuntime.ts";
 import type { LocalHomeHost } from "../shared/home/LocalHomesPart.ts";
 import { Logger } from "../shared/log/Logger.ts";
@@ -96,7 +96,7 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
     telemetry: denoTelemetry(env, definition.handleTemplateOf),
   });
   const { homes, tasks } = runtime;
-  const sessions = new LocalSessions(runtime);
+  const sessions = processSessions(runtime);
   // What the store kept is picked up before the port is bound: due homes woken, sessions loaded, tasks claimed.
   await runtime.start();
   await sessions.restoreStored();

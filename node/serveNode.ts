@@ -23,7 +23,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { LocalSessions } from "../shared/host/LocalSessions.ts";
+import { processSessions } from "../shared/host/processSessions.ts";
 import { localRuntime } from "../shared/runtime/localRuntime.ts";
 import type { Store } from "../shared/runtime/Store.ts";
 import { Logger } from "../shared/log/Logger.ts";
@@ -81,7 +81,7 @@ export async function serveNode(given: ServerDefinition, options: ServeNodeOptio
     store,
   });
   const { homes, tasks } = runtime;
-  const sessions = new LocalSessions(runtime);
+  const sessions = processSessions(runtime);
   // What the store kept is picked up before the port is bound: due homes woken, sessions loaded.
   try {
     await runtime.start();

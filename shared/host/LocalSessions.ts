@@ -12,7 +12,7 @@
  * or that never had one (a forged or expired id answered 404), is dropped after the operation. Its runtime (`localRuntime`) gives
  * the definition, config, homes and shares; storage comes from `storageFor(id)`, else the runtime's store (`Store`), else memory.
  */
-import { toResponse } from "../http/Answer.ts";
+import { type Answer, toResponse } from "../http/Answer.ts";
 import { logId } from "../log/logId.ts";
 import type { LocalRuntime } from "../runtime/localRuntime.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
@@ -25,6 +25,8 @@ import type { SessionOperation, Sessions } from "./SessionOperation.ts";
 export interface LocalSessionsOptions {
   /** One session's storage; each id must get its own keyspace. Default: the runtime's store's, else in memory. */
   storageFor?(sessionId: string): KeyValueStore;
+  /** Called once a session is no longer in memory here: it ended, or never existed (an unknown id answered 404). */
+  forgotten?(sessionId: string): void;
 }
 
 export class LocalSessions implements Sessions {
@@ -45,13 +47,23 @@ export class LocalSessions implements Sessions {
   }
 
   async apply(operation: SessionOperation): Promise<Response> {
+    return toResponse(await this.answer(operation), this.#runtime.bodylessAnswers);
+  }
+
+  /** What `apply` answers, as the host made it: plain data where it is not a stream (which another process then gets by value). */
+  async answer(operation: SessionOperation): Promise<Answer> {
     const id = operation.sessionId;
     const host = this.#host(id);
     try {
-      return toResponse(await host.apply(operation), this.#runtime.bodylessAnswers);
+      return await host.apply(operation);
     } finally {
       this.#forgetIfEnded(id, host);
     }
+  }
+
+  /** Whether the session `id` is live in this process now. */
+  has(id: string): boolean {
+    return this.#hosts.get(id)?.live === true;
   }
 
   /** Loads these stored sessions, arms their idle expiry and counts their shares again (after a restart with persistent storage). */
@@ -67,8 +79,12 @@ export class LocalSessions implements Sessions {
 
   /** Loads the sessions the runtime's store kept (none in memory): at start, before serving. */
   async restoreStored(): Promise<void> {
-    const ids = await this.#runtime.store?.sessionIds?.();
-    if (ids) await this.restore(ids);
+    await this.restore(await this.storedIds());
+  }
+
+  /** The sessions the runtime's store kept: none in memory. */
+  async storedIds(): Promise<Iterable<string>> {
+    return (await this.#runtime.store?.sessionIds?.()) ?? [];
   }
 
   /** Ends every live session of the principal with this digest (a user's data erased on request); resolves with how many. */
@@ -126,5 +142,6 @@ export class LocalSessions implements Sessions {
     this.#hosts.delete(id);
     this.#memory.delete(id);
     this.#alarms.clear(id);
+    this.#options.forgotten?.(id);
   }
 }

@@ -1,0 +1,114 @@
+/**
+ * A Deno fleet on one KV file with no session affinity: two processes of the example behind a
+ * round-robin balancer (`roundRobin`: each request to the next process), as several instances of
+ * a Deno Deploy application or `deno serve --parallel` behind a balancer serve, driven by the
+ * official SDK clients over 2025 Streamable HTTP, HTTP+SSE and 2026-07-28. A session's requests
+ * reach its holder whichever process they land on; a holder killed outright hands its sessions to
+ * the other; after every process restarts, sessions and handles are still there.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { startDenoServer } from "../../scripts/startDenoServer.mjs";
+import { freePort } from "../support/freePort.ts";
+import { type Balancer, roundRobin } from "../support/roundRobin.ts";
+
+type Server = Awaited<ReturnType<typeof startDenoServer>>;
+let dir: string;
+const running: Server[] = [];
+const balancers: Balancer[] = [];
+const clients: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "durable-mcp-deno-fleet-"));
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
+  await Promise.all(balancers.splice(0).map((balancer) => balancer.close()));
+  await Promise.all(running.splice(0).map((server) => server.dispose()));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(port: number, kvPath: string): Promise<Server> {
+  const server = await startDenoServer({ port, kvPath, vars: { LOG_LEVEL: "error" } });
+  running.push(server);
+  return server;
+}
+
+async function fleet(name: string): Promise<{ ports: number[]; kvPath: string; servers: Server[]; balancer: Balancer }> {
+  const kvPath = join(dir, `${name}.kv`);
+  const ports = [await freePort(), await freePort()];
+  // Started together, as a deployment's instances are: the KV file is opened by both at once.
+  const servers = await Promise.all(ports.map((port) => start(port, kvPath)));
+  const balancer = await roundRobin(servers.map((server) => server.url));
+  balancers.push(balancer);
+  return { ports, kvPath, servers, balancer };
+}
+
+async function kill(server: Server): Promise<void> {
+  await server.kill();
+  running.splice(running.indexOf(server), 1);
+}
+
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
+
+async function connect(transport: StreamableHTTPClientTransport | SSEClientTransport) {
+  const client = new Client({ name: "v1-client", version: "1" });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, call: async (name: string, args: Record<string, unknown>) => text(await client.callTool({ name, arguments: args })) };
+}
+
+async function modern(url: string) {
+  const client = new ModernClient({ name: "v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new ModernTransport(new URL("/mcp", url)));
+  expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  clients.push(client);
+  return async (name: string, args: Record<string, unknown>) => text(await client.callTool({ name, arguments: args }));
+}
+
+it("serves every era through a balancer with no affinity: a session's requests reach its holder whichever process they land on", { timeout: 120_000 }, async () => {
+  const { balancer } = await fleet("eras");
+
+  const viaMcp = await connect(new StreamableHTTPClientTransport(new URL("/mcp", balancer.url)));
+  for (const note of ["one", "two", "three"]) await viaMcp.call("notepad", { action: "add", text: note });
+  expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
+
+  const legacy = await connect(new SSEClientTransport(new URL("/sse", balancer.url)));
+  for (const note of ["a", "b", "c"]) await legacy.call("notepad", { action: "add", text: note });
+  expect(await legacy.call("notepad", { action: "list" })).toBe("1. a\n2. b\n3. c");
+  expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
+
+  const writer = await modern(balancer.url);
+  const notebook = /notebook ([0-9a-f]{32})/.exec(await writer("notebook", { action: "add", text: "first" }))![1]!;
+  await writer("notebook", { notebook, action: "add", text: "second" });
+  const reader = await modern(balancer.url);
+  expect(await reader("notebook", { notebook, action: "list" })).toBe("1. first\n2. second");
+
+  expect(new Set(balancer.routed)).toEqual(new Set([0, 1]));
+});
+
+it("hands a killed holder's session to the other process, and keeps every session and handle across a restart of all", { timeout: 180_000 }, async () => {
+  const { ports, kvPath, servers, balancer } = await fleet("restarts");
+  const session = await connect(new StreamableHTTPClientTransport(new URL("/mcp", balancer.url)));
+  await session.call("notepad", { action: "add", text: "before the kill" });
+  const writer = await modern(balancer.url);
+  const notebook = /notebook ([0-9a-f]{32})/.exec(await writer("notebook", { action: "add", text: "kept" }))![1]!;
+
+  await kill(servers[balancer.routed[0]!]!);
+  expect(await session.call("notepad", { action: "list" })).toBe("1. before the kill");
+  await session.call("notepad", { action: "add", text: "after the kill" });
+
+  for (const server of [...running]) await kill(server);
+  await Promise.all(ports.map((port) => start(port, kvPath)));
+  expect(await session.call("notepad", { action: "list" })).toBe("1. before the kill\n2. after the kill");
+  const reader = await modern(balancer.url);
+  expect(await reader("notebook", { notebook, action: "list" })).toBe("1. kept");
+});
