@@ -6,10 +6,12 @@
  * holders, unread messages) are swept; release gives a session up only by its holder; messages
  * arrive in order whatever their sizes, one at the bound is carried and one past it refused; a
  * process whose row is deleted behind its back is expelled once; a receiver whose listening
- * connection drops reads the stored messages it was not told of; `leave()` leaves 0 rows.
+ * connection drops reads the stored messages it was not told of; `leave()` leaves 0 rows, and so
+ * does closing the store that made the fleet (`postgresStore`).
  */
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { postgresStore } from "../../node/postgresStore.ts";
 import { migrate } from "../../postgres/migrate.ts";
 import { PgFleet } from "../../postgres/PgFleet.ts";
 import { MAX_FLEET_MESSAGE_BYTES } from "../../shared/runtime/Fleet.ts";
@@ -216,3 +218,13 @@ it("refuses a lease that does not outlast its heartbeat, and a second join", asy
   await expect(a.fleet.join({ receive() {}, expelled() {} })).rejects.toThrow("has joined its fleet already");
 });
 
+it("is made once by the PostgreSQL store, whose close leaves the fleet first: 0 rows of its own", async () => {
+  const store = await postgresStore(database.url, { onError: (error) => expect.unreachable(String(error)) });
+  const fleet = store.fleet!();
+  expect(store.fleet!()).toBe(fleet);
+  await fleet.join({ receive() {}, expelled() {} });
+  expect(await fleet.holder("session-of-store")).toBe(fleet.self);
+  expect(await rowsOf(fleet.self)).toMatchObject({ processes: 1, holders: 1 });
+  await store.close();
+  expect(await rowsOf(fleet.self)).toEqual({ processes: 0, holders: 0, messages: 0 });
+});
