@@ -97,11 +97,17 @@ export class PgFleet implements Fleet {
   }
 
   async join(member: FleetMember): Promise<void> {
-    if (this.#member) throw new Error(`Process ${this.self} has joined its fleet already: make a new PgFleet to join again`);
+    if (this.#member || this.#left) throw new Error(`Process ${this.self} has joined its fleet already: make a new PgFleet to join again`);
     this.#member = member;
     // Listening first: a message sent once the row below exists is heard.
     this.#subscription = await this.#channel.subscribe(this.#heard, () => this.#heard(READ_ALL));
-    await this.#sql`INSERT INTO mcp_processes (id, alive_until) VALUES (${this.self}, now() + make_interval(secs => ${this.#ttlMs / 1_000}))`;
+    try {
+      await this.#sql`INSERT INTO mcp_processes (id, alive_until) VALUES (${this.self}, now() + make_interval(secs => ${this.#ttlMs / 1_000}))`;
+    } catch (error) {
+      this.#left = true;
+      await this.#subscription.unsubscribe().catch(() => {});
+      throw error;
+    }
     this.#renewedAt = performance.now();
     this.#heartbeat = setInterval(this.#beat, this.#heartbeatMs);
     // Not a reason for the process to stay up: its lease lapses without it.
