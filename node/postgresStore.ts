@@ -3,7 +3,8 @@
  * (`PgSessions`: loaded again at start, swept in the database once past their deadline), homes
  * (`pgHomes`) and tasks (`PgTasks`: a lease per run, so a run lost with its process is started
  * again by another), shared by every process on the database, so a restarted process, or another
- * one, finds them; change notifications cross to every process on it (`PgBroadcaster`).
+ * one, finds them; change notifications cross to every process on it (`PgBroadcaster`), and the
+ * processes on it form a fleet (`PgFleet`) that carries a 2025 session's requests to its holder.
  *
  * The driver (`postgres`) is an optional peer dependency, loaded here and only here, when a store
  * is asked for: a server without one never needs it installed. Opening migrates the database
@@ -16,6 +17,7 @@ import { pgHomes } from "../capabilities/homes/postgres/pgHomes.ts";
 import { PgTasks } from "../capabilities/tasks/postgres/PgTasks.ts";
 import { PgBroadcaster } from "../capabilities/watch/postgres/PgBroadcaster.ts";
 import { migrate } from "../postgres/migrate.ts";
+import { PgFleet } from "../postgres/PgFleet.ts";
 import { PgSessions } from "../postgres/PgSessions.ts";
 import type { Store } from "../shared/runtime/Store.ts";
 
@@ -27,7 +29,7 @@ const CONNECT_TIMEOUT_S = 10;
 const CLOSE_TIMEOUT_S = 5;
 
 export interface PostgresStoreOptions {
-  /** Where a failed sweep is reported. Default: stderr. */
+  /** Where a failed sweep, or the fleet's failed renewal, is reported. Default: stderr. */
   onError?(error: unknown): void;
 }
 
@@ -49,6 +51,7 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
   }
   const sessions = new PgSessions(sql);
   let broadcaster: PgBroadcaster | undefined;
+  let fleet: PgFleet | undefined;
   sessions.startSweeping(options.onError ?? ((error) => console.error(`Sweeping expired sessions in PostgreSQL at ${where} failed: ${messageOf(error)}`)));
   return {
     description: `PostgreSQL at ${where}`,
@@ -58,8 +61,11 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
     homes: (homesOptions) => pgHomes(sql, homesOptions),
     tasks: (runtime) => new PgTasks(sql, runtime),
     broadcaster: (broadcast) => (broadcaster ??= new PgBroadcaster(sql, broadcast)),
+    fleet: () => (fleet ??= new PgFleet(sql, { onError: options.onError ?? ((error) => console.error(`The fleet on PostgreSQL at ${where}: ${messageOf(error)}`)) })),
     async close() {
-      // First, while the pool is open: a change published just before still reaches the others.
+      // Before anything else: the others stop carrying requests here, and this process's holders go.
+      await fleet?.leave();
+      // Then, while the pool is open: a change published just before still reaches the others.
       await broadcaster?.close();
       sessions.close();
       await sql.end({ timeout: CLOSE_TIMEOUT_S });

@@ -22,6 +22,14 @@
  *   points to (`PgBroadcaster`); read by every listening process at once, and swept by its
  *   publisher once every process has had time to read it. Unlogged: a crash of the server may
  *   empty it, and its readers then tell their listeners to read again, as for any lost change.
+ * - `mcp_processes`: the fleet (`PgFleet`): one row per process that joined, with `alive_until`
+ *   (its lease, renewed by its heartbeat; in the database's clock, so skewed hosts agree). A row
+ *   past its lease for longer than a lease again is swept by any live process, and what refers to
+ *   it goes with it (`ON DELETE CASCADE`).
+ * - `mcp_session_holders`: which process holds each 2025 session (one row per held session).
+ * - `mcp_fleet_messages`: a message between processes too large for a notification's payload,
+ *   which the notification to its receiver points to; the receiver deletes it as it reads it.
+ *   Unlogged: a crash of the server may empty it, and messages are at-most-once anyway.
  */
 
 export interface Migration {
@@ -97,6 +105,28 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX mcp_change_messages_published_at ON mcp_change_messages (published_at);
       CREATE INDEX mcp_change_messages_publisher ON mcp_change_messages (publisher);
+    `,
+  },
+  {
+    version: 4,
+    name: "the fleet: processes, session holders and messages between them",
+    sql: `
+      CREATE TABLE mcp_processes (
+        id text PRIMARY KEY,
+        alive_until timestamptz NOT NULL
+      );
+      CREATE INDEX mcp_processes_alive_until ON mcp_processes (alive_until);
+      CREATE TABLE mcp_session_holders (
+        session_id text PRIMARY KEY,
+        holder text NOT NULL REFERENCES mcp_processes (id) ON DELETE CASCADE
+      );
+      CREATE INDEX mcp_session_holders_holder ON mcp_session_holders (holder);
+      CREATE UNLOGGED TABLE mcp_fleet_messages (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        to_process text NOT NULL REFERENCES mcp_processes (id) ON DELETE CASCADE,
+        message text NOT NULL
+      );
+      CREATE INDEX mcp_fleet_messages_to_process ON mcp_fleet_messages (to_process, id);
     `,
   },
 ];
