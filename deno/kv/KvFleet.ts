@@ -47,6 +47,8 @@ const READ_BATCH = 64;
 const DELETE_BATCH = 64;
 /** Distinct processes one sweep looks at, per kind of key: it carries on at the next sweep. */
 const MAX_SWEPT_PROCESSES = 256;
+/** Sessions of one dead process one sweep gives up: the rest at the next. */
+const MAX_SWEPT_SESSIONS = 1_024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -364,7 +366,7 @@ export class KvFleet implements Fleet {
       const lease = await this.#deadLease(id);
       if (!lease) continue;
       const held: string[] = [];
-      for await (const entry of this.#kv.list({ prefix: [ROOT, HELD, id] })) held.push(entry.key[3] as string);
+      for await (const entry of this.#kv.list({ prefix: [ROOT, HELD, id] }, { limit: MAX_SWEPT_SESSIONS })) held.push(entry.key[3] as string);
       // Checked against the dead lease: a process that comes back keeps what it claims again.
       for (const sessionId of held) if (!(await this.#giveUp(id, sessionId, [lease]))) break;
     }

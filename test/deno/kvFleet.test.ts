@@ -1,6 +1,6 @@
 /**
  * The fleet of Deno processes on one KV file (`KvFleet`), each process run by
- * `test/fixtures/kvFleet.ts` with a 100 ms heartbeat and a 1 s TTL. A session claimed by one is
+ * `test/fixtures/kvFleet.ts` with a short heartbeat and TTL. A session claimed by one is
  * seen held by the other, and processes asking at once agree; a release lets the other claim it;
  * messages arrive in the order sent, a large one whole, and one over the bound (or past the queue's
  * bound) is refused with a sentence; a process whose lease was swept is told once and carries on;
@@ -144,6 +144,12 @@ it("holds each session in one process, carries messages between them in order an
   await until(async () => received(b).length, (count) => count > messages.length);
   expect(received(b).slice(messages.length)).toEqual([large]);
 
+  // Twelve of them at once: more bytes than one commit carries, so in several, still in order.
+  const largeOnes = await a.run("sendLongs", { to: b.self, count: 12, units: 25_000 });
+  expect(largeOnes).toHaveLength(12);
+  await until(async () => received(b).length, (count) => count >= messages.length + 13);
+  expect(received(b).slice(messages.length + 1)).toEqual(largeOnes);
+
   const refusal = (bytes: number) => `A message of ${bytes} bytes is more than the ${MAX_FLEET_MESSAGE_BYTES} Deno KV carries between processes: send it in smaller parts`;
   expect(await a.run("sendLong", { to: b.self, head: "x", char: "x", units: MAX_FLEET_MESSAGE_BYTES + 1 })).toBe(refusal(MAX_FLEET_MESSAGE_BYTES + 1));
   expect(await a.run("sendLong", { to: b.self, head: "€", char: "é", units: MAX_FLEET_MESSAGE_BYTES / 2 })).toBe(refusal(MAX_FLEET_MESSAGE_BYTES + 1));
@@ -154,7 +160,7 @@ it("holds each session in one process, carries messages between them in order an
     refused: past,
     first: `${MAX_QUEUED_SENDS} messages to one process already wait to be written: send once some are`,
   });
-  const before = messages.length + 1;
+  const before = messages.length + 13;
   await until(async () => received(b).length, (count) => count >= before + MAX_QUEUED_SENDS);
   expect(received(b).slice(before)).toEqual(Array.from({ length: MAX_QUEUED_SENDS }, (_, i) => `f${i + 1}`));
 
