@@ -1,11 +1,12 @@
 /**
  * The fleet of Deno processes on one KV file (`KvFleet`), each process run by
- * `test/fixtures/kvFleet.ts` with a short heartbeat and TTL. A session claimed by one is
- * seen held by the other, and processes asking at once agree; a release lets the other claim it;
- * messages arrive in the order sent, a large one whole, and one over the bound (or past the queue's
- * bound) is refused with a sentence; a process whose lease was swept is told once and carries on;
- * `leave()` leaves no key of its own, and a KV store's `close()` leaves its fleet. A process killed outright is dead after its TTL, its sessions
- * are claimed by the other, and its keys (lease, holds, inbox, bell) are swept.
+ * `test/fixtures/kvFleet.ts` with a short heartbeat and TTL. A session claimed by one is seen held
+ * by the other, and processes asking at once agree; a release lets the other claim it; messages
+ * arrive in the order sent, large ones whole, and one over the bound (or past the queue's bound) is
+ * refused with a sentence; a process whose lease was swept is told once and carries on; `leave()`
+ * leaves no key of its own, and a KV store's `close()` leaves its fleet. A process killed outright
+ * is dead after its TTL, its sessions are claimed by the other, and its keys (lease, holds, inbox,
+ * bell) are swept.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
