@@ -182,7 +182,8 @@ export class KvFleet implements Fleet {
   }
 
   send(to: string, message: string): Promise<void> {
-    this.#mustBeJoined();
+    // Not async, so that messages sent in one turn are queued in that turn, in order; every refusal is a rejection still.
+    if (this.#state !== "joined") return Promise.reject(this.#notJoined());
     const bytes = encoder.encode(message);
     if (bytes.length > MAX_FLEET_MESSAGE_BYTES) {
       return Promise.reject(new RangeError(`A message of ${bytes.length} bytes is more than the ${MAX_FLEET_MESSAGE_BYTES} Deno KV carries between processes: send it in smaller parts`));
@@ -213,7 +214,11 @@ export class KvFleet implements Fleet {
   }
 
   #mustBeJoined(): void {
-    if (this.#state !== "joined") throw new Error(this.#state === "new" ? "This process has not joined the fleet: join() first" : "This process has left the fleet");
+    if (this.#state !== "joined") throw this.#notJoined();
+  }
+
+  #notJoined(): Error {
+    return new Error(this.#state === "new" ? "This process has not joined the fleet: join() first" : "This process has left the fleet");
   }
 
   /** Writes a lease for this process, where none is (a new one, or after it was swept). */

@@ -182,6 +182,10 @@ it("holds each session in one process, carries messages between them in order an
   expect(await a.run("holder", { session: "s1" })).toBe(a.self);
   await a.run("leave");
   expect(await a.run("keys")).toEqual([]);
+  // Gone from the fleet: it neither claims nor sends any more.
+  expect(await a.run("holder", { session: "s1" })).toEqual({ error: "This process has left the fleet" });
+  expect(await a.run("send", { to: b.self, messages: ["late"] })).toEqual(["This process has left the fleet"]);
+  expect(await a.run("keys")).toEqual([]);
   expect(a.stderr() + b.stderr()).toBe("");
 });
 
