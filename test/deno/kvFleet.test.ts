@@ -6,7 +6,8 @@
  * refused with a sentence; a process whose lease was swept is told once and carries on; `leave()`
  * leaves no key of its own, and a KV store's `close()` leaves its fleet. A process killed outright
  * is dead after its TTL, its sessions are claimed by the other, and its keys (lease, holds, inbox,
- * bell) are swept.
+ * bell) are swept. One frozen past its TTL loses its sessions to the other, and is told so once it
+ * runs again.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -205,4 +206,22 @@ it("finds a killed process dead after its TTL, lets the other claim its sessions
   await a.run("leave");
   expect(await a.run("keys")).toEqual([]);
   expect(a.stderr()).toBe("");
+});
+
+it("tells a process that froze past its TTL that it was expelled, the other having claimed its session meanwhile", { timeout: 120_000 }, async () => {
+  const [a, b] = await twoJoined();
+  expect(await a.run("holder", { session: "frozen" })).toBe(a.self);
+  // Far longer than the TTL, so that the other sees it dead for a while however slow the machine.
+  const stalled = a.run("stall", { ms: 8_000 });
+  await until(() => b.run("alive", { of: a.self }), (alive) => alive === false);
+  expect(await b.run("holder", { session: "frozen" })).toBe(b.self);
+  await stalled;
+  await until(async () => a.events.filter((event) => event.event === "expelled").length, (count) => count > 0);
+  // It carries on with a new lease, holding nothing the other took.
+  expect(await a.run("holder", { session: "frozen" })).toBe(b.self);
+  await until(() => b.run("alive", { of: a.self }), (alive) => alive === true);
+  expect(a.events.filter((event) => event.event === "expelled")).toHaveLength(1);
+  await Promise.all([a.run("leave"), b.run("leave")]);
+  expect(await a.run("keys")).toEqual([]);
+  expect(a.stderr() + b.stderr()).toBe("");
 });
