@@ -17,6 +17,10 @@
  *   `["fleet", "bell", <to>]`, set in the same commit so a watching receiver wakes. A sender commits
  *   each receiver's messages one batch at a time, so they land in the order they were sent.
  *
+ * A process told `expelled` (its lease lapsed, or was swept) forgets what it claimed and carries on
+ * under the same id with a new lease: a session whose holder's key still names it is its own again,
+ * to load from the store, and one another process took is that one's.
+ *
  * What a process leaves behind goes: `leave()` deletes its keys; a killed process's lease, inbox and
  * bell expire (`expireIn`, which a local file honours only lazily), and every live process sweeps,
  * every `ttlMs`, the keys of processes whose lease lapsed.
