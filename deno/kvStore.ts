@@ -3,7 +3,7 @@
  * loaded again at start), homes in the same file (`kvHomes`), and tasks there too (`KvTasks`,
  * counted across processes by `KvShares`), so every process on one file shares them and picks up
  * the tasks of a process that died; change notifications cross to every process on the file
- * (`KvBroadcaster`).
+ * (`KvBroadcaster`); the processes on the file are a fleet (`KvFleet`), each session held by one.
  *
  * `close()` closes the file: the caller opened it, and gives it up with the store.
  */
@@ -11,12 +11,14 @@ import { kvHomes } from "../capabilities/homes/deno/kvHomes.ts";
 import { KvTasks } from "../capabilities/tasks/deno/KvTasks.ts";
 import { KvBroadcaster } from "../capabilities/watch/deno/KvBroadcaster.ts";
 import type { Store } from "../shared/runtime/Store.ts";
+import { KvFleet } from "./kv/KvFleet.ts";
 import { KvStorage } from "./kv/KvStorage.ts";
 import { KvShares } from "./KvShares.ts";
 
 /** @example const store = kvStore(await Deno.openKv("data.kv"), "data.kv"); */
 export function kvStore(kv: Deno.Kv, path: string): Store {
   let broadcaster: KvBroadcaster | undefined;
+  let fleet: KvFleet | undefined;
   return {
     description: `Deno KV at ${path}`,
     durable: true,
@@ -25,7 +27,10 @@ export function kvStore(kv: Deno.Kv, path: string): Store {
     homes: (options) => kvHomes(kv, options),
     tasks: (runtime) => new KvTasks(kv, { ...runtime, tasks: undefined, shares: new KvShares(kv, runtime.config) }),
     broadcaster: (broadcast) => (broadcaster ??= new KvBroadcaster(kv, broadcast)),
+    fleet: () => (fleet ??= new KvFleet(kv)),
     async close() {
+      // First: leaving deletes this process's keys, which needs the file open.
+      await fleet?.leave();
       await broadcaster?.close();
       kv.close();
     },
