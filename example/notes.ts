@@ -2,13 +2,15 @@
  * The example's note pads, one per kind of state (docs/homes.md, "Choosing a home"):
  *
  * - `notepad`: the session's — for a 2025 or HTTP+SSE client, gone when its session ends;
- * - `notebook`: a handle's — any client, 2026-07-28 included, keeps it by passing its id back;
+ * - `notebook`: a handle's — any client, 2026-07-28 included, keeps it by passing its id back,
+ *   and reads it as the resource `notebook://<id>` (`notebookNotes`), whose watchers each write
+ *   tells;
  * - the OAuth example's `notepad` (`userNotepad`): the signed-in user's, the same in every era.
  *
  * One set of actions over whichever storage the tool's home gives it.
  */
 import * as z from "zod/mini";
-import { type HandlerStorage, type HomeStorage, tool, toolError } from "durable-mcp";
+import { type HandlerStorage, type HomeStorage, resourceTemplate, tool, toolError } from "durable-mcp";
 
 export const MAX_NOTES = 100;
 const MAX_NOTE_CHARS = 2_000;
@@ -16,12 +18,17 @@ const MAX_NOTE_CHARS = 2_000;
 const action = z.enum(["add", "list", "clear"]);
 const text = z.optional(z.string().check(z.describe('The note, for action "add"'), z.maxLength(MAX_NOTE_CHARS)));
 
+/** The notes as a numbered list, the same in a tool's answer and a resource's text. */
+function listed(notes: readonly string[]): string {
+  return notes.length ? notes.map((n, i) => `${i + 1}. ${n}`).join("\n") : "The note pad is empty.";
+}
+
 /** add, list or clear the notes in `storage`; through a transaction where the storage has them, so concurrent adds lose nothing. */
 async function keepNotes(storage: HandlerStorage | HomeStorage, act: "add" | "list" | "clear", note: string | undefined) {
   if (act === "add" && !note) return toolError('Action "add" needs a "text".');
   const update = async (txn: HandlerStorage) => {
     const notes = (await txn.get<string[]>("notes")) ?? [];
-    if (act === "list") return notes.length ? notes.map((n, i) => `${i + 1}. ${n}`).join("\n") : "The note pad is empty.";
+    if (act === "list") return listed(notes);
     if (act === "clear") {
       await txn.delete("notes");
       return `Cleared ${notes.length} note(s).`;
@@ -55,10 +62,33 @@ export const notebook = tool({
   home: { handle: "notebook" },
   handler: async ({ notebook: given, action: act, text: note }, ctx) => {
     const result = await keepNotes(ctx.storage, act, note);
-    if (given !== undefined || typeof result !== "string") return result;
+    if (typeof result !== "string") return result;
+    // A write tells whoever watches the notebook's resource, in every era and on every process
+    // (2025 `resources/subscribe`, 2026-07-28 `subscriptions/listen`): they read it again.
+    if (act !== "list" && ctx.handle !== undefined) await ctx.resourceUpdated(notebookUri(ctx.handle));
+    if (given !== undefined) return result;
     // A new notebook: it exists once something is stored in it, so only an "add" keeps it.
     return act === "add" ? `${result} This is notebook ${ctx.handle}: pass it as "notebook" to use it again.` : `${result} (No notebook was given, and none was kept: add a note to open one.)`;
   },
+});
+
+/** Where a notebook is read as a resource: its id after the scheme. */
+export function notebookUri(handle: string): string {
+  return `notebook://${handle}`;
+}
+
+/**
+ * A notebook's notes as a resource, for a client that shows or watches them rather than calling
+ * the tool. Named as the tool is, so it opens the tool's handles and no other's.
+ */
+export const notebookNotes = resourceTemplate({
+  uriTemplate: "notebook://{notebook}",
+  name: "notebook",
+  title: "Notebook",
+  description: 'The notes of one notebook, by the id the notebook tool named. Subscribe to it to hear of each change.',
+  mimeType: "text/plain",
+  home: { handle: "notebook" },
+  read: async (_vars, _uri, ctx) => listed((await ctx.storage.get<string[]>("notes")) ?? []),
 });
 
 /** The OAuth example's note pad: the signed-in user's own, in every era and every session. */

@@ -3,7 +3,8 @@
  * over HTTP+SSE, tool for tool and schema for schema, plus a note pad
  * that keeps per-session state in the session's storage, an alert sweep that runs as a durable
  * task for clients that support the tasks extension, and a notebook that keeps notes under a
- * handle, for every client (2026-07-28 included), in a home of its own (`notes.ts`). Two
+ * handle, for every client (2026-07-28 included), in a home of its own, readable as the resource
+ * `notebook://<id>` that announces each write (`notes.ts`). Two
  * extensions: an MCP App, a board of alerts for the states a person picks (`alertBoard.ts`), and
  * an Agent Skill that teaches a model these tools (`weatherSkill.ts`).
  *
@@ -17,7 +18,7 @@ import { apps, defineServer, otlp, type ServerEnv, homes, skills, tasks, tool, t
 import { alertBoardTools, alertBoardView } from "./alertBoard.ts";
 import { weatherSkill } from "./weatherSkill.ts";
 import { activeAlerts, alertsFor, forecastFor } from "./nws.ts";
-import { notebook, notepad } from "./notes.ts";
+import { notebook, notebookNotes, notepad } from "./notes.ts";
 
 // zod/mini ships no messages of its own ("Invalid input"): English ones tell the model what a
 // wrong argument should have been, so it can fix its call.
@@ -117,4 +118,4 @@ export const tools = [
 export const use = [apps({ views: [alertBoardView] }), skills({ skills: [weatherSkill] }), tasks(), watch(), homes(), otlp()];
 
 // `telemetry`: request spans and durations to the collector an OTEL_EXPORTER_OTLP_ENDPOINT names; off without one.
-export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, use });
+export default defineServer({ name: "my-weather-server", version: "0.0.1", toJsonSchema: z.toJSONSchema, tools, resourceTemplates: [notebookNotes], use });

@@ -4,5 +4,5 @@
  * down, not up; where one had to rise, docs/benchmarks.md ("Size") says what it pays for. The
  * goals are where the project means the bundles to get.
  */
-export const BUDGETS = { example: 77.0, jsonSchema: 44.7 };
+export const BUDGETS = { example: 78.0, jsonSchema: 44.7 };
 export const GOALS = { example: 50, jsonSchema: 32 };

@@ -1,7 +1,10 @@
 // @ts-check
 /**
  * A new project's package.json: its scripts for the runtimes chosen, durable-mcp and zod as its
- * dependencies, and the tools at the exact versions this repository tests with (VERSIONS).
+ * dependencies, and the tools at the exact versions this repository tests with (VERSIONS). A
+ * project served on Node has the `postgres` driver as an optional dependency: with it, Node keeps
+ * its state in the database `--store` or `DATABASE_URL` names (npm passes what follows `--` to
+ * `node dist/node.mjs`); `npm install --omit=optional` leaves it out, and state is then in memory.
  *
  * `npm start` serves on the first of Workers, Node, Deno that was chosen (or over stdio when that
  * is all), always on 127.0.0.1:8787 unless `-- --port N` says otherwise; each other runtime has a
@@ -60,6 +63,7 @@ export function projectPackage({ name, runtimes, durableMcp }) {
     type: "module",
     scripts,
     dependencies: { "durable-mcp": durableMcp, zod: VERSIONS.zod },
+    ...(has("node") && { optionalDependencies: { postgres: VERSIONS.postgres } }),
     devDependencies: Object.fromEntries(tools.sort().map((tool) => [tool, VERSIONS[/** @type {keyof typeof VERSIONS} */ (tool)]])),
   };
 }

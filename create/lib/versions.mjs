@@ -5,7 +5,8 @@
  * Exact, not ranges, so a new project runs what was tested, and installs from the cache a
  * checkout of this repository filled.
  *
- * `zod` is a dependency of the project (its schemas ship in the server); the rest are tools.
+ * `zod` is a dependency of the project (its schemas ship in the server), `postgres` an optional
+ * one of a project served on Node (the driver of the store that keeps its state); the rest are tools.
  */
 export const VERSIONS = Object.freeze({
   wrangler: "4.86.0",
@@ -15,4 +16,5 @@ export const VERSIONS = Object.freeze({
   esbuild: "0.28.1",
   "@types/node": "20.19.43",
   deno: "2.9.5",
+  postgres: "3.4.9",
 });

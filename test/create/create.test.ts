@@ -4,8 +4,9 @@
  * by `npm exec` (what `npm create` runs) with `--from` the durable-mcp tarball, the new project
  * installed with `npm install --offline`, then its own commands: `npm test`, `npm start`
  * (wrangler dev, its bundle unminified) reached by the official SDK v1 client over Streamable HTTP
- * and HTTP+SSE, `npm run deploy -- --dry-run` (minified), `wrangler types && tsc`, the Node, Deno and stdio entries, and the project's own
- * `durable-mcp check` against what `npm start` serves. One project, every
+ * and HTTP+SSE, `npm run deploy -- --dry-run` (minified), `wrangler types && tsc`, the Node, Deno and stdio entries, Node's
+ * state in a PostgreSQL cluster of the test's own (`startCluster`) across a restart, and the
+ * project's own `durable-mcp check` against what `npm start` serves. One project, every
  * runtime, made once for all the tests.
  *
  * Offline: npm's cache holds every tarball this repository's `npm ci` installed, but not the
@@ -24,7 +25,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSIONS } from "../../create/lib/versions.mjs";
 import { freePort } from "../support/freePort.ts";
+import { startCluster } from "../support/postgresCluster.ts";
 import { type ServerProcess, startServerProcess } from "../support/startServerProcess.ts";
 import { type Lockfile, subsetLockfile } from "../support/subsetLockfile.ts";
 
@@ -225,6 +228,53 @@ describe("npm create durable-mcp", () => {
       } finally {
         await stopGroup(server);
       }
+    }
+  });
+
+  it("keeps a Node session in PostgreSQL across a restart: npm run start:node -- --store URL, then DATABASE_URL; in memory without either, and says so", async () => {
+    expect(JSON.parse(await readFile(join(project, "node_modules/postgres/package.json"), "utf8")).version).toBe(VERSIONS.postgres);
+    const cluster = await startCluster();
+    const start = async (args: string[], env: Record<string, string>) => {
+      const port = await freePort();
+      return startServerProcess({ command: [npm, "run", "start:node", "--", "--port", String(port), ...args], cwd: project, env: { ...ENV, ...env }, url: `http://127.0.0.1:${port}` });
+    };
+    const inMemory = (server: ServerProcess) => server.printed().some((line) => line.text.includes("state is in memory and lost on restart"));
+    const post = (server: ServerProcess, body: object, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
+    try {
+      const memory = await start([], {});
+      try {
+        expect(inMemory(memory)).toBe(true);
+      } finally {
+        await stopGroup(memory);
+      }
+
+      const first = await start(["--store", cluster.url], {});
+      let sessionId: string;
+      try {
+        expect(inMemory(first)).toBe(false);
+        const initialized = await post(first, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "create-test", version: "1" } } });
+        expect(initialized.status).toBe(200);
+        sessionId = initialized.headers.get("mcp-session-id")!;
+        expect(sessionId).toBeTruthy();
+        const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+        expect((await post(first, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+      } finally {
+        await stopGroup(first);
+      }
+
+      const second = await start([], { DATABASE_URL: cluster.url });
+      try {
+        expect(inMemory(second)).toBe(false);
+        const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+        const called = await post(second, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "countWords", arguments: { text: "kept across a restart" } } }, headers);
+        expect(called.status).toBe(200);
+        expect(((await called.json()) as { result: { structuredContent: unknown } }).result.structuredContent).toEqual({ words: 4, characters: 21 });
+      } finally {
+        await stopGroup(second);
+      }
+    } finally {
+      await cluster.stop();
     }
   });
 

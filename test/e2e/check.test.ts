@@ -21,7 +21,7 @@ describe("durable-mcp check on the example", () => {
     const summary = (probe: string) => findings.filter((f) => f.probe === probe).map((f) => f.summary).join(" | ");
     expect(summary("oauth")).toBe("no sign-in: an anonymous initialize got HTTP 200");
     expect(summary("report")).toBe("my-weather-server 0.0.1 reports no problem and no warning (GET /)");
-    expect(summary("discover")).toMatch(/^server\/discover: 2026-07-28; tools, resources, logging; extensions .*io\.modelcontextprotocol\/ui.*; the same as initialize says$/);
+    expect(summary("discover")).toMatch(/^server\/discover: 2026-07-28; tools, resources, completions, logging; extensions .*io\.modelcontextprotocol\/ui.*; the same as initialize says$/);
     expect(summary("per-call")).toMatch(/^3 rounds of initialize then tools\/list with no session id: \d+ tools each time \(3 session ids issued\)$/);
     expect(summary("sdk")).toMatch(/version probe\): 2026-07-28, \d+ tools, \d+ resources \| .*2025 era\): 2025-11-25, \d+ tools/);
     expect(summary("sse")).toMatch(/^SDK client on HTTP\+SSE at \/sse: 2025-11-25, \d+ tools/);

@@ -7,10 +7,11 @@
  * Known, deliberate differences from the captured Spring server: POSTs answer 202 (the issue's
  * choice; the capture shows 200, both mean "accepted, reply on the stream"), the endpoint path is
  * /message, and `initialize` advertises `tools.listChanged: false` because our tool set is fixed.
- * The example also serves an MCP App's view and an Agent Skill: `initialize`
- * advertises `resources` and `extensions` besides the captured `logging` and `tools`, and
- * `resources/list` and `resources/templates/list`, which the captured server did not have
- * (-32601), answer with the view and the skill's files, and no template.
+ * The example also serves an MCP App's view, an Agent Skill and a notebook's template: `initialize`
+ * advertises `resources`, `completions` (a template's variables) and `extensions` besides the
+ * captured `logging` and `tools`; `resources/list` and `resources/templates/list`, which the
+ * captured server did not have (-32601), answer with the view and the skill's files, and the
+ * notebook's template.
  */
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -72,7 +73,7 @@ async function replay(): Promise<void> {
   const theirInit = JSON.parse(initialize!);
   expect(ourInit.result.protocolVersion).toBe(theirInit.result.protocolVersion);
   expect(ourInit.result.serverInfo).toEqual(theirInit.result.serverInfo);
-  expect(Object.keys(ourInit.result.capabilities).sort()).toEqual([...Object.keys(theirInit.result.capabilities), "resources", "extensions"].sort());
+  expect(Object.keys(ourInit.result.capabilities).sort()).toEqual([...Object.keys(theirInit.result.capabilities), "resources", "completions", "extensions"].sort());
 
   // The four captured tools, serialised exactly as the captured server did; ours adds the note pad.
   const theirTools = JSON.parse(toolsList!).result.tools;
@@ -87,7 +88,8 @@ async function replay(): Promise<void> {
       const uris = JSON.parse(ours.get(id)!).result.resources.map((r: { uri: string }) => r.uri);
       expect(uris).toEqual(["ui://my-weather-server/alert-board.html", "skill://weather-alerts/SKILL.md", "skill://weather-alerts/references/STATES.md"]);
     } else if (error?.message === "Method not found: resources/templates/list") {
-      expect(JSON.parse(ours.get(id)!).result).toEqual({ resourceTemplates: [] });
+      const templates = JSON.parse(ours.get(id)!).result.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate);
+      expect(templates).toEqual(["notebook://{notebook}"]);
     } else {
       expect(ours.get(id)).toBe(reply);
     }

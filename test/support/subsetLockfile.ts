@@ -28,11 +28,15 @@ export interface Lockfile {
 
 /**
  * @param lock  the repository's package-lock.json (lockfileVersion 3)
- * @param project  the new project's package.json: its name, version, dependencies and devDependencies
+ * @param project  the new project's package.json: its name, version, dependencies, optionalDependencies and devDependencies
  * @param also  packages to bring though the project does not name them (the dependencies of a tarball's package)
  * @throws Error when a named dependency is not in the lockfile at the version named
  */
-export function subsetLockfile(lock: Lockfile, project: { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }, also: string[] = []): Lockfile {
+export function subsetLockfile(
+  lock: Lockfile,
+  project: { name: string; version: string; dependencies: Record<string, string>; optionalDependencies?: Record<string, string>; devDependencies: Record<string, string> },
+  also: string[] = [],
+): Lockfile {
   const found = (from: string, name: string): string | undefined => {
     for (let base = from; ; base = base.includes("/node_modules/") ? base.slice(0, base.lastIndexOf("/node_modules/")) : "") {
       const path = `${base ? `${base}/` : ""}node_modules/${name}`;
@@ -42,7 +46,7 @@ export function subsetLockfile(lock: Lockfile, project: { name: string; version:
   };
   const kept = new Set<string>();
   const queue: string[] = [];
-  for (const [name, spec] of Object.entries({ ...project.dependencies, ...project.devDependencies })) {
+  for (const [name, spec] of Object.entries({ ...project.dependencies, ...project.optionalDependencies, ...project.devDependencies })) {
     const path = found("", name);
     if (path === undefined) {
       if (spec.startsWith("file:")) continue;
@@ -63,6 +67,7 @@ export function subsetLockfile(lock: Lockfile, project: { name: string; version:
     const entry = lock.packages[path]!;
     for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies })) queue.push(found(path, name) ?? "");
   }
-  const root = { name: project.name, version: project.version, dependencies: project.dependencies, devDependencies: project.devDependencies };
+  const { name, version, dependencies, optionalDependencies, devDependencies } = project;
+  const root = { name, version, dependencies, ...(optionalDependencies && { optionalDependencies }), devDependencies };
   return { name: project.name, version: project.version, lockfileVersion: 3, requires: true, packages: Object.fromEntries([["", root], ...[...kept].sort().map((path) => [path, lock.packages[path]!])]) };
 }

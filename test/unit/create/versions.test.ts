@@ -16,7 +16,7 @@ const json = (file: string) => JSON.parse(read(file));
 describe("create-durable-mcp's versions", () => {
   it("are exactly the root package.json's devDependencies, name for name", () => {
     const { devDependencies } = json("package.json") as { devDependencies: Record<string, string> };
-    expect(Object.keys(VERSIONS).sort()).toEqual(["@types/node", "deno", "esbuild", "typescript", "vitest", "wrangler", "zod"]);
+    expect(Object.keys(VERSIONS).sort()).toEqual(["@types/node", "deno", "esbuild", "postgres", "typescript", "vitest", "wrangler", "zod"]);
     for (const [name, version] of Object.entries(VERSIONS)) expect(version, name).toBe(devDependencies[name]);
   });
 

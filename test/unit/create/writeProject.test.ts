@@ -50,6 +50,7 @@ describe("writeProject", () => {
 
     const pkg = JSON.parse(await readFile(join(project, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({ "durable-mcp": "^0.1.0", zod: VERSIONS.zod });
+    expect(pkg.optionalDependencies).toEqual(has("node") ? { postgres: VERSIONS.postgres } : undefined);
     const tools = Object.keys(pkg.devDependencies);
     expect(tools.includes("wrangler")).toBe(has("workers"));
     expect(tools.includes("deno")).toBe(has("deno"));
@@ -67,6 +68,8 @@ describe("writeProject", () => {
     const { compilerOptions } = JSON.parse(await readFile(join(project, "tsconfig.json"), "utf8"));
     expect(compilerOptions.types.includes("./worker-configuration.d.ts")).toBe(has("workers"));
     expect(compilerOptions.types.includes("node")).toBe(has("node") || has("stdio"));
+    // Node keeps its state in PostgreSQL when given one; the README says how, and that it is in memory otherwise.
+    if (has("node")) expect(readme).toMatch(/in the process's memory and lost on restart[^]*--store postgres:\/\/[^]*DATABASE_URL/);
   });
 
   it("starts on Workers, else Node, else Deno, else over stdio; each other runtime has a script of its own", async () => {
