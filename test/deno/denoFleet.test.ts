@@ -9,12 +9,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startDenoServer } from "../../scripts/startDenoServer.mjs";
+import { closeAll, listenToNotebook, modernClient as modern, notebookIn, sessionClient as connect, sseAt, streamableAt } from "../support/fleetClients.ts";
 import { freePort } from "../support/freePort.ts";
 import { type Balancer, roundRobin } from "../support/roundRobin.ts";
 
@@ -22,13 +19,12 @@ type Server = Awaited<ReturnType<typeof startDenoServer>>;
 let dir: string;
 const running: Server[] = [];
 const balancers: Balancer[] = [];
-const clients: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "durable-mcp-deno-fleet-"));
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
+  await closeAll();
   await Promise.all(balancers.splice(0).map((balancer) => balancer.close()));
   await Promise.all(running.splice(0).map((server) => server.dispose()));
 });
@@ -57,37 +53,20 @@ async function kill(server: Server): Promise<void> {
   running.splice(running.indexOf(server), 1);
 }
 
-const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
-
-async function connect(transport: StreamableHTTPClientTransport | SSEClientTransport) {
-  const client = new Client({ name: "v1-client", version: "1" });
-  await client.connect(transport);
-  clients.push(client);
-  return { client, call: async (name: string, args: Record<string, unknown>) => text(await client.callTool({ name, arguments: args })) };
-}
-
-async function modern(url: string) {
-  const client = new ModernClient({ name: "v2-client", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } });
-  await client.connect(new ModernTransport(new URL("/mcp", url)));
-  expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-  clients.push(client);
-  return async (name: string, args: Record<string, unknown>) => text(await client.callTool({ name, arguments: args }));
-}
-
 it("serves every era through a balancer with no affinity: a session's requests reach its holder whichever process they land on", { timeout: 120_000 }, async () => {
   const { balancer } = await fleet("eras");
 
-  const viaMcp = await connect(new StreamableHTTPClientTransport(new URL("/mcp", balancer.url)));
+  const viaMcp = await connect(streamableAt(balancer.url));
   for (const note of ["one", "two", "three"]) await viaMcp.call("notepad", { action: "add", text: note });
   expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
 
-  const legacy = await connect(new SSEClientTransport(new URL("/sse", balancer.url)));
+  const legacy = await connect(sseAt(balancer.url));
   for (const note of ["a", "b", "c"]) await legacy.call("notepad", { action: "add", text: note });
   expect(await legacy.call("notepad", { action: "list" })).toBe("1. a\n2. b\n3. c");
   expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
 
   const writer = await modern(balancer.url);
-  const notebook = /notebook ([0-9a-f]{32})/.exec(await writer("notebook", { action: "add", text: "first" }))![1]!;
+  const notebook = notebookIn(await writer("notebook", { action: "add", text: "first" }));
   await writer("notebook", { notebook, action: "add", text: "second" });
   const reader = await modern(balancer.url);
   expect(await reader("notebook", { notebook, action: "list" })).toBe("1. first\n2. second");
@@ -97,10 +76,10 @@ it("serves every era through a balancer with no affinity: a session's requests r
 
 it("hands a killed holder's session to the other process, and keeps every session and handle across a restart of all", { timeout: 180_000 }, async () => {
   const { ports, kvPath, servers, balancer } = await fleet("restarts");
-  const session = await connect(new StreamableHTTPClientTransport(new URL("/mcp", balancer.url)));
+  const session = await connect(streamableAt(balancer.url));
   await session.call("notepad", { action: "add", text: "before the kill" });
   const writer = await modern(balancer.url);
-  const notebook = /notebook ([0-9a-f]{32})/.exec(await writer("notebook", { action: "add", text: "kept" }))![1]!;
+  const notebook = notebookIn(await writer("notebook", { action: "add", text: "kept" }));
 
   await kill(servers[balancer.routed[0]!]!);
   expect(await session.call("notepad", { action: "list" })).toBe("1. before the kill");
@@ -111,4 +90,19 @@ it("hands a killed holder's session to the other process, and keeps every sessio
   expect(await session.call("notepad", { action: "list" })).toBe("1. before the kill\n2. after the kill");
   const reader = await modern(balancer.url);
   expect(await reader("notebook", { notebook, action: "list" })).toBe("1. kept");
+});
+
+it("tells a listen on one process of a notebook written through the other, in each era", { timeout: 120_000 }, async () => {
+  const { servers } = await fleet("notes");
+  const [listening, writing] = servers as [typeof servers[0], typeof servers[0]];
+  const notebook = notebookIn(await (await modern(writing.url))("notebook", { action: "add", text: "first" }));
+  const listener = await listenToNotebook(listening.url, notebook);
+  expect(listener.honored).toEqual({ resourceSubscriptions: [`notebook://${notebook}`] });
+
+  const session = await connect(streamableAt(writing.url));
+  await session.call("notebook", { notebook, action: "add", text: "from a 2025 session" });
+  await listener.heard(1);
+  await (await modern(writing.url))("notebook", { notebook, action: "add", text: "from a 2026-07-28 call" });
+  await listener.heard(2);
+  expect(await listener.read()).toBe("1. first\n2. from a 2025 session\n3. from a 2026-07-28 call");
 });

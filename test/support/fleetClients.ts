@@ -1,0 +1,63 @@
+/**
+ * Test helper: the official SDK clients as the fleet tests drive a server through a balancer or
+ * straight at one process — a v1 client in a 2025 session (Streamable HTTP or HTTP+SSE), a v2
+ * client on 2026-07-28, and a v2 listen on a notebook's resource — each closed by `closeAll()`.
+ */
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const opened: { close(): Promise<void> }[] = [];
+
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
+
+/** A v1 client in a 2025 session over `transport`: `call` answers a tool's text. */
+export async function sessionClient(transport: StreamableHTTPClientTransport | SSEClientTransport) {
+  const client = new Client({ name: "v1-client", version: "1" });
+  await client.connect(transport);
+  opened.push(client);
+  return { client, call: async (name: string, args: Record<string, unknown>) => text(await client.callTool({ name, arguments: args })) };
+}
+
+export const streamableAt = (url: string) => new StreamableHTTPClientTransport(new URL("/mcp", url));
+export const sseAt = (url: string) => new SSEClientTransport(new URL("/sse", url));
+
+/** A v2 client on 2026-07-28 at `url`: a tool's text per call. */
+export async function modernClient(url: string) {
+  const client = new ModernClient({ name: "v2-client", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(new ModernTransport(new URL("/mcp", url)));
+  opened.push(client);
+  return async (name: string, args: Record<string, unknown>) => text(await client.callTool({ name, arguments: args }));
+}
+
+/** A new notebook's id, from the answer that opened it. */
+export function notebookIn(answer: string): string {
+  const id = /notebook ([0-9a-f]{32})/.exec(answer)?.[1];
+  if (id === undefined) throw new Error(`No notebook named in ${JSON.stringify(answer)}`);
+  return id;
+}
+
+/** A v2 `subscriptions/listen` at `url` on the notebook's resource: `heard(n)` resolves once n updates came. */
+export async function listenToNotebook(url: string, notebook: string) {
+  const client = new ModernClient({ name: "v2-listener", version: "2.4.0" }, { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  let seen = 0;
+  const waiting = new Map<number, () => void>();
+  client.setNotificationHandler("notifications/resources/updated", async () => {
+    seen++;
+    waiting.get(seen)?.();
+  });
+  await client.connect(new ModernTransport(new URL("/mcp", url)));
+  opened.push(client);
+  const uri = `notebook://${notebook}`;
+  const subscription = await client.listen({ resourceSubscriptions: [uri] });
+  return {
+    honored: subscription.honoredFilter,
+    heard: (n: number) => (seen >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(n, resolve))),
+    read: async () => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
+  };
+}
+
+export async function closeAll(): Promise<void> {
+  await Promise.all(opened.splice(0).map((client) => client.close().catch(() => {})));
+}
