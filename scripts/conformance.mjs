@@ -4,7 +4,7 @@
  * with `server --requirements <revision>` for each revision given (default: 2025-11-25 and
  * 2026-07-28, both against the same `/mcp` URL) — on workerd (miniflare), Deno and Node at once,
  * each runtime's report printed whole when it ends: the same fixture definition served by each
- * runtime's entry. `RUNTIME=workerd`, `deno` or
+ * runtime's entry, Node's with its state in PostgreSQL (a cluster the run starts and stops). `RUNTIME=workerd`, `deno` or
  * `node` runs one.
  *
  * The referee runs under Deno (`referee.mjs`). It fails on ANY failing scenario — the scored ones,
@@ -19,6 +19,7 @@
  * 2025-11-25 session (`--spec-version 2025-11-25 --force`). Each must pass every check with no
  * warning; a scenario whose checks were all skipped fails too.
  */
+import { startCluster } from "./postgresCluster.mjs";
 import { runReferee } from "./referee.mjs";
 import { startServer } from "./startServer.mjs";
 
@@ -46,6 +47,9 @@ if (!runtimes.every((runtime) => RUNTIMES.includes(runtime))) {
 }
 // The runtimes run at once (the referee mostly waits on the server), each writing to a report of
 // its own, printed whole when it ends: a log reads one runtime at a time.
+// Node serves from PostgreSQL, as in production: a cluster of the run's own, a database per server (`startServer`).
+const cluster = runtimes.includes("node") ? await startCluster() : undefined;
+if (cluster) process.env.NODE_STORE_SERVER_URL = cluster.url;
 const outcomes = await Promise.allSettled(runtimes.map(async (runtime) => {
   const report = { out: [], err: [] };
   const server = await startServer({ entry: "test/conformance/fixtureWorker.ts", vars: { LOG_LEVEL: "error" }, runtime });
@@ -57,6 +61,7 @@ const outcomes = await Promise.allSettled(runtimes.map(async (runtime) => {
     if (report.err.length) console.error(report.err.join("\n"));
   }
 }));
+await cluster?.stop();
 for (const [i, outcome] of outcomes.entries()) {
   if (outcome.status === "rejected") console.error(`\nconformance on ${runtimes[i]}: could not run: ${outcome.reason?.stack ?? outcome.reason}`);
 }

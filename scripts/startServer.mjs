@@ -18,7 +18,7 @@
  * await fetch(`${server.url}/health`);
  * await server.dispose();
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -69,8 +69,12 @@ function twinOf(entry, runtime) {
 export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false } = {}) {
   const twinEntry = entry ?? "example/worker.ts";
   if (runtime === "deno") return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath: persistDir && join(persistDir, "sessions.kv"), captureLogs });
-  // On Node, what outlives the process is kept in PostgreSQL: a database of `persistDir`'s own.
-  if (runtime === "node") return startNodeServer({ ...twinOf(twinEntry, runtime), port, vars, captureLogs, store: persistDir && (await databaseOf(persistDir)) });
+  // On Node, what outlives the process is kept in PostgreSQL: a database of `persistDir`'s own; and,
+  // where a run has a cluster (NODE_STORE_SERVER_URL: contract-node, the referee), every server keeps its state there, in a database of its own.
+  if (runtime === "node") {
+    const store = persistDir ? await databaseOf(persistDir) : process.env.NODE_STORE_SERVER_URL ? await databaseOf(join(tmpdir(), `node-store-${randomUUID()}`)) : undefined;
+    return startNodeServer({ ...twinOf(twinEntry, runtime), port, vars, captureLogs, store });
+  }
   /** workerd's stdout and stderr lines (the Worker's console and workerd's own reports), when captured. */
   const lines = [];
   const keepLines = (stdout, stderr) => {
