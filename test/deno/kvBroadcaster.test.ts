@@ -34,6 +34,7 @@ it("delivers what one Deno process publishes to the other's subscribers, in orde
     const { stdout } = await promisify(execFile)(denoBinary, [...DENO_FLAGS, FIXTURE, path, "publish"], { timeout: 60_000 });
     expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({
       refused: `A change on "tools" is 60016 bytes with its topic, more than the 60000 Deno KV carries between processes: publish a smaller message`,
+      wide: "published",
     });
 
     const last = await lines.next();

@@ -48,11 +48,15 @@ interface Head {
   epoch: string;
   seq: number;
 }
-interface Entry {
-  topic: string;
-  /** The message as JSON text. */
-  message: string;
-}
+/**
+ * One change as stored: its topic and message as UTF-8 bytes of JSON, since Deno KV stores a
+ * string with any character past U+00FF at two bytes a character, which would put a message
+ * within MAX_MESSAGE_BYTES of UTF-8 past KV's value limit.
+ */
+type Entry = Uint8Array;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export interface KvBroadcasterOptions {
   /** Unread bytes each subscriber may hold (`MAX_QUEUE_BYTES`). */
@@ -105,8 +109,8 @@ export class KvBroadcaster implements Broadcaster {
   }
 
   async publish(topic: string, message: object): Promise<void> {
-    const entry: Entry = { topic, message: JSON.stringify(message) };
-    const bytes = utf8Length(entry.topic) + utf8Length(entry.message);
+    const text = JSON.stringify(message);
+    const bytes = utf8Length(topic) + utf8Length(text);
     if (bytes > this.#maxMessageBytes) {
       const shown = JSON.stringify(topic.length > SHOWN_TOPIC_CHARS ? `${topic.slice(0, SHOWN_TOPIC_CHARS)}…` : topic);
       throw new RangeError(`A change on ${shown} is ${bytes} bytes with its topic, more than the ${this.#maxMessageBytes} Deno KV carries between processes: publish a smaller message`);
@@ -120,7 +124,7 @@ export class KvBroadcaster implements Broadcaster {
         .atomic()
         .check(head)
         .set(HEAD, { epoch, seq } satisfies Head, { expireIn: this.#ttlMs })
-        .set([WATCH, LOG, epoch, seq], entry, { expireIn: this.#ttlMs });
+        .set([WATCH, LOG, epoch, seq], encoder.encode(JSON.stringify([topic, text])) satisfies Entry, { expireIn: this.#ttlMs });
       if (seq > MAX_LOG_ENTRIES) commit.delete([WATCH, LOG, epoch, seq - MAX_LOG_ENTRIES]);
       if ((await commit.commit()).ok) {
         if (this.#listening) this.#read();
@@ -195,7 +199,8 @@ export class KvBroadcaster implements Broadcaster {
     this.#cursor = head;
     if (from > after + 1 || entries.length !== head.seq - from + 1) this.#lost(from > after + 1 ? "behind" : "gone");
     for (const { value } of entries) {
-      if (this.#fanOut.wants(value.topic)) this.#fanOut.deliver(value.topic, JSON.parse(value.message) as object);
+      const [topic, text] = JSON.parse(decoder.decode(value)) as [string, string];
+      if (this.#fanOut.wants(topic)) this.#fanOut.deliver(topic, JSON.parse(text) as object);
     }
   }
 
