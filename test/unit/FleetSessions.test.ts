@@ -173,6 +173,24 @@ describe("FleetSessions: a 2025 session held by one process, reached through any
     expect([...hub.holders.values()]).toEqual([]);
   });
 
+  it("a stream cut short on one process is resumed through the other with Last-Event-ID", async () => {
+    const { processes } = await fleetOf(2);
+    const [a, b] = processes as [Process, Process];
+    const headers = await streamableSession(a.handle);
+    const response = await a.handle(post("/mcp", callTool(8, "wait", {}, { progressToken: "r" }), headers));
+    const events = new SseReader(response.body!);
+    let progress;
+    do progress = await events.next();
+    while (progress.data === "");
+    expect(JSON.parse(progress.data)).toMatchObject({ method: "notifications/progress" });
+    // The client loses its connection; the call goes on, and its result is stored for resumption.
+    await response.body?.cancel().catch(() => {});
+    released!();
+    const resumed = await b.handle(new Request(`${BASE}/mcp`, { headers: { accept: "text/event-stream", "last-event-id": progress.id!, ...headers } }));
+    expect(resumed.status).toBe(200);
+    expect(await nextMessage(new SseReader(resumed.body!))).toMatchObject({ id: 8, result: { content: [{ type: "text", text: "let go" }] } });
+  });
+
   it("a cancellation posted to one process stops the call running on the other", async () => {
     const { processes } = await fleetOf(2);
     const [a, b] = processes as [Process, Process];
