@@ -27,6 +27,7 @@
 import { ANONYMOUS } from "../shares/clientKey.ts";
 import type { Principal } from "../auth/Principal.ts";
 import { resourceTopic } from "../broadcast/Broadcaster.ts";
+import { type Announcement, ResourceFollows } from "./ResourceFollows.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Scope } from "../exchange/Exchange.ts";
@@ -86,6 +87,7 @@ export class Session<T extends Transport = Transport> {
   readonly #clientRequests: ClientRequests;
   readonly #methods: Record<string, Method>;
   readonly #scope: Scope;
+  readonly #follows: ResourceFollows;
   #record: SessionRecord;
   /** The last record update, so the next applies its patch to the result (one at a time). */
   #updating: Promise<unknown> = Promise.resolve();
@@ -111,6 +113,7 @@ export class Session<T extends Transport = Transport> {
     });
     this.#scope = this.#sessionScope();
     this.transport = type.create(this.#link());
+    this.#follows = new ResourceFollows(deps.broadcast, record.id, (json) => this.transport.notify(json), this.#log);
   }
 
   /**
@@ -126,6 +129,7 @@ export class Session<T extends Transport = Transport> {
     }
     const session = new Session(record, type, deps);
     await session.transport.restore?.();
+    session.#follows.sync(record.subscriptions ?? []);
     if (record.expiresAt === undefined) {
       // Stored before deadlines were: it gets one now, and its wakeup.
       await session.#touch(now);
@@ -206,6 +210,7 @@ export class Session<T extends Transport = Transport> {
   async end(reason: string): Promise<void> {
     const first = !this.#ended;
     this.#ended = true;
+    this.#follows.close();
     this.transport.close();
     this.exchanges.abortAll(DISCONNECTED);
     await this.#storage.wipe();
@@ -266,7 +271,8 @@ export class Session<T extends Transport = Transport> {
       },
       resourceUpdated: async (uri, signal) => {
         const message = notification("notifications/resources/updated", { uri });
-        await deps.broadcast?.publish(resourceTopic(uri), message);
+        // Named as this session's, so its own follow skips it: it hears it at once, below.
+        await deps.broadcast?.publish(resourceTopic(uri), { ...message, origin: this.#record.id } satisfies Announcement);
         if (this.#record.subscriptions?.includes(uri)) await this.transport.notify(JSON.stringify(message), signal);
       },
       listChanged: async (feature) => {
@@ -389,6 +395,7 @@ export class Session<T extends Transport = Transport> {
       checkRecordSize(record);
       await this.#storage.put(SESSION_KEY, record);
       this.#record = record;
+      if (patch.subscriptions && !this.#ended) this.#follows.sync(patch.subscriptions);
     });
     this.#updating = next.catch(() => {});
     return next;

@@ -18,6 +18,7 @@
  * taken (`statelessPost`).
  */
 import { resourceTopic } from "../broadcast/Broadcaster.ts";
+import { lines } from "../broadcast/lines.ts";
 import { type Checked, PASSED, passed, refused } from "../errors/Checked.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
@@ -246,25 +247,4 @@ export async function listen(runtime: Pick<Runtime, "broadcast" | "logger" | "ta
       await end(resultReply(message.id, { resultType: "complete", _meta: tag }));
     })
     .catch((error) => logger.error("internal.error", { message: String(error) }));
-}
-
-/** The newline-delimited texts of a byte stream. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffered += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffered.indexOf("\n")) >= 0) {
-        yield buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-      }
-    }
-  } finally {
-    reader.releaseLock();
-  }
 }

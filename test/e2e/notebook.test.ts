@@ -54,6 +54,7 @@ function counter() {
       seen++;
       waiting.get(seen)?.();
     },
+    count: () => seen,
     reached: (n: number) => (seen >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(n, resolve))),
   };
 }
@@ -94,7 +95,7 @@ describe("the notebook as a resource", () => {
     }
   });
 
-  it("tells a 2025 session subscribed to a notebook of its own add", async () => {
+  it("tells a 2025 session subscribed to a notebook of its own add, once, and of an add made through another connection", async () => {
     const handle = await openNotebook("first");
     const uri = `notebook://${handle}`;
     const client = await sessionClient("streamable");
@@ -103,13 +104,19 @@ describe("the notebook as a resource", () => {
       expect(notification.params.uri).toBe(uri);
       updates.heard();
     });
+    const other = modernClient();
+    await other.connect(new ModernTransport(new URL("/mcp", server.url)));
     try {
       await client.subscribeResource({ uri });
       await client.callTool({ name: "notebook", arguments: { notebook: handle, action: "add", text: "second" } });
       await updates.reached(1);
-      expect((await client.readResource({ uri })).contents).toEqual([{ uri, mimeType: "text/plain", text: "1. first\n2. second" }]);
+      await other.callTool({ name: "notebook", arguments: { notebook: handle, action: "add", text: "third" } });
+      await updates.reached(2);
+      expect((await client.readResource({ uri })).contents).toEqual([{ uri, mimeType: "text/plain", text: "1. first\n2. second\n3. third" }]);
+      // Its own add was told once, not once more through the broadcaster.
+      expect(updates.count()).toBe(2);
     } finally {
-      await client.close();
+      await Promise.all([client.close(), other.close()]);
     }
   });
 });

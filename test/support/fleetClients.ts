@@ -1,12 +1,14 @@
 /**
  * Test helper: the official SDK clients as the fleet tests drive a server through a balancer or
  * straight at one process — a v1 client in a 2025 session (Streamable HTTP or HTTP+SSE), a v2
- * client on 2026-07-28, and a v2 listen on a notebook's resource — each closed by `closeAll()`.
+ * client on 2026-07-28, a v2 listen and a v1 subscription on a notebook's resource — each closed
+ * by `closeAll()`.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const opened: { close(): Promise<void> }[] = [];
 
@@ -56,6 +58,21 @@ export async function listenToNotebook(url: string, notebook: string) {
     heard: (n: number) => (seen >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(n, resolve))),
     read: async () => ((await client.readResource({ uri })).contents[0] as { text: string }).text,
   };
+}
+
+/** A v1 client in a 2025 Streamable HTTP session at `url`, subscribed to the notebook's resource: `heard(n)` as above. */
+export async function subscribeToNotebook(url: string, notebook: string) {
+  const client = new Client({ name: "v1-subscriber", version: "1" });
+  let seen = 0;
+  const waiting = new Map<number, () => void>();
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async () => {
+    seen++;
+    waiting.get(seen)?.();
+  });
+  await client.connect(streamableAt(url));
+  opened.push(client);
+  await client.subscribeResource({ uri: `notebook://${notebook}` });
+  return { heard: (n: number) => (seen >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(n, resolve))) };
 }
 
 export async function closeAll(): Promise<void> {
