@@ -23,9 +23,10 @@
  *
  * Then what ends leaves nothing: a server on a database of its own, with lifetimes of seconds
  * (SESSION_IDLE_TTL_MS, HOME_RETENTION_MS, TASK_TTL_MS), sees a session ended by its client
- * (DELETE), a session left idle, a handle's home left unused and a task run to its end; once
- * their lifetimes are over, the rows left in each `mcp_` table are printed (the version table,
- * `mcp_schema`, aside). Exit code 1 if any are left, naming the tables.
+ * (DELETE), a session left idle, a handle's home left unused and a task run to its end; the rows
+ * of each `mcp_` table (the version table, `mcp_schema`, aside) are printed while they live, once
+ * their lifetimes are over, and once the server has stopped (a process may keep rows of its own
+ * while it runs). Exit code 1 if any are left at the end, naming the tables.
  *
  * Environment: BENCH_CALLS (calls per run, default 2000), BENCH_ROUNDS (5), BENCH_CLIENTS (8),
  * BENCH_SECONDS (180: no round starts after it; the row check comes on top, at most
@@ -55,6 +56,8 @@ const WARM_UP_CALLS = Math.min(CALLS, 500);
 const CHECK_LIFETIMES = { SESSION_IDLE_TTL_MS: "1500", HOME_RETENTION_MS: "1500", TASK_TTL_MS: "1500" };
 /** How long the row check waits for the rows to go, once every lifetime is over, in seconds. */
 const CHECK_SECONDS = 30;
+/** How long the row check's counts must stay the same, once every lifetime is over, to be taken as settled, in milliseconds. */
+const STEADY_MS = 3_000;
 /** How often the row check counts the rows again, in milliseconds. */
 const CHECK_POLL_MS = 250;
 
@@ -353,8 +356,9 @@ async function printStatements(admin) {
 
 /**
  * A server on a database of its own, with lifetimes of seconds: a session ended by DELETE, one
- * left idle, a handle's home left unused and a task run to completion; once their lifetimes are
- * over, the rows of every `mcp_` table but the version table, printed. 1 if any are left.
+ * left idle, a handle's home left unused and a task run to completion; the rows of every `mcp_`
+ * table but the version table, printed while they live, once their lifetimes are over and once
+ * the server has stopped. 1 if any are left then.
  */
 async function checkRowsLeft(admin, cluster) {
   const url = await makeDatabase(admin, cluster, "mcp_check");
@@ -383,26 +387,38 @@ async function checkRowsLeft(admin, cluster) {
     };
     const during = await count();
     agent.destroy();
-    let counts = during;
+    // Settled: nothing left, or nothing changing any more once every lifetime is over (a live
+    // process may keep rows of its own while it runs, which its stop must take away).
+    const longest = Math.max(...Object.values(CHECK_LIFETIMES).map(Number));
+    const over = Date.now() + longest;
+    let settled = during;
+    let steadySince = Date.now();
     await until(async () => {
-      counts = await count();
-      return Object.values(counts).every((n) => n === 0) || undefined;
-    }, CHECK_SECONDS * 1000 + Math.max(...Object.values(CHECK_LIFETIMES).map(Number)));
-    const left = Object.entries(counts).filter(([, n]) => n > 0);
+      const now = await count();
+      if (JSON.stringify(now) !== JSON.stringify(settled)) steadySince = Date.now();
+      settled = now;
+      const empty = Object.values(now).every((n) => n === 0);
+      return empty || (Date.now() > over && Date.now() - steadySince >= STEADY_MS) || undefined;
+    }, CHECK_SECONDS * 1000 + longest);
+    await server.dispose();
+    const stopped = await count();
+    const left = Object.entries(stopped).filter(([, n]) => n > 0);
     console.log(`\nWhat ends leaves nothing (Node on PostgreSQL, lifetimes ${Object.entries(CHECK_LIFETIMES).map(([k, v]) => `${k}=${v}`).join(", ")}):`);
     console.log("a session ended by DELETE, a session left idle, a handle's home left unused, a task run to completion");
-    console.log(`${"table".padEnd(24)}${"rows while alive".padEnd(20)}rows after`);
-    for (const [table, n] of Object.entries(counts)) console.log(`${table.padEnd(24)}${String(during[table]).padEnd(20)}${n}`);
+    console.log(`${"table".padEnd(24)}${"while alive".padEnd(14)}${"once ended".padEnd(14)}server stopped`);
+    for (const table of Object.keys(stopped)) console.log(`${table.padEnd(24)}${String(during[table]).padEnd(14)}${String(settled[table]).padEnd(14)}${stopped[table]}`);
     if (left.length === 0) {
       console.log("0 rows left in every table");
       return 0;
     }
-    const homes = await db`
-      SELECT h.id, (SELECT count(*) FROM mcp_home_entries e WHERE e.owner = h.id)::int AS entries, round(extract(epoch FROM h.wake_at - now()))::int AS wakes_in_s
-      FROM mcp_homes h ORDER BY h.id`;
-    // A home's name is its kind and its digest or id: the kind says whose it is.
-    for (const home of homes) console.log(`  mcp_homes ${home.id.split(":").slice(0, -1).join(":") || home.id}:…: ${home.entries} entries, wakes in ${home.wakes_in_s} s`);
-    console.log(`rows left after ${CHECK_SECONDS} s in: ${left.map(([table, n]) => `${table} (${n})`).join(", ")}`);
+    if (stopped.mcp_homes > 0) {
+      const homes = await db`
+        SELECT h.id, (SELECT count(*) FROM mcp_home_entries e WHERE e.owner = h.id)::int AS entries, round(extract(epoch FROM h.wake_at - now()))::int AS wakes_in_s
+        FROM mcp_homes h ORDER BY h.id`;
+      // A home's name is its kind, then its digest or id: the kind says whose it is.
+      for (const home of homes) console.log(`  mcp_homes ${home.id.split(":").slice(0, -1).join(":") || home.id}:…: ${home.entries} entries, wakes in ${home.wakes_in_s} s`);
+    }
+    console.log(`rows left in: ${left.map(([table, n]) => `${table} (${n})`).join(", ")}`);
     return 1;
   } finally {
     await db.end();
