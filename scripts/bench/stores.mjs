@@ -15,11 +15,11 @@
  * processes (the postmaster and its backends); statements per call, from pg_stat_statements:
  * the delta of `sum(calls)` of the server's own role in its database, around each run (this
  * script reads as another role, so its reads are not counted; BEGIN and COMMIT count as
- * statements, a COMMIT for each BEGIN, since PostgreSQL 15's view misses a COMMIT sent as a
- * prepared statement, as the driver sends it). Background work counts too: the task host's
- * polls and the sweeps, a few statements a second. Each server gets a discarded warm-up run, then the servers take turns in rounds,
- * the order rotating every round; ratios to Node in memory are taken per round and printed as
- * their median and range.
+ * statements, a COMMIT for each BEGIN, since the view misses most of the COMMITs the driver
+ * sends as prepared statements). Background work counts too: the task host's polls and the
+ * sweeps, a few statements a second. Each server gets a discarded warm-up run, then the servers
+ * take turns in rounds, the order rotating every round; ratios to Node in memory are taken per
+ * round and printed as their median and range.
  *
  * Then what ends leaves nothing: a server on a database of its own, with lifetimes of seconds
  * (SESSION_IDLE_TTL_MS, HOME_RETENTION_MS, TASK_TTL_MS), sees a session ended by its client
