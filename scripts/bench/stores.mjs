@@ -21,9 +21,10 @@
  * take turns in rounds, the order rotating every round; ratios to Node in memory are taken per
  * round and printed as their median and range.
  *
- * Then what ends leaves nothing: a server on a database of its own, with lifetimes of seconds
- * (SESSION_IDLE_TTL_MS, HOME_RETENTION_MS, TASK_TTL_MS), sees a session ended by its client
- * (DELETE), a session left idle, a handle's home left unused and a task run to its end; the rows
+ * Then what ends leaves nothing: a server on a database of its own, behind sign-in (tokens of
+ * an issuer this script makes), with lifetimes of seconds (SESSION_IDLE_TTL_MS,
+ * HOME_RETENTION_MS, TASK_TTL_MS), sees a session ended by its client (DELETE), a session left
+ * idle, a user's home and a handle's home left unused and a task run to its end; the rows
  * of each `mcp_` table (the version table, `mcp_schema`, aside) are printed while they live, once
  * their lifetimes are over, and once the server has stopped (a process may keep rows of its own
  * while it runs). Exit code 1 if any are left at the end, naming the tables.
@@ -35,6 +36,7 @@
  */
 import { Agent, request } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import postgres from "postgres";
 import { bundleNodeEntry } from "../startNodeServer.mjs";
 import { startServingProcess } from "../startServingProcess.mjs";
@@ -62,6 +64,10 @@ const STEADY_MS = 3_000;
 const CHECK_POLL_MS = 250;
 
 const DEFINITION = "scripts/bench/node/storesServer.ts";
+/** The row check's server: the same definition behind sign-in. */
+const SIGNED_IN = "scripts/bench/node/storesSignedIn.ts";
+/** The row check's token issuer: only a name, its keys made for the run. */
+const ISSUER = "https://issuer.bench.invalid";
 const MODERN = "2026-07-28";
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
 const TASKS_META = { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
@@ -133,12 +139,12 @@ function resultText(response, id) {
 const modernCall = (id, name, args, meta = MODERN_META) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: meta } });
 const modernHeaders = (method, name) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
 
-/** A 2025 Streamable HTTP session on `agent`: its headers, once initialized. */
-async function openSession(agent, url) {
-  const init = await post(agent, url, {}, JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }));
+/** A 2025 Streamable HTTP session on `agent`: its headers (`signedIn`'s among them), once initialized. */
+async function openSession(agent, url, signedIn = {}) {
+  const init = await post(agent, url, signedIn, JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }));
   const session = init.headers["mcp-session-id"];
   if (init.status !== 200 || !session) throw new Error(`initialize answered ${init.status}: ${init.text.slice(0, 300)}`);
-  const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+  const headers = { ...signedIn, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
   const initialized = await post(agent, url, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}: ${initialized.text.slice(0, 300)}`);
   return headers;
@@ -355,27 +361,36 @@ async function printStatements(admin) {
 }
 
 /**
- * A server on a database of its own, with lifetimes of seconds: a session ended by DELETE, one
- * left idle, a handle's home left unused and a task run to completion; the rows of every `mcp_`
+ * A server on a database of its own, behind sign-in, with lifetimes of seconds: a session ended
+ * by DELETE, one left idle, a user's home and a handle's home left unused, and a task run to
+ * completion, each by a user of its own; the rows of every `mcp_`
  * table but the version table, printed while they live, once their lifetimes are over and once
  * the server has stopped. 1 if any are left then.
  */
 async function checkRowsLeft(admin, cluster) {
   const url = await makeDatabase(admin, cluster, "mcp_check");
-  const server = await startNode(bundled, { store: url, vars: CHECK_LIFETIMES });
+  const issuer = await testIssuer();
+  const signedIn = await bundleNodeEntry({ main: SIGNED_IN });
+  const server = await startNode(signedIn, { store: url, vars: { ...CHECK_LIFETIMES, JWT_ISSUER: issuer.issuer, JWT_KEYS: issuer.jwks } }).finally(() => signedIn.remove());
   const db = postgres(cluster.url.replace(/\/postgres$/, "/mcp_check"), { max: 1, onnotice: () => {} });
   try {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const endpoint = `${server.url}/mcp`;
-    const ended = await openSession(agent, endpoint);
+    const as = async (subject) => ({ authorization: `Bearer ${await issuer.sign(subject, endpoint)}` });
+    const [alice, bob, carol] = await Promise.all(["alice", "bob", "carol"].map(as));
+    // Carol's sessions and task; alice's home; bob's handle, whose fair share his home holds.
+    const ended = await openSession(agent, endpoint, carol);
     await deleteSession(agent, endpoint, ended);
-    await openSession(agent, endpoint);
-    const opened = resultText(await post(agent, endpoint, modernHeaders("tools/call", "jot"), modernCall(1, "jot", { text: "kept" })), 1);
+    await openSession(agent, endpoint, carol);
+    const remembered = resultText(await post(agent, endpoint, { ...alice, ...modernHeaders("tools/call", "remember") }, modernCall(1, "remember", { text: "mine" })), 1);
+    if (remembered !== "MINE") throw new Error(`remember answered ${JSON.stringify(remembered)}`);
+    const opened = resultText(await post(agent, endpoint, { ...bob, ...modernHeaders("tools/call", "jot") }, modernCall(2, "jot", { text: "kept" })), 2);
     if (!/^KEPT [0-9a-f]{32}$/.test(opened)) throw new Error(`jot answered ${JSON.stringify(opened)}`);
-    const created = answerOf((await post(agent, endpoint, modernHeaders("tools/call", "job"), modernCall(2, "job", { text: "done" }, TASKS_META))).text, 2)?.result;
+    const created = answerOf((await post(agent, endpoint, { ...carol, ...modernHeaders("tools/call", "job") }, modernCall(3, "job", { text: "done" }, TASKS_META))).text, 3)?.result;
     if (created?.resultType !== "task" || !created.taskId) throw new Error(`job as a task answered ${JSON.stringify(created)}`);
     const seen = await until(async () => {
-      const task = answerOf((await post(agent, endpoint, modernHeaders("tasks/get", created.taskId), JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tasks/get", params: { taskId: created.taskId, _meta: TASKS_META } }))).text, 3);
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tasks/get", params: { taskId: created.taskId, _meta: TASKS_META } });
+      const task = answerOf((await post(agent, endpoint, { ...carol, ...modernHeaders("tasks/get", created.taskId) }, body)).text, 4);
       return task?.result?.status === "completed" ? task.result : undefined;
     });
     if (seen?.result?.content?.[0]?.text !== "DONE") throw new Error(`the task ended as ${JSON.stringify(seen)}`);
@@ -404,7 +419,7 @@ async function checkRowsLeft(admin, cluster) {
     const stopped = await count();
     const left = Object.entries(stopped).filter(([, n]) => n > 0);
     console.log(`\nWhat ends leaves nothing (Node on PostgreSQL, lifetimes ${Object.entries(CHECK_LIFETIMES).map(([k, v]) => `${k}=${v}`).join(", ")}):`);
-    console.log("a session ended by DELETE, a session left idle, a handle's home left unused, a task run to completion");
+    console.log("signed in: carol's session ended by DELETE, her session left idle and her task run to completion; alice's home and bob's handle, left unused");
     console.log(`${"table".padEnd(24)}${"while alive".padEnd(14)}${"once ended".padEnd(14)}server stopped`);
     for (const table of Object.keys(stopped)) console.log(`${table.padEnd(24)}${String(during[table]).padEnd(14)}${String(settled[table]).padEnd(14)}${stopped[table]}`);
     if (left.length === 0) {
@@ -424,6 +439,18 @@ async function checkRowsLeft(admin, cluster) {
     await db.end();
     await server.dispose();
   }
+}
+
+/** A JWT issuer of this run's own: its public keys as a JWK Set (JSON), and `sign(subject, audience)` for an access token. */
+async function testIssuer() {
+  const pair = await generateKeyPair("ES256", { extractable: true });
+  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: "bench", alg: "ES256" }] });
+  return {
+    issuer: ISSUER,
+    jwks,
+    sign: (subject, audience) =>
+      new SignJWT({ scope: "mcp" }).setProtectedHeader({ alg: "ES256", kid: "bench", typ: "at+jwt" }).setIssuer(ISSUER).setSubject(subject).setAudience(audience).setIssuedAt().setExpirationTime("5m").sign(pair.privateKey),
+  };
 }
 
 /** Calls `probe` every CHECK_POLL_MS until it returns something, at most `withinMs`; its last answer (undefined: never). */
