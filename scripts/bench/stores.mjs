@@ -348,7 +348,7 @@ try {
   bundled.remove();
   await cluster.stop();
 }
-process.exit(exitCode);
+process.exitCode = exitCode;
 
 /** The statements the server's role sent most often in the benchmark's database, each with its count. */
 async function printStatements(admin) {
