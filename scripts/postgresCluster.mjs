@@ -33,7 +33,14 @@ const START_TIMEOUT_S = 60;
  * @property {number} startMs From `initdb` to a server that accepts connections, in milliseconds.
  * @property {(downMs: number) => Promise<void>} restart Stops the server (`-m fast`: its connections are ended), leaves it down for `downMs`, and starts it again on the same port with its data.
  * @property {() => Promise<void>} stop Stops the server and removes its directory. Calling it again does nothing.
+ * @property {() => number} postmasterPid The server's main process (for a benchmark that reads its CPU).
  */
+
+/** Whether the server programs in `bin` come with `pg_stat_statements` (a benchmark counts statements with it). */
+export function hasStatementStats(bin = postgresBinDir()) {
+  const libDir = existsSync(join(bin, "pg_config")) ? execFileSync(join(bin, "pg_config"), ["--pkglibdir"], { encoding: "utf8" }).trim() : join(bin, "../lib");
+  return existsSync(join(libDir, "pg_stat_statements.so"));
+}
 
 /**
  * The folder holding `initdb` and `pg_ctl`, the first of `candidates` that does.
@@ -70,6 +77,7 @@ export async function startCluster({ settings = [] } = {}) {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       port,
       startMs: Math.round(performance.now() - started),
+      postmasterPid: () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
       async restart(downMs) {
         await run(...asOwner(join(bin, "pg_ctl"), ["stop", "-D", data, "-m", "fast", "-w"]));
         await new Promise((resolve) => setTimeout(resolve, downMs));

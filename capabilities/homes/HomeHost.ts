@@ -186,9 +186,15 @@ export class HomeHost {
     return PASSED;
   }
 
-  /** Gives a holding back; harmless for one already gone. */
-  async releaseShare(resource: ShareResource, id: string): Promise<void> {
-    await this.#deps.store.delete(`${SHARE_PREFIX}${resource}:${id}`);
+  /**
+   * Gives a holding back; harmless for one already gone. A home kept only for its shares (a
+   * client's, with no data of its own) wakes at once, so that it goes with its last holding rather
+   * than at that holding's old deadline.
+   */
+  async releaseShare(resource: ShareResource, id: string, now = Date.now()): Promise<void> {
+    const { store } = this.#deps;
+    if (!(await store.delete(`${SHARE_PREFIX}${resource}:${id}`))) return;
+    if (!(await store.get(RECORD_KEY))) await this.#deps.schedule(now);
   }
 
   /** The ids of what this home's client holds now, by resource: what erasing a user's data must end too. */
