@@ -21,6 +21,7 @@
  * Bounded as `LocalTasks` is, through fair shares in KV (`KvShares`): MAX_TASKS and MAX_TASK_BYTES
  * across the processes, MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT per client.
  */
+import { notification } from "../../../shared/jsonrpc/messages.ts";
 import type { Result } from "../../../shared/definition/Method.ts";
 import type { LocalRuntime } from "../../../shared/runtime/localRuntime.ts";
 import { TaskHost } from "../TaskHost.ts";
@@ -104,7 +105,7 @@ export class KvTasks implements Tasks {
           const [state, result] = next.value;
           // Gone at its TTL: the listener ends.
           if (!state.value) return controller.close();
-          const line = JSON.stringify(detailedTask(state.value, result.value ?? undefined));
+          const line = JSON.stringify(notification("notifications/tasks", detailedTask(state.value, result.value ?? undefined)));
           if (line === last) continue;
           last = line;
           return controller.enqueue(encoder.encode(`${line}\n`));

@@ -30,6 +30,7 @@
  * `shares` are kept in the database, per process otherwise); each task's values by
  * `MAX_TASK_VALUE_BYTES`; runs started per poll by `CLAIM_BATCH`.
  */
+import { notification } from "../../../shared/jsonrpc/messages.ts";
 import type { Sql } from "postgres";
 import type { Result } from "../../../shared/definition/Method.ts";
 import type { StoreRuntime } from "../../../shared/runtime/Store.ts";
@@ -194,7 +195,7 @@ export class PgTasks implements Tasks {
               stop();
               return controller.close();
             }
-            const line = JSON.stringify(task);
+            const line = JSON.stringify(notification("notifications/tasks", task));
             if (line === last) continue;
             last = line;
             return controller.enqueue(encoder.encode(`${line}\n`));
