@@ -99,4 +99,9 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX mcp_change_messages_publisher ON mcp_change_messages (publisher);
     `,
   },
+  {
+    version: 4,
+    name: "reserved for the fleet's table",
+    sql: "SELECT 1",
+  },
 ];
