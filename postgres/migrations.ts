@@ -22,6 +22,9 @@
  *   points to (`PgBroadcaster`); read by every listening process at once, and swept by its
  *   publisher once every process has had time to read it. Unlogged: a crash of the server may
  *   empty it, and its readers then tell their listeners to read again, as for any lost change.
+ * - `mcp_shares`: one row per fair share a client holds (`PgShares`), with its client's
+ *   `network` (`networkOf`, for the room kept for newcomers), `until` (past it the holding no
+ *   longer counts and any process may sweep the row; none: until released) and `bytes`.
  */
 
 export interface Migration {
@@ -103,5 +106,21 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: "reserved for the fleet's table",
     sql: "SELECT 1",
+  },
+  {
+    version: 5,
+    name: "fair shares",
+    sql: `
+      CREATE TABLE mcp_shares (
+        resource text NOT NULL,
+        client text NOT NULL,
+        id text NOT NULL,
+        network text NOT NULL,
+        until timestamptz,
+        bytes bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (resource, client, id)
+      );
+      CREATE INDEX mcp_shares_until ON mcp_shares (until) WHERE until IS NOT NULL;
+    `,
   },
 ];
