@@ -1,9 +1,9 @@
 /**
  * A Deno KV file as a process's `Store`: sessions' storage under `["session", <id>]` (`KvStorage`,
- * loaded again at start), homes in the same file (`kvHomes`), and tasks there too (`KvTasks`,
- * counted across processes by `KvShares`), so every process on one file shares them and picks up
- * the tasks of a process that died; change notifications cross to every process on the file
- * (`KvBroadcaster`).
+ * loaded again at start), homes in the same file (`kvHomes`), and tasks there too (`KvTasks`), so
+ * every process on one file shares them and picks up the tasks of a process that died; the fair
+ * shares of sessions and tasks counted across the processes (`KvShares`); change notifications
+ * cross to every process on the file (`KvBroadcaster`).
  *
  * `close()` closes the file: the caller opened it, and gives it up with the store.
  */
@@ -23,7 +23,8 @@ export function kvStore(kv: Deno.Kv, path: string): Store {
     storageFor: (id) => new KvStorage(kv, id),
     sessionIds: () => KvStorage.sessionIds(kv),
     homes: (options) => kvHomes(kv, options),
-    tasks: (runtime) => new KvTasks(kv, { ...runtime, tasks: undefined, shares: new KvShares(kv, runtime.config) }),
+    tasks: (runtime) => new KvTasks(kv, runtime),
+    shares: (config) => new KvShares(kv, config),
     broadcaster: (broadcast) => (broadcaster ??= new KvBroadcaster(kv, broadcast)),
     async close() {
       await broadcaster?.close();

@@ -3,7 +3,8 @@
  * (`PgSessions`: loaded again at start, swept in the database once past their deadline), homes
  * (`pgHomes`) and tasks (`PgTasks`: a lease per run, so a run lost with its process is started
  * again by another), shared by every process on the database, so a restarted process, or another
- * one, finds them; change notifications cross to every process on it (`PgBroadcaster`).
+ * one, finds them; fair shares counted across them (`PgShares`: lapsed holdings swept every
+ * SWEEP_INTERVAL_MS); change notifications cross to every process on it (`PgBroadcaster`).
  *
  * The driver (`postgres`) is an optional peer dependency, loaded here and only here, when a store
  * is asked for: a server without one never needs it installed. Opening migrates the database
@@ -17,6 +18,7 @@ import { PgTasks } from "../capabilities/tasks/postgres/PgTasks.ts";
 import { PgBroadcaster } from "../capabilities/watch/postgres/PgBroadcaster.ts";
 import { migrate } from "../postgres/migrate.ts";
 import { PgSessions } from "../postgres/PgSessions.ts";
+import { PgShares, SWEEP_INTERVAL_MS } from "../postgres/PgShares.ts";
 import type { Store } from "../shared/runtime/Store.ts";
 
 /** Connections in the pool: a home's writers queue for one, so a few serve many homes. */
@@ -50,6 +52,9 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
   const sessions = new PgSessions(sql);
   let broadcaster: PgBroadcaster | undefined;
   sessions.startSweeping(options.onError ?? ((error) => console.error(`Sweeping expired sessions in PostgreSQL at ${where} failed: ${messageOf(error)}`)));
+  const sweepShares = () => void PgShares.sweep(sql).catch(options.onError ?? ((error) => console.error(`Sweeping lapsed fair shares in PostgreSQL at ${where} failed: ${messageOf(error)}`)));
+  const shareSweep = setInterval(sweepShares, SWEEP_INTERVAL_MS);
+  sweepShares();
   return {
     description: `PostgreSQL at ${where}`,
     durable: true,
@@ -57,11 +62,13 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
     sessionIds: () => sessions.ids(),
     homes: (homesOptions) => pgHomes(sql, homesOptions),
     tasks: (runtime) => new PgTasks(sql, runtime),
+    shares: (config) => new PgShares(sql, config),
     broadcaster: (broadcast) => (broadcaster ??= new PgBroadcaster(sql, broadcast)),
     async close() {
       // First, while the pool is open: a change published just before still reaches the others.
       await broadcaster?.close();
       sessions.close();
+      clearInterval(shareSweep);
       await sql.end({ timeout: CLOSE_TIMEOUT_S });
     },
   };
