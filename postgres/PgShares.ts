@@ -54,6 +54,8 @@ export class PgShares implements Shares {
       return PASSED;
     }
     const refusal = await this.#sql.begin(async (tx) => {
+      // Each lock a statement of its own: a statement reads what was committed when it began, so
+      // the counts after it see what the lock's previous holder wrote.
       await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`share:${resource}:${client}`}, 0))`;
       // Taken meanwhile, under the same id, by another call of this client: a renewal after all.
       if (await renew(tx, holding)) return undefined;
