@@ -1,12 +1,15 @@
 /**
  * Fair shares counted in Deno KV, for what several processes sharing one KV file hold together —
- * tasks, when they live in KV (`KvTasks`). Each client's holdings are one value,
- * `["share", <resource>, <client>]` → `{ [id]: { until, bytes } }` (at most
- * MAX_TASKS_PER_CLIENT entries), changed with an atomic check of what was read, so two processes
- * taking a client's last slot at once cannot both have it. The total across clients, and what the
- * client's network holds (`networkOf`, for the room kept for newcomers), are summed from every
- * client's value as it stands: two processes may pass them together by a task or two.
- * Holdings lapse at their `until`, and are dropped whenever their client's value is next changed.
+ * their sessions and tasks (`kvStore`). Each client's holdings are one value,
+ * `["share", <resource>, <client>]` → `{ [id]: { until, bytes } }` (at most its per-client bound
+ * of entries: MAX_SESSIONS_PER_CLIENT, MAX_TASKS_PER_CLIENT), changed with an atomic check of what
+ * was read, so two processes taking a client's last slot at once cannot both have it. The total
+ * across clients, and what the client's network holds (`networkOf`, for the room kept for
+ * newcomers), are summed from every client's value as it stands: two processes may pass them
+ * together by a holding or two.
+ * Holdings lapse at their `until`, and are dropped whenever their client's value is next changed,
+ * or by the sweep (`KvShares.sweep`, which `kvStore` runs every SWEEP_INTERVAL_MS): a client that
+ * never comes back leaves no value once its last holding lapsed.
  */
 import type { Config } from "../shared/config/readConfig.ts";
 import { type Checked, PASSED, refused } from "../shared/errors/Checked.ts";
@@ -18,6 +21,8 @@ import { pauseAfterConflict } from "./kv/pauseAfterConflict.ts";
 const ROOT = "share";
 /** Attempts of one change before it gives up: each failed one means another process changed the same client's holdings. */
 const MAX_ATTEMPTS = 16;
+/** How often each process sweeps lapsed holdings. */
+export const SWEEP_INTERVAL_MS = 60_000;
 
 type Holdings = Record<string, Holding>;
 
@@ -51,6 +56,25 @@ export class KvShares implements Shares {
       delete holdings[id];
       return undefined;
     });
+  }
+
+  /**
+   * Drops the holdings past their `until` from every client's value, and deletes the values left
+   * empty; resolves with how many values it changed. A value its client changed meanwhile is left
+   * to that change (which drops lapsed holdings too) or to the next sweep.
+   */
+  static async sweep(kv: Deno.Kv, now = Date.now()): Promise<number> {
+    let changed = 0;
+    for await (const entry of kv.list<Holdings>({ prefix: [ROOT] })) {
+      const holdings = live(entry.value, now);
+      const left = Object.keys(holdings).length;
+      if (left === Object.keys(entry.value).length) continue;
+      const operation = kv.atomic().check(entry);
+      if (left === 0) operation.delete(entry.key);
+      else operation.set(entry.key, holdings);
+      if ((await operation.commit()).ok) changed++;
+    }
+    return changed;
   }
 
   /** Applies `change` to the client's holdings (lapsed ones dropped first), checked against other processes; its refusal, if it refuses. */

@@ -3,14 +3,16 @@
  * together (`KvShares`, which `kvStore` brings). With MAX_SESSIONS_PER_CLIENT at 2, a client (one
  * address, no sign-in) holding one session through each process is refused a third through either,
  * with the 429 that names the limit; a session it ends through one process gives the slot back to
- * the other.
+ * the other. A task's holding left to lapse at its TTL is swept from the file by a process started
+ * after it lapsed: no value is left for a client that never comes back.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startDenoServer } from "../../scripts/startDenoServer.mjs";
-import { BOTH, initialize, openStreamableSession, postJson } from "../support/httpSession.ts";
+import { denoKvKeys } from "../support/denoKvKeys.ts";
+import { BOTH, initialize, openStreamableSession, postJson, postModern } from "../support/httpSession.ts";
 
 const vars = { LOG_LEVEL: "error", MAX_SESSIONS_PER_CLIENT: "2" };
 
@@ -46,4 +48,25 @@ it("refuses a client's third session through either process when each holds one,
   const ended = await fetch(`${first!.url}/mcp`, { method: "DELETE", headers: one.headers });
   expect(ended.status).toBe(204);
   expect((await opening(second!)).status).toBe(200);
+});
+
+it("sweeps a task's holding once it lapsed at the task's TTL, from a process started after: the client's value is gone", { timeout: 90_000 }, async () => {
+  const own = join(dir, "lapsing.kv");
+  const taskVars = { LOG_LEVEL: "error", TASK_TTL_MS: "1500" };
+  const creator = await startDenoServer({ definition: "test/runtime/testServer.ts", vars: taskVars, kvPath: own });
+  let sweeper: Server | undefined;
+  try {
+    const response = await postModern(creator.url, "tools/call", { name: "task_steps", arguments: { steps: 1, ms: 10 } }, { capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } }, name: "task_steps" });
+    expect(((await response.json()) as { result?: { resultType?: string } }).result?.resultType).toBe("task");
+    expect(await denoKvKeys(own, ["share", "task"])).toHaveLength(1);
+    // Past its TTL the task is deleted; its holding only lapsed, and this process sweeps again a minute after its start.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await denoKvKeys(own, ["share", "task"])).toHaveLength(1);
+    sweeper = await startDenoServer({ definition: "test/runtime/testServer.ts", vars: taskVars, kvPath: own });
+    const deadline = Date.now() + 20_000;
+    while ((await denoKvKeys(own, ["share"])).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await denoKvKeys(own, ["share"])).toEqual([]);
+  } finally {
+    await Promise.all([creator.dispose(), sweeper?.dispose()]);
+  }
 });
