@@ -8,7 +8,9 @@
  * A new holding is taken in one transaction behind two transaction-scoped advisory locks, always
  * in this order: its client's (per resource), then the resource's total. So two processes cannot
  * both take a client's last slot, nor the total's last one; a client past its own share is
- * refused before it queues for the total's lock. Renewing a holding that has not lapsed is one
+ * refused before it queues for the total's lock. Under it, `mcp_share_totals` (what the table
+ * holds, lapsed rows included) says at once whether the total is far from crowded; only past
+ * that are the live holdings counted. Renewing a holding that has not lapsed is one
  * statement with no lock and no check (it is not a new one), and so is counting one that exists
  * (`held`).
  *
@@ -21,7 +23,7 @@ import type { Sql, TransactionSql } from "postgres";
 import type { Config } from "../shared/config/readConfig.ts";
 import { type Checked, PASSED, refused } from "../shared/errors/Checked.ts";
 import { networkOf } from "../shared/shares/clientKey.ts";
-import { checkShare, type ShareLimit, shareLimits } from "../shared/shares/ShareLimits.ts";
+import { CROWDED_SHARE, checkShare, type ShareLimit, shareLimits } from "../shared/shares/ShareLimits.ts";
 import type { ShareClaim, ShareResource, Shares } from "../shared/shares/Shares.ts";
 
 /** Lapsed holdings deleted by one statement of the sweep: a backlog goes in batches, none holding locks for long. */
@@ -66,6 +68,12 @@ export class PgShares implements Shares {
       const own = checkShare(limit, mine!, undefined, holding.bytes);
       if (own) return own;
       await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`shares:${resource}`}, 0))`;
+      // Far from full even counting what lapsed and is not swept yet: no bound or room for newcomers applies.
+      const [rows] = await tx<Tally[]>`SELECT holdings::float8 AS count, bytes::float8 AS bytes FROM mcp_share_totals WHERE resource = ${resource}`;
+      if (roomy(limit, rows ?? { count: 0, bytes: 0 }, holding.bytes)) {
+        await insert(tx, holding);
+        return undefined;
+      }
       const network = networkOf(client);
       const [all] = await tx<(Tally & { networkCount: number; networkBytes: number })[]>`
         SELECT count(*)::integer AS count, coalesce(sum(bytes), 0)::float8 AS bytes,
@@ -130,6 +138,12 @@ async function insert(sql: Sql | TransactionSql, row: Row): Promise<void> {
     INSERT INTO mcp_shares (resource, client, id, network, until, bytes)
     VALUES (${row.resource}, ${row.client}, ${row.id}, ${networkOf(row.client)}, ${row.until}, ${row.bytes})
     ON CONFLICT (resource, client, id) DO UPDATE SET until = excluded.until, bytes = excluded.bytes`;
+}
+
+/** Whether a claim of `bytes` leaves a total below the share from which it is crowded (`CROWDED_SHARE`), given at least what is held: then `checkShare` passes whatever the exact counts. */
+function roomy(limit: ShareLimit, atLeast: Tally, bytes: number): boolean {
+  const count = limit.total === undefined || atLeast.count + 1 <= limit.total * CROWDED_SHARE;
+  return count && (limit.totalBytes === undefined || atLeast.bytes + bytes <= limit.totalBytes * CROWDED_SHARE);
 }
 
 /** A holding's `until` as the column keeps it: none (and any time past a `Date`'s reach) is null, until released. */

@@ -4,7 +4,8 @@
  * `LocalShares` answers the same calls; a renewal is not a new holding, a holding found at a
  * restart (`held`) counts whatever the bounds, a holding past its `until` counts no more and is
  * swept (in batches past SWEEP_BATCH); two connection pools racing for a client's last slots, or
- * the total's, take no more than the bound between them; released and swept holdings leave 0 rows.
+ * the total's, take no more than the bound between them; released and swept holdings leave 0 rows,
+ * and `mcp_share_totals` always says what `mcp_shares` holds.
  */
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
@@ -37,6 +38,11 @@ afterAll(async () => {
 });
 
 const rows = async () => (await sql<{ n: number }[]>`SELECT count(*)::integer AS n FROM mcp_shares`)[0]!.n;
+/** What `mcp_share_totals` says the table holds, and what it holds: always the same. */
+const totals = async () => ({
+  kept: await sql`SELECT resource, holdings::integer AS holdings, bytes::integer AS bytes FROM mcp_share_totals ORDER BY resource`,
+  counted: await sql`SELECT resource, count(*)::integer AS holdings, sum(bytes)::integer AS bytes FROM mcp_shares GROUP BY resource ORDER BY resource`,
+});
 const outcome = (checked: Checked<void>) => (checked.ok ? "taken" : `${checked.error.status} ${checked.error.message}`);
 const small = (limits: Record<string, string>): Config => readConfig({ ...limits });
 
@@ -84,16 +90,18 @@ it("answers a walk of calls exactly as LocalShares does: per client, in total, b
   const calls = walk(clients, 400);
   const kinds = new Set<string>();
   // Once with totals far off (each client's own bounds bite), once with totals the clients crowd.
-  for (const totals of [
+  for (const bounds of [
     { MAX_SESSIONS: "1000", MAX_TASKS: "1000", MAX_TASK_BYTES: "1000000" },
     { MAX_SESSIONS: "14", MAX_TASKS: "18", MAX_TASK_BYTES: "3000" },
   ]) {
     await sql`TRUNCATE mcp_shares`;
-    const config = small({ MAX_SESSIONS_PER_CLIENT: "3", MAX_TASKS_PER_CLIENT: "4", MAX_TASK_BYTES_PER_CLIENT: "800", ...totals });
+    const config = small({ MAX_SESSIONS_PER_CLIENT: "3", MAX_TASKS_PER_CLIENT: "4", MAX_TASK_BYTES_PER_CLIENT: "800", ...bounds });
     const local = new LocalShares(config);
     const pg = new PgShares(sql, config);
     const expected = await answers(local, calls, clients, async (resource, client) => local.held(resource, client));
     expect(await answers(pg, calls, clients, (resource, client, now) => pg.held(resource, client, now))).toEqual(expected);
+    const { kept, counted } = await totals();
+    expect(kept).toEqual(counted);
     for (const said of expected.said) kinds.add(said.includes("network") ? "network" : (/\((MAX_\w+)\)/.exec(said)?.[1] ?? said));
   }
   // The walks met every kind of answer: taken, and each bound's refusal, a network's among them.
@@ -144,6 +152,7 @@ it("stops counting a holding past its until: taking its id again is a new holdin
   await pg.release("session", "alice", "3");
   await pg.release("session", "alice", "3");
   expect(await rows()).toBe(0);
+  expect(await totals()).toEqual({ kept: [], counted: [] });
 });
 
 it("sweeps a backlog past one batch whole, and leaves the holdings that have not lapsed", async () => {
@@ -152,6 +161,9 @@ it("sweeps a backlog past one batch whole, and leaves the holdings that have not
   await sql`INSERT INTO mcp_shares (resource, client, network, id, until) VALUES ('task', 'c', 'c', 'live', ${new Date(now + 60_000)})`;
   expect(await PgShares.sweep(sql, now)).toBe(SWEEP_BATCH * 2 + 3);
   expect(await rows()).toBe(1);
+  const { kept, counted } = await totals();
+  expect(kept).toEqual([{ resource: "task", holdings: 1, bytes: 0 }]);
+  expect(kept).toEqual(counted);
 });
 
 it("counts task bytes per client and in total, and a release gives them back", async () => {
@@ -163,6 +175,9 @@ it("counts task bytes per client and in total, and a release gives them back", a
   await pg.release("task", "alice", "1");
   expect(outcome(await pg.acquire("task", "alice", "2", { bytes: 60 }))).toBe("taken");
   expect(await pg.held("task", "alice")).toEqual({ count: 1, bytes: 60 });
+  // Renewed with other bytes: the totals follow.
+  expect(outcome(await pg.acquire("task", "alice", "2", { bytes: 80 }))).toBe("taken");
+  expect((await totals()).kept).toEqual([{ resource: "task", holdings: 1, bytes: 80 }]);
 });
 
 it("gives one client no more than its share when two pools race for its last slots", async () => {
@@ -193,4 +208,5 @@ it("gives no more than the total when two pools race for its last slots, and wha
   expect(await rows()).toBe(8);
   await Promise.all(taken.map((i) => (i % 2 === 0 ? there : here).release("session", `client-${i}`, "s")));
   expect(await rows()).toBe(0);
+  expect(await totals()).toEqual({ kept: [], counted: [] });
 });

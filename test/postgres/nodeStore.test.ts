@@ -90,7 +90,7 @@ async function rows(db: Sql): Promise<{ sessions: number; session_entries: numbe
   const [counts] = await db<{ sessions: number; session_entries: number; homes: number; home_entries: number; shares: number }[]>`
     SELECT (SELECT count(*) FROM mcp_sessions)::int AS sessions, (SELECT count(*) FROM mcp_session_entries)::int AS session_entries,
            (SELECT count(*) FROM mcp_homes)::int AS homes, (SELECT count(*) FROM mcp_home_entries)::int AS home_entries,
-           (SELECT count(*) FROM mcp_shares)::int AS shares`;
+           (SELECT count(*) FROM mcp_shares)::int + (SELECT count(*) FROM mcp_share_totals)::int AS shares`;
   return { ...counts! };
 }
 
@@ -194,6 +194,7 @@ it("counts a client's sessions across two processes on one database: the one pas
     await Promise.all([one, two, erin, three].map((client) => client.client.close()));
     expect(await holdings()).toBe(0);
     expect(await db`SELECT * FROM mcp_shares`).toEqual([]);
+    expect(await db`SELECT * FROM mcp_share_totals`).toEqual([]);
   } finally {
     await Promise.all(running.splice(0).map((server) => server.stop()));
     await db.end();
