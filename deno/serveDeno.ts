@@ -82,7 +82,7 @@ async function start(definition: CompiledServer, options: ServeDenoOptions, env:
   if (given !== undefined && kvPath !== undefined) throw new Error("A server keeps its state in one place: pass a KV file (--kv, KV_PATH) or a store (--store), not both");
   const store: Store = kvPath !== undefined ? kvStore(lockTolerant(await openShared(kvPath)), kvPath) : await openStore(given, env.DATABASE_URL);
   let boundPort: number | undefined;
-  // One count of fair shares for the process's sessions (and tasks in memory), per client and in total.
+  // Fair shares of sessions and tasks, per client and in total: counted in the store across its processes (KV, PostgreSQL), else in this process.
   const runtime = localRuntime<LocalHomeHost>(definition, {
     env: env as ServerEnv,
     config,

@@ -3,7 +3,8 @@
  * (`PgSessions`: loaded again at start, swept in the database once past their deadline), homes
  * (`pgHomes`) and tasks (`PgTasks`: a lease per run, so a run lost with its process is started
  * again by another), shared by every process on the database, so a restarted process, or another
- * one, finds them; change notifications cross to every process on it (`PgBroadcaster`), and the
+ * one, finds them; fair shares counted across them (`PgShares`: lapsed holdings swept every
+ * SWEEP_INTERVAL_MS); change notifications cross to every process on it (`PgBroadcaster`), and the
  * processes on it form a fleet (`PgFleet`) that carries a 2025 session's requests to its holder.
  *
  * The driver (`postgres`) is an optional peer dependency, loaded here and only here, when a store
@@ -19,6 +20,7 @@ import { PgBroadcaster } from "../capabilities/watch/postgres/PgBroadcaster.ts";
 import { migrate } from "../postgres/migrate.ts";
 import { PgFleet } from "../postgres/PgFleet.ts";
 import { PgSessions } from "../postgres/PgSessions.ts";
+import { PgShares, SWEEP_INTERVAL_MS } from "../postgres/PgShares.ts";
 import type { Store } from "../shared/runtime/Store.ts";
 
 /** Connections in the pool: a home's writers queue for one, so a few serve many homes. */
@@ -53,6 +55,9 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
   let broadcaster: PgBroadcaster | undefined;
   let fleet: PgFleet | undefined;
   sessions.startSweeping(options.onError ?? ((error) => console.error(`Sweeping expired sessions in PostgreSQL at ${where} failed: ${messageOf(error)}`)));
+  const sweepShares = () => void PgShares.sweep(sql).catch(options.onError ?? ((error) => console.error(`Sweeping lapsed fair shares in PostgreSQL at ${where} failed: ${messageOf(error)}`)));
+  const shareSweep = setInterval(sweepShares, SWEEP_INTERVAL_MS);
+  sweepShares();
   return {
     description: `PostgreSQL at ${where}`,
     durable: true,
@@ -60,6 +65,7 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
     sessionIds: () => sessions.ids(),
     homes: (homesOptions) => pgHomes(sql, homesOptions),
     tasks: (runtime) => new PgTasks(sql, runtime),
+    shares: (config) => new PgShares(sql, config),
     broadcaster: (broadcast) => (broadcaster ??= new PgBroadcaster(sql, broadcast)),
     fleet: () => (fleet ??= new PgFleet(sql, { onError: options.onError ?? ((error) => console.error(`The fleet on PostgreSQL at ${where}: ${messageOf(error)}`)) })),
     async close() {
@@ -68,6 +74,7 @@ export async function postgresStore(url: string, options: PostgresStoreOptions =
       // Then, while the pool is open: a change published just before still reaches the others.
       await broadcaster?.close();
       sessions.close();
+      clearInterval(shareSweep);
       await sql.end({ timeout: CLOSE_TIMEOUT_S });
     },
   };

@@ -30,6 +30,12 @@
  * - `mcp_fleet_messages`: a message between processes too large for a notification's payload,
  *   which the notification to its receiver points to; the receiver deletes it as it reads it.
  *   Unlogged: a crash of the server may empty it, and messages are at-most-once anyway.
+ * - `mcp_shares`: one row per fair share a client holds (`PgShares`), with its client's
+ *   `network` (`networkOf`, for the room kept for newcomers), `until` (past it the holding no
+ *   longer counts and any process may sweep the row; none: until released) and `bytes`.
+ * - `mcp_share_totals`: per resource, how many rows `mcp_shares` has and their bytes, kept by its
+ *   triggers in the same transaction as every write there (a resource with none has no row): at
+ *   least what is live, so a total far from full is known without counting the holdings.
  */
 
 export interface Migration {
@@ -127,6 +133,45 @@ export const MIGRATIONS: readonly Migration[] = [
         message text NOT NULL
       );
       CREATE INDEX mcp_fleet_messages_to_process ON mcp_fleet_messages (to_process, id);
+    `,
+  },
+  {
+    version: 5,
+    name: "fair shares",
+    sql: `
+      CREATE TABLE mcp_shares (
+        resource text NOT NULL,
+        client text NOT NULL,
+        id text NOT NULL,
+        network text NOT NULL,
+        until timestamptz,
+        bytes bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (resource, client, id)
+      );
+      CREATE INDEX mcp_shares_until ON mcp_shares (until) WHERE until IS NOT NULL;
+      CREATE TABLE mcp_share_totals (
+        resource text PRIMARY KEY,
+        holdings bigint NOT NULL,
+        bytes bigint NOT NULL
+      );
+      CREATE FUNCTION mcp_share_totals_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO mcp_share_totals AS t (resource, holdings, bytes) VALUES (NEW.resource, 1, NEW.bytes)
+          ON CONFLICT (resource) DO UPDATE SET holdings = t.holdings + 1, bytes = t.bytes + NEW.bytes;
+        ELSIF TG_OP = 'DELETE' THEN
+          UPDATE mcp_share_totals SET holdings = holdings - 1, bytes = bytes - OLD.bytes WHERE resource = OLD.resource;
+          DELETE FROM mcp_share_totals WHERE resource = OLD.resource AND holdings <= 0;
+        ELSIF TG_OP = 'UPDATE' THEN
+          UPDATE mcp_share_totals SET bytes = bytes + NEW.bytes - OLD.bytes WHERE resource = NEW.resource;
+        ELSE
+          DELETE FROM mcp_share_totals;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER mcp_share_totals_rows AFTER INSERT OR DELETE ON mcp_shares FOR EACH ROW EXECUTE FUNCTION mcp_share_totals_follow();
+      CREATE TRIGGER mcp_share_totals_bytes AFTER UPDATE OF bytes ON mcp_shares FOR EACH ROW WHEN (OLD.bytes IS DISTINCT FROM NEW.bytes) EXECUTE FUNCTION mcp_share_totals_follow();
+      CREATE TRIGGER mcp_share_totals_emptied AFTER TRUNCATE ON mcp_shares FOR EACH STATEMENT EXECUTE FUNCTION mcp_share_totals_follow();
     `,
   },
 ];

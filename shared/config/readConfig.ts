@@ -100,15 +100,15 @@ export interface Config {
    * long. At most 5 minutes.
    */
   taskLeaseMs: number;
-  /** Tasks one process holds at once, on hosts that keep them in memory (Deno, stdio) (`MAX_TASKS`); on Workers each task is an object of its own. */
+  /** Tasks held at once by one process, or by the processes on a store (Deno KV, PostgreSQL) (`MAX_TASKS`); on Workers each task is an object of its own. */
   maxTasks: number;
   /** Tasks one client holds at once, from creation to cancellation or TTL (`MAX_TASKS_PER_CLIENT`). */
   maxTasksPerClient: number;
-  /** Bytes of task arguments one process holds at once, in memory (`MAX_TASK_BYTES`). */
+  /** Bytes of task arguments held at once by one process, or by the processes on a store (`MAX_TASK_BYTES`). */
   maxTaskBytes: number;
   /** Bytes of task arguments one client holds at once (`MAX_TASK_BYTES_PER_CLIENT`). */
   maxTaskBytesPerClient: number;
-  /** Sessions one process holds at once (`MAX_SESSIONS`); on Workers each session is an object of its own. */
+  /** Sessions held at once by one process, or by the processes on a store (Deno KV, PostgreSQL) (`MAX_SESSIONS`); on Workers each session is an object of its own. */
   maxSessions: number;
   /** Sessions one client holds at once (`MAX_SESSIONS_PER_CLIENT`). */
   maxSessionsPerClient: number;

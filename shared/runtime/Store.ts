@@ -1,6 +1,7 @@
 /**
  * Where a process keeps what outlives it: its sessions' storage (and which sessions to load again
- * at start), its homes, and whatever else a store brings (tasks, a broadcaster across processes).
+ * at start), its homes, and whatever else a store brings (tasks, fair shares and a broadcaster
+ * across processes).
  * A runtime asks for one store, once (`localRuntime`'s `store`), instead of wiring each host to a
  * backend of its own. Memory is the default (`memoryStore`): everything ends with the process.
  * Deno KV (`kvStore`) and PostgreSQL (`postgresStore`) keep it across restarts, shared by every
@@ -12,6 +13,7 @@
  * (the hosts above bound what they write).
  */
 import type { Broadcaster } from "../broadcast/Broadcaster.ts";
+import type { Config } from "../config/readConfig.ts";
 import type { Fleet } from "./Fleet.ts";
 import type { Logger } from "../log/Logger.ts";
 import type { LocalHomeHost, LocalHomesOptions } from "../home/LocalHomesPart.ts";
@@ -44,6 +46,12 @@ export interface Store {
   homes?(options: LocalHomesOptions): StoredHomeHost;
   /** The host of tasks over this store. Absent: the host `tasks()` brings, in this process. */
   tasks?(runtime: StoreRuntime): LocalTaskHost;
+  /**
+   * The fair shares (`Shares`) counted across the processes on this store, so a client holds its
+   * share once in the fleet, not once per process; the totals are the fleet's too. Absent: counted
+   * in this process (`LocalShares`).
+   */
+  shares?(config: Config): Shares;
   /**
    * Where change notifications fan out, across the processes on this store; made once, and closed
    * by `close()`. `maxBytes` bounds each subscriber's unread bytes and the largest message. Absent:

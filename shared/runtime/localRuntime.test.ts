@@ -10,6 +10,7 @@ import { Logger } from "../log/Logger.ts";
 import { CompiledServer } from "../server/CompiledServer.ts";
 import { tool } from "../server/defineServer.ts";
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
+import { LocalShares } from "../shares/LocalShares.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { localRuntime, type LocalTaskHost } from "./localRuntime.ts";
 import { memoryStore, type Store } from "./Store.ts";
@@ -114,6 +115,24 @@ describe("localRuntime", () => {
     runtime.close();
     expect(closed).toHaveBeenCalledOnce();
     expect(taskHost.closed).toBe(1);
+  });
+
+  it("counts fair shares where its store counts them, with its config, and its task host counts there too; shares it is given win", () => {
+    const counted = new LocalShares(DEFAULT_CONFIG);
+    const shares = vi.fn((_config: typeof DEFAULT_CONFIG) => counted);
+    const host = recordingTasks();
+    const tasksHost = vi.fn(() => host);
+    const store: Store = { ...memoryStore(), shares, tasks: tasksHost };
+    const config = { ...DEFAULT_CONFIG, maxSessionsPerClient: 3 };
+    const runtime = localRuntime(full, { ...base, config, store });
+    expect(runtime.shares).toBe(counted);
+    expect(shares.mock.calls).toEqual([[config]]);
+    expect(tasksHost).toHaveBeenCalledWith(expect.objectContaining({ shares: counted }));
+
+    const given = new LocalShares(DEFAULT_CONFIG);
+    expect(localRuntime(plain, { ...base, store, shares: given }).shares).toBe(given);
+    expect(shares).toHaveBeenCalledOnce();
+    runtime.close();
   });
 
   it("hosts no homes from a store for a definition without any", () => {

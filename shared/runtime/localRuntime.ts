@@ -5,9 +5,10 @@
  * Deno hand it to the routes with their sessions.
  *
  * What outlives the process comes from one `Store` (memory by default; Deno KV, PostgreSQL):
- * the homes and tasks hosts over it, and where change notifications fan out (in memory, one
- * process being one isolate, unless the store brings a broadcaster across processes). What a
- * caller hosts itself (a test's shared homes, Deno's own telemetry) it passes as options.
+ * the homes and tasks hosts over it, where fair shares are counted, and where change
+ * notifications fan out (in this process, one process being one isolate, unless the store brings
+ * its own across processes). What a caller hosts itself (a test's shared homes, Deno's own
+ * telemetry) it passes as options.
  */
 import { MemoryBroadcaster } from "../broadcast/MemoryBroadcaster.ts";
 import type { Config } from "../config/readConfig.ts";
@@ -50,7 +51,7 @@ export interface LocalRuntimeOptions<H extends Homes> extends Pick<Runtime, "cli
   store?: Store;
   /** Default, where the definition has homes: the store's host, else the host that `homes()` in the definition's `use` brings, in memory, which `close()` closes. */
   homes?: H;
-  /** Default: a `LocalShares` of this runtime's own. */
+  /** Default: the store's (`Store.shares`: across the processes on it), else a `LocalShares` of this runtime's own. */
   shares?: Shares;
   /** Default: the definition's `telemetry` option, if any. */
   telemetry?: Telemetry;
@@ -84,7 +85,7 @@ export function localRuntime<H extends Homes = LocalHomeHost>(server: CompiledSe
     broadcast: store.broadcaster?.({ maxBytes: config.maxQueueBytes, logger }) ?? new MemoryBroadcaster(config.maxQueueBytes),
     homes,
     store,
-    shares: options.shares ?? new LocalShares(config),
+    shares: options.shares ?? store.shares?.(config) ?? new LocalShares(config),
     telemetry: options.telemetry ?? server.telemetryFor(env, logger),
   };
   // A task host only where some tool runs as a task: the rest never route a task method.

@@ -5,16 +5,19 @@
  *
  * | resource | held from | until | per client | in total |
  * |---|---|---|---|---|
- * | `session` | its creation | it ends (or its deadline, if its end is never told) | MAX_SESSIONS_PER_CLIENT | MAX_SESSIONS, in a process |
- * | `task` | its creation | it is cancelled, or deleted at its TTL | MAX_TASKS_PER_CLIENT, and MAX_TASK_BYTES_PER_CLIENT of stored arguments | MAX_TASKS and MAX_TASK_BYTES, in a process |
+ * | `session` | its creation | it ends (or its deadline, if its end is never told) | MAX_SESSIONS_PER_CLIENT | MAX_SESSIONS, in a process or across a store's processes |
+ * | `task` | its creation | it is cancelled, or deleted at its TTL | MAX_TASKS_PER_CLIENT, and MAX_TASK_BYTES_PER_CLIENT of stored arguments | MAX_TASKS and MAX_TASK_BYTES, the same |
  * | `handle` | its home's first write | its home is erased (retention, revocation, its user's erasure) | MAX_HANDLES_PER_CLIENT | MAX_HANDLES, where homes are in memory |
  *
  * Open listens are counted by `OpenListens`, per client and per isolate or process, since that is
  * what a listen holds. A refusal is a 429 with `Retry-After` and a sentence naming the limit.
  * Where a total is counted, room is kept for newcomers past half of it (`ShareLimits.ts`).
  *
- * Where the counts live: in this process (`LocalShares`: Deno, stdio), or on Workers in the
- * client's home object — the user's own, or one per client address (`capabilities/homes/durable/durableShares.ts`).
+ * Where the counts live: in the store, across the processes on it
+ * (`Store.shares`: PostgreSQL's `PgShares`, Deno KV's `KvShares`); else this process
+ * (`LocalShares`: Node or Deno without a store, stdio); on Workers, the client's home object — the
+ * user's own, or one per client address (`capabilities/homes/durable/durableShares.ts`), with no
+ * total.
  */
 import type { Checked } from "../errors/Checked.ts";
 

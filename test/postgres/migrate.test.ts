@@ -33,7 +33,7 @@ it("makes the tables once, from two connections at once, and a second start does
   const latest = MIGRATIONS.length;
   // One of them migrated; the other waited for the lock and found the schema there.
   expect(results.map((r) => `${r.from}→${r.to}`).sort()).toEqual([`0→${latest}`, `${latest}→${latest}`]);
-  expect(await tables(first)).toEqual(["mcp_change_messages", "mcp_fleet_messages", "mcp_home_entries", "mcp_homes", "mcp_processes", "mcp_schema", "mcp_session_entries", "mcp_session_holders", "mcp_sessions", "mcp_task_entries", "mcp_tasks"]);
+  expect(await tables(first)).toEqual(["mcp_change_messages", "mcp_fleet_messages", "mcp_home_entries", "mcp_homes", "mcp_processes", "mcp_schema", "mcp_session_entries", "mcp_session_holders", "mcp_sessions", "mcp_share_totals", "mcp_shares", "mcp_task_entries", "mcp_tasks"]);
   expect((await first`SELECT version FROM mcp_schema ORDER BY version`).map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
 
   expect(await migrate(connect())).toEqual({ from: latest, to: latest });

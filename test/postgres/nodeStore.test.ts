@@ -3,10 +3,12 @@
  * a process of its own with `--store` (or `DATABASE_URL`), driven by the official SDK clients. A
  * user's home, a handle and a 2025 session are written, the process is killed (`SIGKILL`: nothing
  * flushed on the way out) and started again, and a new client reads them back while the old
- * client's session carries on. A session ended by its client, and a session and homes left to
- * expire with their process dead, leave 0 rows (the tables are queried). Without a store the
+ * client's session carries on. A session ended by its client, and a session (with its fair share)
+ * and homes left to expire with their process dead, leave 0 rows (the tables are queried). Without a store the
  * server says in one line that its state is lost on restart; a database it cannot reach stops the
- * start with one line and exit 1.
+ * start with one line and exit 1. Two processes on one database count a client's sessions
+ * together: the one past its share is refused by either, and a slot given back through one is
+ * taken through the other.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -84,10 +86,11 @@ async function modernClient(url: string, subject: string) {
   return { client, call };
 }
 
-async function rows(db: Sql): Promise<{ sessions: number; session_entries: number; homes: number; home_entries: number }> {
-  const [counts] = await db<{ sessions: number; session_entries: number; homes: number; home_entries: number }[]>`
+async function rows(db: Sql): Promise<{ sessions: number; session_entries: number; homes: number; home_entries: number; shares: number }> {
+  const [counts] = await db<{ sessions: number; session_entries: number; homes: number; home_entries: number; shares: number }[]>`
     SELECT (SELECT count(*) FROM mcp_sessions)::int AS sessions, (SELECT count(*) FROM mcp_session_entries)::int AS session_entries,
-           (SELECT count(*) FROM mcp_homes)::int AS homes, (SELECT count(*) FROM mcp_home_entries)::int AS home_entries`;
+           (SELECT count(*) FROM mcp_homes)::int AS homes, (SELECT count(*) FROM mcp_home_entries)::int AS home_entries,
+           (SELECT count(*) FROM mcp_shares)::int + (SELECT count(*) FROM mcp_share_totals)::int AS shares`;
   return { ...counts! };
 }
 
@@ -152,14 +155,44 @@ it("leaves 0 rows once a session, a user's home and a handle outlive their lifet
         SELECT h.id, (SELECT count(*) FROM mcp_home_entries e WHERE e.owner = h.id)::int AS keys,
                round(extract(epoch FROM h.wake_at - now()) / 3600)::int AS due_in_hours
         FROM mcp_homes h ORDER BY h.id`;
-      const { sessions, session_entries } = await rows(db);
-      if ((sessions + session_entries === 0 && left.length === 0) || Date.now() > deadline) break;
+      const { sessions, session_entries, shares } = await rows(db);
+      if ((sessions + session_entries + shares === 0 && left.length === 0) || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(await rows(db)).toMatchObject({ sessions: 0, session_entries: 0 });
+    // The session's fair share lapsed at its deadline too, and the sweep at start deleted it.
+    expect(await rows(db)).toMatchObject({ sessions: 0, session_entries: 0, shares: 0 });
     // Bob's home, carol's notebook and carol's own home, which held the notebook's fair share and
     // went with it once it was given back: every row and every key.
     expect(left).toEqual([]);
+  } finally {
+    await Promise.all(running.splice(0).map((server) => server.stop()));
+    await db.end();
+    await own.drop();
+  }
+});
+
+it("counts a client's sessions across two processes on one database: the one past MAX_SESSIONS_PER_CLIENT is refused by either, and what ends leaves no holding", { timeout: 90_000 }, async () => {
+  const own = await freshDatabase();
+  const db = postgres(own.url, { max: 1, onnotice: () => {} });
+  const holdings = async () => (await db<{ n: number }[]>`SELECT count(*)::int AS n FROM mcp_shares WHERE resource = 'session'`)[0]!.n;
+  try {
+    const limits = { MAX_SESSIONS_PER_CLIENT: "2" };
+    const [first, second] = await Promise.all([start(await freePort(), ["--store", own.url], limits), start(await freePort(), ["--store", own.url], limits)]);
+    const one = await sessionClient(first.url, "dave");
+    const two = await sessionClient(second.url, "dave");
+    expect(await holdings()).toBe(2);
+    // Each process alone holds one of dave's sessions; together they hold his share, so both refuse a third.
+    for (const server of [first, second]) await expect(sessionClient(server.url, "dave")).rejects.toThrow("This client holds 2 sessions, the most one client may hold at once (MAX_SESSIONS_PER_CLIENT); retry after 60s");
+    const erin = await sessionClient(second.url, "erin");
+    // A session ended through one process gives its slot back to the other.
+    await one.transport.terminateSession();
+    const three = await sessionClient(second.url, "dave");
+    expect(await three.call("notepad", { action: "add", text: "third" })).toBe("Noted. The pad has 1 note(s).");
+    for (const client of [two, erin, three]) await client.transport.terminateSession();
+    await Promise.all([one, two, erin, three].map((client) => client.client.close()));
+    expect(await holdings()).toBe(0);
+    expect(await db`SELECT * FROM mcp_shares`).toEqual([]);
+    expect(await db`SELECT * FROM mcp_share_totals`).toEqual([]);
   } finally {
     await Promise.all(running.splice(0).map((server) => server.stop()));
     await db.end();

@@ -144,9 +144,9 @@ describe("the capabilities, capabilities/<name>/", () => {
 describe("the PostgreSQL store, postgres/", () => {
   const store = files.filter((f) => f.startsWith("postgres/"));
 
-  it("is an edge over the core: it imports the core's storage and bytes, the Fleet it implements and itself, and the driver, no other package", () => {
+  it("is an edge over the core: it imports the core's storage, bytes and fair shares (with their config and refusals), the Fleet it implements and itself, and the driver, no other package", () => {
     expect(store).toContain("postgres/PgStorage.ts");
-    const outward = store.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("postgres/") && !/^shared\/(storage|bytes)\//.test(t) && t !== "shared/runtime/Fleet.ts").map((t) => `${file} → ${t}`));
+    const outward = store.flatMap((file) => [...graph.get(file)!].filter((t) => !t.startsWith("postgres/") && !/^shared\/(storage|bytes|shares|config|errors)\//.test(t) && t !== "shared/runtime/Fleet.ts").map((t) => `${file} → ${t}`));
     const packages = store.flatMap((file) => specifiersOf(ROOT, file).filter((s) => !s.startsWith(".") && !s.startsWith("node:") && s !== "postgres").map((s) => `${file} → ${s}`));
     expect([...outward, ...packages]).toEqual([]);
   });

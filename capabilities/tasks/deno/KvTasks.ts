@@ -18,12 +18,13 @@
  * - Listeners (`subscriptions/listen` with `taskIds`) watch the state and result in KV, so they
  *   hear a task's changes from whichever process makes them.
  *
- * Bounded as `LocalTasks` is, through fair shares in KV (`KvShares`): MAX_TASKS and MAX_TASK_BYTES
- * across the processes, MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT per client.
+ * Bounded as `LocalTasks` is, through the runtime's fair shares (`kvStore`'s are in KV, `KvShares`):
+ * MAX_TASKS and MAX_TASK_BYTES across the processes, MAX_TASKS_PER_CLIENT and
+ * MAX_TASK_BYTES_PER_CLIENT per client.
  */
 import { notification } from "../../../shared/jsonrpc/messages.ts";
 import type { Result } from "../../../shared/definition/Method.ts";
-import type { LocalRuntime } from "../../../shared/runtime/localRuntime.ts";
+import type { StoreRuntime } from "../../../shared/runtime/Store.ts";
 import { TaskHost } from "../TaskHost.ts";
 import type { Tasks } from "../../../shared/tasks/Tasks.ts";
 import { detailedTask, type TaskStart, type TaskState } from "../../../shared/tasks/TaskState.ts";
@@ -42,14 +43,14 @@ const encoder = new TextEncoder();
 
 export class KvTasks implements Tasks {
   readonly #kv: Deno.Kv;
-  readonly #options: LocalRuntime;
+  readonly #options: StoreRuntime;
   /** The tasks whose run (or other wakeup) is under way in this process. */
   readonly #awake = new Map<string, TaskHost>();
   #poller: ReturnType<typeof setInterval> | undefined;
   #polling = false;
 
-  /** `runtime.shares` counts across the processes (`KvShares`). */
-  constructor(kv: Deno.Kv, runtime: LocalRuntime) {
+  /** `runtime.shares` counts the fair shares (across the processes, with `kvStore`'s `KvShares`). */
+  constructor(kv: Deno.Kv, runtime: StoreRuntime) {
     this.#kv = kv;
     this.#options = runtime;
   }

@@ -26,8 +26,8 @@
  *   well within TASK_LEASE_MS, as any fleet's clocks kept by NTP do.
  *
  * Bounded as `LocalTasks` is, through the runtime's fair shares: MAX_TASKS and MAX_TASK_BYTES,
- * MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT (across the processes when the runtime's
- * `shares` are kept in the database, per process otherwise); each task's values by
+ * MAX_TASKS_PER_CLIENT and MAX_TASK_BYTES_PER_CLIENT (across the processes with `postgresStore`'s
+ * `PgShares`, per process with a `LocalShares`); each task's values by
  * `MAX_TASK_VALUE_BYTES`; runs started per poll by `CLAIM_BATCH`.
  */
 import { notification } from "../../../shared/jsonrpc/messages.ts";
