@@ -1,11 +1,10 @@
 /**
- * The Deno runtime: the shared routes on `Deno.serve`, sessions hosted in this process by
- * `LocalSessions` (the same `Session` a Durable Object hosts on Workers). What outlives a request
- * is kept in one `Store`: memory; a Deno KV file (`kvStore`: sessions, homes and tasks, where every
- * process on the same file shares them and picks up the tasks of a process that died); or a
- * PostgreSQL database (`postgresStore`: sessions and homes, tasks in the process). A restarted
- * server on KV or PostgreSQL continues its sessions. Change notifications fan out in memory: one
- * process is one isolate.
+ * The Deno runtime: the shared routes on `Deno.serve`, sessions hosted by `processSessions` (the
+ * same `Session` a Durable Object hosts on Workers). What outlives a request is kept in one
+ * `Store`: memory; a Deno KV file (`kvStore`) or a PostgreSQL database (`postgresStore`), where
+ * every process on it shares sessions, homes, tasks, fair shares and change notifications, and a
+ * 2025 session is held by one process and reached through any (`FleetSessions`). A restarted
+ * server, or another, continues its sessions.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`, `--kv PATH`,
  * `--store URL`) and the environment (`PORT`, `KV_PATH`, `DATABASE_URL`; limits and `LOG_LEVEL` as on Workers). It prints

@@ -1,10 +1,10 @@
 /**
- * The Node runtime: the shared routes on `node:http` (`nodeListener`), sessions hosted in this
- * process by `LocalSessions` (the same `Session` a Durable Object hosts on Workers). What outlives
- * a request — sessions' storage and homes (`home: "user"` or a handle) — is kept in a `Store`: a
- * PostgreSQL database given as `store` (`postgresStore`: shared by every process on it, found
- * again after a restart), else memory, which ends with the process and says so in one line at
- * start. With PostgreSQL, tasks and change notifications are shared with the other processes too.
+ * The Node runtime: the shared routes on `node:http` (`nodeListener`), sessions hosted by
+ * `processSessions` (the same `Session` a Durable Object hosts on Workers). What outlives a
+ * request is kept in a `Store`: a PostgreSQL database given as `store` (`postgresStore`), where
+ * every process on it shares sessions, homes, tasks, fair shares and change notifications, and a
+ * 2025 session is held by one process and reached through any (`FleetSessions`); else memory,
+ * which ends with the process and says so in one line at start.
  *
  * Options not given come from the command line (`--port N`, `--hostname H`, `--store URL`) and the
  * environment (`PORT`, `DATABASE_URL`; limits and `LOG_LEVEL` as on Workers; and Node's own: a request must arrive whole
