@@ -68,7 +68,12 @@ function twinOf(entry, runtime) {
  */
 export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false } = {}) {
   const twinEntry = entry ?? "example/worker.ts";
-  if (runtime === "deno") return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath: persistDir && join(persistDir, "sessions.kv"), captureLogs });
+  // On Deno, a KV file of `persistDir`'s own; and, where a run names a folder for them (DENO_STORE_DIR:
+  // contract-deno), every server keeps its state in a KV file of its own there.
+  if (runtime === "deno") {
+    const kvPath = persistDir ? join(persistDir, "sessions.kv") : process.env.DENO_STORE_DIR ? join(process.env.DENO_STORE_DIR, `${randomUUID()}.kv`) : undefined;
+    return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath, captureLogs });
+  }
   // On Node, what outlives the process is kept in PostgreSQL: a database of `persistDir`'s own; and,
   // where a run has a cluster (NODE_STORE_SERVER_URL: contract-node, the referee), every server keeps its state there, in a database of its own.
   if (runtime === "node") {

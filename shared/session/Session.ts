@@ -27,7 +27,7 @@
 import { ANONYMOUS } from "../shares/clientKey.ts";
 import type { Principal } from "../auth/Principal.ts";
 import { resourceTopic } from "../broadcast/Broadcaster.ts";
-import { type Announcement, ResourceFollows } from "./ResourceFollows.ts";
+import type { Announcement, ResourceFollows, resourceFollows } from "./ResourceFollows.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Scope } from "../exchange/Exchange.ts";
@@ -72,6 +72,8 @@ export interface SessionDeps extends Pick<Runtime, "server" | "config" | "logger
    * reattached): a client connected that way keeps the session alive like any other.
    */
   relaying?(): boolean;
+  /** Where offered (a host in a process), its subscriptions follow changes announced by others (`ResourceFollows`); else it hears its own only. */
+  follows?: typeof resourceFollows;
 }
 
 export class Session<T extends Transport = Transport> {
@@ -87,7 +89,7 @@ export class Session<T extends Transport = Transport> {
   readonly #clientRequests: ClientRequests;
   readonly #methods: Record<string, Method>;
   readonly #scope: Scope;
-  readonly #follows: ResourceFollows;
+  readonly #follows: ResourceFollows | undefined;
   #record: SessionRecord;
   /** The last record update, so the next applies its patch to the result (one at a time). */
   #updating: Promise<unknown> = Promise.resolve();
@@ -113,7 +115,7 @@ export class Session<T extends Transport = Transport> {
     });
     this.#scope = this.#sessionScope();
     this.transport = type.create(this.#link());
-    this.#follows = new ResourceFollows(deps.broadcast, record.id, (json) => this.transport.notify(json), this.#log);
+    this.#follows = deps.follows?.(deps.broadcast, record.id, (json) => this.transport.notify(json), this.#log);
   }
 
   /**
@@ -129,7 +131,7 @@ export class Session<T extends Transport = Transport> {
     }
     const session = new Session(record, type, deps);
     await session.transport.restore?.();
-    session.#follows.sync(record.subscriptions ?? []);
+    session.#follows?.sync(record.subscriptions ?? []);
     if (record.expiresAt === undefined) {
       // Stored before deadlines were: it gets one now, and its wakeup.
       await session.#touch(now);
@@ -210,7 +212,7 @@ export class Session<T extends Transport = Transport> {
   async end(reason: string): Promise<void> {
     const first = !this.#ended;
     this.#ended = true;
-    this.#follows.close();
+    this.#follows?.close();
     this.transport.close();
     this.exchanges.abortAll(DISCONNECTED);
     await this.#storage.wipe();
@@ -395,7 +397,7 @@ export class Session<T extends Transport = Transport> {
       checkRecordSize(record);
       await this.#storage.put(SESSION_KEY, record);
       this.#record = record;
-      if (patch.subscriptions && !this.#ended) this.#follows.sync(patch.subscriptions);
+      if (patch.subscriptions && !this.#ended) this.#follows?.sync(patch.subscriptions);
     });
     this.#updating = next.catch(() => {});
     return next;

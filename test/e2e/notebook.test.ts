@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 
 let server: Awaited<ReturnType<typeof startServer>>;
+/** Deno and Node, whose sessions follow what they subscribed to; the e2e project is workerd. */
+const inProcess = process.env.RUNTIME === "deno" || process.env.RUNTIME === "node";
 beforeAll(async () => {
   server = await startServer({ vars: { LOG_LEVEL: "error" } });
 });
@@ -95,7 +97,7 @@ describe("the notebook as a resource", () => {
     }
   });
 
-  it("tells a 2025 session subscribed to a notebook of its own add, once, and of an add made through another connection", async () => {
+  it("tells a 2025 session subscribed to a notebook of its own add, once, and in a process of an add made through another connection", async () => {
     const handle = await openNotebook("first");
     const uri = `notebook://${handle}`;
     const client = await sessionClient("streamable");
@@ -111,10 +113,12 @@ describe("the notebook as a resource", () => {
       await client.callTool({ name: "notebook", arguments: { notebook: handle, action: "add", text: "second" } });
       await updates.reached(1);
       await other.callTool({ name: "notebook", arguments: { notebook: handle, action: "add", text: "third" } });
-      await updates.reached(2);
+      // In a process its subscription follows the notebook's changes wherever they are made; on
+      // Workers a session object hears its own only (docs/runtimes.md says why).
+      if (inProcess) await updates.reached(2);
       expect((await client.readResource({ uri })).contents).toEqual([{ uri, mimeType: "text/plain", text: "1. first\n2. second\n3. third" }]);
       // Its own add was told once, not once more through the broadcaster.
-      expect(updates.count()).toBe(2);
+      expect(updates.count()).toBe(inProcess ? 2 : 1);
     } finally {
       await Promise.all([client.close(), other.close()]);
     }

@@ -219,7 +219,12 @@ it("lets a listener on one process hear a task complete on another", async () =>
     buffered += value;
     const lines = buffered.split("\n");
     buffered = lines.pop()!;
-    heard.push(...lines.map((line) => JSON.parse(line)));
+    for (const line of lines) {
+      const told = JSON.parse(line);
+      // Each change is the notification a listen relays as it is.
+      expect(told).toMatchObject({ jsonrpc: "2.0", method: "notifications/tasks" });
+      heard.push(told.params);
+    }
   }
   expect(heard.at(-1)).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "finished 3 steps on run 1" }] } });
   controller.abort();

@@ -94,7 +94,8 @@ export class KvTasks implements Tasks {
     if (!(await this.get(taskId, owner))) return undefined;
     const changes = this.#kv.watch<[TaskState, Result]>([this.#key(taskId, "task"), this.#key(taskId, "result")]);
     const reader = changes.getReader();
-    let last = "";
+    // A watch's first value is the state as it is now, which a listener already knows: only what changes after is told.
+    let last: string | undefined;
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
@@ -107,8 +108,10 @@ export class KvTasks implements Tasks {
           // Gone at its TTL: the listener ends.
           if (!state.value) return controller.close();
           const line = JSON.stringify(notification("notifications/tasks", detailedTask(state.value, result.value ?? undefined)));
+          const first = last === undefined;
           if (line === last) continue;
           last = line;
+          if (first) continue;
           return controller.enqueue(encoder.encode(`${line}\n`));
         }
       },
