@@ -81,6 +81,8 @@ export default defineConfig({
           exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts", "test/e2e/rateLimitBinding.test.ts", "test/e2e/checkBroken.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
+          // Every server on a KV file of its own (test/deno/kvStoreSetup.ts), as a deployment on KV runs.
+          globalSetup: ["./test/deno/kvStoreSetup.ts"],
           // Node 20's WebSocket client (for the SDK's WebSocketClientTransport) is behind a flag.
           execArgv: ["--experimental-websocket"],
           testTimeout: 30_000,
