@@ -61,7 +61,7 @@ const ERASED = Symbol("the task was erased with its user's data");
 
 export interface TaskHostOptions extends TaskRunDeps {
   store: KeyValueStore;
-  /** Where tasks are counted per client (fair shares): taken at creation, given back at cancellation; it lapses at the TTL. */
+  /** Where tasks are counted per client (fair shares): taken at creation, given back at cancellation or at the TTL. */
   shares?: Shares;
   /**
    * The store is shared with hosts in other processes (Deno KV across processes): progress is
@@ -247,10 +247,13 @@ export class TaskHost {
     const now = this.#now();
     if (now >= this.#expiresAt(state)) {
       this.#run?.abort(EXPIRED);
+      const start = await store.get<TaskStart>(KEY.start);
       await store.deleteAll();
       this.#state = null;
       this.#result = undefined;
       this.#options.gone();
+      // Its client's share goes with it rather than lapsing later: a store's rows end with the task.
+      if (start) await this.#options.shares?.release("task", start.shareKey ?? ANONYMOUS, start.taskId);
       return;
     }
     if (state.status !== "working") return schedule(this.#expiresAt(state));

@@ -433,6 +433,10 @@ async function checkRowsLeft(admin, cluster) {
       // A home's name is its kind, then its digest or id: the kind says whose it is.
       for (const home of homes) console.log(`  mcp_homes ${home.id.split(":").slice(0, -1).join(":") || home.id}:…: ${home.entries} entries, wakes in ${home.wakes_in_s} s`);
     }
+    if (stopped.mcp_shares > 0) {
+      const shares = await db`SELECT resource, round(extract(epoch FROM until - now()))::int AS lapses_in_s FROM mcp_shares ORDER BY resource`;
+      for (const share of shares) console.log(`  mcp_shares ${share.resource}: lapses in ${share.lapses_in_s ?? "never"} s`);
+    }
     console.log(`rows left in: ${left.map(([table, n]) => `${table} (${n})`).join(", ")}`);
     return 1;
   } finally {

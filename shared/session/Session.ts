@@ -219,9 +219,9 @@ export class Session<T extends Transport = Transport> {
     if (!first) return;
     this.#log.info("session.end", { reason });
     const { shareKey, id } = this.#record;
-    // Its client's share frees now — unless the session ended at its deadline, where the share,
-    // renewed to that deadline, has lapsed already (one call fewer to the client's home on Workers).
-    if (shareKey !== undefined && reason !== "idle-expired") {
+    // Its client's share frees now, at its deadline too: the share, renewed to that deadline, no
+    // longer counts, but a store keeps its row until it is given back or swept.
+    if (shareKey !== undefined) {
       await this.#deps.shares?.release("session", shareKey, id).catch((error) => this.#log.warn("share.release-failed", { message: String(error) }));
     }
   }

@@ -24,6 +24,7 @@ import { Logger } from "../../shared/log/Logger.ts";
 import { CompiledServer } from "../../shared/server/CompiledServer.ts";
 import { tool } from "../../shared/server/defineServer.ts";
 import { LocalShares } from "../../shared/shares/LocalShares.ts";
+import { PgShares } from "../../postgres/PgShares.ts";
 import { mcpError } from "../../shared/testing/testKit.ts";
 import { newTaskId } from "../../shared/tasks/Tasks.ts";
 import type { TaskStart } from "../../shared/tasks/TaskState.ts";
@@ -88,10 +89,12 @@ function pool(): Sql {
   return sql;
 }
 
-/** A process's task host, on a pool of its own, with its own fair shares; `start`ed unless told not to. */
-async function host(options: { start?: boolean; limits?: Config } = {}): Promise<PgTasks> {
+/** A process's task host, on a pool of its own, with its own fair shares (or, told so, the database's); `start`ed unless told not to. */
+async function host(options: { start?: boolean; limits?: Config; sharesInDatabase?: boolean } = {}): Promise<PgTasks> {
   const limits = options.limits ?? config;
-  const tasksHost = new PgTasks(pool(), { server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536), shares: new LocalShares(limits) });
+  const sql = pool();
+  const shares = options.sharesInDatabase ? new PgShares(sql, limits) : new LocalShares(limits);
+  const tasksHost = new PgTasks(sql, { server, config: limits, logger: new Logger("error"), env: {}, broadcast: new MemoryBroadcaster(65_536), shares });
   hosts.push(tasksHost);
   if (options.start !== false) await tasksHost.start();
   return tasksHost;
@@ -118,7 +121,9 @@ async function until(host: PgTasks, taskId: string, done: (task: any) => boolean
 }
 
 const rowsOf = async (taskId: string) => {
-  const [row] = await pools[0]!`SELECT (SELECT count(*) FROM mcp_tasks WHERE id = ${taskId})::integer + (SELECT count(*) FROM mcp_task_entries WHERE owner = ${taskId})::integer AS n`;
+  const [row] = await pools[0]!`
+    SELECT (SELECT count(*) FROM mcp_tasks WHERE id = ${taskId})::integer + (SELECT count(*) FROM mcp_task_entries WHERE owner = ${taskId})::integer
+      + (SELECT count(*) FROM mcp_shares WHERE resource = 'task' AND id = ${taskId})::integer AS n`;
   return row!.n as number;
 };
 
@@ -247,8 +252,8 @@ it("stops a run on one process when the task is cancelled through another", asyn
   expect(runs.get(start.taskId)).toBe(1);
 });
 
-it("leaves no row of a task past its TTL, swept by whichever process polls", async () => {
-  const runner = await host();
+it("leaves no row of a task past its TTL, its fair share's included, swept by whichever process polls", async () => {
+  const runner = await host({ sharesInDatabase: true });
   const start = startOf(0, 0);
   await runner.create(start);
   await until(runner, start.taskId, (task) => task?.status === "completed");
@@ -272,8 +277,8 @@ it("leaves no row that a late write made again for a task already deleted", asyn
   expect(await rowsOf(taskId)).toBe(0);
 });
 
-it("leaves no row of a task its host deletes at its TTL", { timeout: 30_000 }, async () => {
-  const runner = await host({ limits: readConfig({ TASK_LEASE_MS: "3000", TASK_TTL_MS: "2000", LOG_LEVEL: "error" }) });
+it("leaves no row of a task its host deletes at its TTL, its fair share's included", { timeout: 30_000 }, async () => {
+  const runner = await host({ limits: readConfig({ TASK_LEASE_MS: "3000", TASK_TTL_MS: "2000", LOG_LEVEL: "error" }), sharesInDatabase: true });
   const start = startOf(0, 0);
   await runner.create(start);
   const deadline = Date.now() + 15_000;

@@ -270,10 +270,15 @@ export class PgTasks implements Tasks {
     this.#polling = true;
     try {
       const now = new Date();
+      // A task swept here was never woken at its TTL, so its client's fair share (`PgShares`' row in
+      // the same database) goes in the same statement, rather than lapsing until the shares' sweep.
       const swept = await this.#sql<{ id: string }[]>`
-        DELETE FROM mcp_tasks WHERE id IN (
-          SELECT id FROM mcp_tasks WHERE expires_at <= ${now} OR expires_at IS NULL ORDER BY expires_at NULLS FIRST LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
-        RETURNING id`;
+        WITH swept AS (
+          DELETE FROM mcp_tasks WHERE id IN (
+            SELECT id FROM mcp_tasks WHERE expires_at <= ${now} OR expires_at IS NULL ORDER BY expires_at NULLS FIRST LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+          RETURNING id),
+        shares AS (DELETE FROM mcp_shares WHERE resource = 'task' AND id IN (SELECT id FROM swept))
+        SELECT id FROM swept`;
       for (const { id } of swept) this.#announce(id);
       const claimed = await this.#sql<{ id: string }[]>`
         UPDATE mcp_tasks SET lease_owner = ${this.leaseOwner}, lease_until = ${new Date(now.getTime() + CLAIM_MS)}
