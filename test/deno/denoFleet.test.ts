@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startDenoServer } from "../../scripts/startDenoServer.mjs";
-import { closeAll, listenToNotebook, modernClient as modern, notebookIn, sessionClient as connect, sseAt, streamableAt, subscribeToNotebook } from "../support/fleetClients.ts";
+import { closeAll, listenToNotebook, modernClient as modern, notebookIn, sessionClient as connect, servesEveryEra, streamableAt, subscribeToNotebook } from "../support/fleetClients.ts";
 import { freePort } from "../support/freePort.ts";
 import { type Balancer, roundRobin } from "../support/roundRobin.ts";
 
@@ -56,22 +56,7 @@ async function kill(server: Server): Promise<void> {
 it("serves every era through a balancer with no affinity: a session's requests reach its holder whichever process they land on", { timeout: 120_000 }, async () => {
   const { balancer } = await fleet("eras");
 
-  const viaMcp = await connect(streamableAt(balancer.url));
-  for (const note of ["one", "two", "three"]) await viaMcp.call("notepad", { action: "add", text: note });
-  expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
-
-  const legacy = await connect(sseAt(balancer.url));
-  for (const note of ["a", "b", "c"]) await legacy.call("notepad", { action: "add", text: note });
-  expect(await legacy.call("notepad", { action: "list" })).toBe("1. a\n2. b\n3. c");
-  expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
-
-  const writer = await modern(balancer.url);
-  const notebook = notebookIn(await writer("notebook", { action: "add", text: "first" }));
-  await writer("notebook", { notebook, action: "add", text: "second" });
-  const reader = await modern(balancer.url);
-  expect(await reader("notebook", { notebook, action: "list" })).toBe("1. first\n2. second");
-
-  expect(new Set(balancer.routed)).toEqual(new Set([0, 1]));
+  await servesEveryEra(balancer);
 });
 
 it("hands a killed holder's session to the other process, and keeps every session and handle across a restart of all", { timeout: 180_000 }, async () => {

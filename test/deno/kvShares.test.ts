@@ -66,25 +66,37 @@ it("gives a client no more than its share when its sessions are opened through b
   }
 });
 
-it("sweeps a task's holding once it lapsed at the task's TTL, from a process started after: no key of its client is left", { timeout: 90_000 }, async () => {
+it("gives a task's holding back at its TTL, and sweeps it from a process started after one that died first: no key of its client is left", { timeout: 90_000 }, async () => {
   const own = join(dir, "lapsing.kv");
   const taskVars = { LOG_LEVEL: "error", TASK_TTL_MS: "1500" };
-  const creator = await startDenoServer({ definition: "test/runtime/testServer.ts", vars: taskVars, kvPath: own });
+  const startTask = async (server: Server) => {
+    const response = await postModern(server.url, "tools/call", { name: "task_steps", arguments: { steps: 1, ms: 10 } }, { capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } }, name: "task_steps" });
+    expect(((await response.json()) as { result?: { resultType?: string } }).result?.resultType).toBe("task");
+  };
+  const left = async () => [...(await denoKvKeys(own, ["share"])), ...(await denoKvKeys(own, ["shareTurn"]))];
+  const gone = async () => {
+    const deadline = Date.now() + 20_000;
+    while ((await left()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    return left();
+  };
+  let creator: Server | undefined = await startDenoServer({ definition: "test/runtime/testServer.ts", vars: taskVars, kvPath: own });
   let sweeper: Server | undefined;
   try {
-    const response = await postModern(creator.url, "tools/call", { name: "task_steps", arguments: { steps: 1, ms: 10 } }, { capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } }, name: "task_steps" });
-    expect(((await response.json()) as { result?: { resultType?: string } }).result?.resultType).toBe("task");
+    await startTask(creator);
     expect(await denoKvKeys(own, ["share", "task"])).toHaveLength(1);
-    // Past its TTL the task is deleted; its holding only lapsed, and this process sweeps again a minute after its start.
+    // The process that deletes the task at its TTL gives its holding back then.
+    expect(await gone()).toEqual([]);
+
+    await startTask(creator);
+    await creator.kill();
+    creator = undefined;
+    // Its process died before its TTL: the holding lapses, and a process started after sweeps it.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(await denoKvKeys(own, ["share", "task"])).toHaveLength(1);
     sweeper = await startDenoServer({ definition: "test/runtime/testServer.ts", vars: taskVars, kvPath: own });
-    const deadline = Date.now() + 20_000;
-    const left = async () => [...(await denoKvKeys(own, ["share"])), ...(await denoKvKeys(own, ["shareTurn"]))];
-    while ((await left()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(await left()).toEqual([]);
+    expect(await gone()).toEqual([]);
   } finally {
-    await Promise.all([creator.dispose(), sweeper?.dispose()]);
+    await Promise.all([creator?.dispose(), sweeper?.dispose()]);
   }
 });
 

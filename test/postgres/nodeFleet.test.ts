@@ -9,7 +9,7 @@
 import postgres, { type Sql } from "postgres";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { bundleNodeEntry } from "../../scripts/startNodeServer.mjs";
-import { closeAll, listenToNotebook, modernClient as modern, notebookIn, sessionClient as connect, sseAt, streamableAt, subscribeToNotebook } from "../support/fleetClients.ts";
+import { closeAll, listenToNotebook, modernClient as modern, notebookIn, sessionClient as connect, servesEveryEra, streamableAt, subscribeToNotebook } from "../support/fleetClients.ts";
 import { freePort } from "../support/freePort.ts";
 import { type FreshDatabase, freshDatabase } from "../support/freshDatabase.ts";
 import { type Balancer, roundRobin } from "../support/roundRobin.ts";
@@ -66,25 +66,7 @@ async function kill(server: ServerProcess): Promise<void> {
 it("serves every era through a balancer with no affinity: a session's requests reach its holder whichever process they land on", { timeout: 120_000 }, async () => {
   const { balancer } = await fleet();
 
-  const streamable = streamableAt(balancer.url);
-  const viaMcp = await connect(streamable);
-  for (const note of ["one", "two", "three"]) await viaMcp.call("notepad", { action: "add", text: note });
-  expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
-
-  const legacy = await connect(sseAt(balancer.url));
-  for (const note of ["a", "b", "c"]) await legacy.call("notepad", { action: "add", text: note });
-  expect(await legacy.call("notepad", { action: "list" })).toBe("1. a\n2. b\n3. c");
-  // Sessions apart: each kept its own notes.
-  expect(await viaMcp.call("notepad", { action: "list" })).toBe("1. one\n2. two\n3. three");
-
-  const writer = await modern(balancer.url);
-  const notebook = notebookIn(await writer("notebook", { action: "add", text: "first" }));
-  await writer("notebook", { notebook, action: "add", text: "second" });
-  const reader = await modern(balancer.url);
-  expect(await reader("notebook", { notebook, action: "list" })).toBe("1. first\n2. second");
-
-  // Both processes answered, turn by turn.
-  expect(new Set(balancer.routed)).toEqual(new Set([0, 1]));
+  const streamable = await servesEveryEra(balancer);
 
   const sessionId = streamable.sessionId!;
   await streamable.terminateSession();

@@ -75,6 +75,40 @@ export async function subscribeToNotebook(url: string, notebook: string) {
   return { heard: (n: number) => (seen >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(n, resolve))) };
 }
 
+/**
+ * What every fleet test does first, through a balancer in front of two processes: a Streamable
+ * HTTP session and an HTTP+SSE session each keep their own notes, whichever process each request
+ * lands on, and two 2026-07-28 clients share a notebook; the balancer sent requests to both.
+ * @returns the Streamable HTTP client's transport, for what a test does with its session next
+ */
+export async function servesEveryEra(balancer: { url: string; routed: number[] }): Promise<StreamableHTTPClientTransport> {
+  const streamable = streamableAt(balancer.url);
+  const viaMcp = await sessionClient(streamable);
+  for (const note of ["one", "two", "three"]) await viaMcp.call("notepad", { action: "add", text: note });
+  expectText(await viaMcp.call("notepad", { action: "list" }), "1. one\n2. two\n3. three");
+
+  const legacy = await sessionClient(sseAt(balancer.url));
+  for (const note of ["a", "b", "c"]) await legacy.call("notepad", { action: "add", text: note });
+  expectText(await legacy.call("notepad", { action: "list" }), "1. a\n2. b\n3. c");
+  // Sessions apart: each kept its own notes.
+  expectText(await viaMcp.call("notepad", { action: "list" }), "1. one\n2. two\n3. three");
+
+  const writer = await modernClient(balancer.url);
+  const notebook = notebookIn(await writer("notebook", { action: "add", text: "first" }));
+  await writer("notebook", { notebook, action: "add", text: "second" });
+  const reader = await modernClient(balancer.url);
+  expectText(await reader("notebook", { notebook, action: "list" }), "1. first\n2. second");
+
+  // Both processes answered, turn by turn.
+  const routedTo = new Set(balancer.routed);
+  if (!routedTo.has(0) || !routedTo.has(1)) throw new Error(`The balancer sent every request to one process: ${[...routedTo].join(", ")}`);
+  return streamable;
+}
+
+function expectText(actual: string, expected: string): void {
+  if (actual !== expected) throw new Error(`Expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
 export async function closeAll(): Promise<void> {
   await Promise.all(opened.splice(0).map((client) => client.close().catch(() => {})));
 }
