@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startDenoServer } from "../../scripts/startDenoServer.mjs";
-import { closeAll, listenToNotebook, modernClient as modern, notebookIn, sessionClient as connect, servesEveryEra, streamableAt, subscribeToNotebook } from "../support/fleetClients.ts";
+import { closeAll, hearsAcrossProcesses, modernClient as modern, notebookIn, servesEveryEra, sessionClient as connect, streamableAt } from "../support/fleetClients.ts";
 import { freePort } from "../support/freePort.ts";
 import { type Balancer, roundRobin } from "../support/roundRobin.ts";
 
@@ -79,16 +79,5 @@ it("hands a killed holder's session to the other process, and keeps every sessio
 
 it("tells a listen and a 2025 subscription on one process of a notebook written through the other, in each era", { timeout: 120_000 }, async () => {
   const { servers } = await fleet("notes");
-  const [listening, writing] = servers as [typeof servers[0], typeof servers[0]];
-  const notebook = notebookIn(await (await modern(writing.url))("notebook", { action: "add", text: "first" }));
-  const listener = await listenToNotebook(listening.url, notebook);
-  const subscriber = await subscribeToNotebook(listening.url, notebook);
-  expect(listener.honored).toEqual({ resourceSubscriptions: [`notebook://${notebook}`] });
-
-  const session = await connect(streamableAt(writing.url));
-  await session.call("notebook", { notebook, action: "add", text: "from a 2025 session" });
-  await Promise.all([listener.heard(1), subscriber.heard(1)]);
-  await (await modern(writing.url))("notebook", { notebook, action: "add", text: "from a 2026-07-28 call" });
-  await Promise.all([listener.heard(2), subscriber.heard(2)]);
-  expect(await listener.read()).toBe("1. first\n2. from a 2025 session\n3. from a 2026-07-28 call");
+  await hearsAcrossProcesses(servers[0]!.url, servers[1]!.url);
 });

@@ -105,6 +105,26 @@ export async function servesEveryEra(balancer: { url: string; routed: number[] }
   return streamable;
 }
 
+/**
+ * The second thing every fleet test does: a listen and a 2025 subscription on the process at
+ * `listening` hear two writes to a notebook made through the process at `writing`, one from a
+ * 2025 session and one from a 2026-07-28 call, and the listener reads all three notes back.
+ */
+export async function hearsAcrossProcesses(listening: string, writing: string): Promise<void> {
+  const notebook = notebookIn(await (await modernClient(writing))("notebook", { action: "add", text: "first" }));
+  const listener = await listenToNotebook(listening, notebook);
+  const subscriber = await subscribeToNotebook(listening, notebook);
+  const uri = `notebook://${notebook}`;
+  if (JSON.stringify(listener.honored) !== JSON.stringify({ resourceSubscriptions: [uri] })) throw new Error(`The listen honored ${JSON.stringify(listener.honored)}`);
+
+  const session = await sessionClient(streamableAt(writing));
+  await session.call("notebook", { notebook, action: "add", text: "from a 2025 session" });
+  await Promise.all([listener.heard(1), subscriber.heard(1)]);
+  await (await modernClient(writing))("notebook", { notebook, action: "add", text: "from a 2026-07-28 call" });
+  await Promise.all([listener.heard(2), subscriber.heard(2)]);
+  expectText(await listener.read(), "1. first\n2. from a 2025 session\n3. from a 2026-07-28 call");
+}
+
 function expectText(actual: string, expected: string): void {
   if (actual !== expected) throw new Error(`Expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
