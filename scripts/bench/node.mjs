@@ -24,10 +24,11 @@
  * process id, when it stops).
  */
 import { Agent } from "node:http";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startServingProcess } from "../startServingProcess.mjs";
+import { answerOf, cpuNs, range } from "./measures.mjs";
 import { postJson } from "./postJson.mjs";
 import { bundleNodeEntry } from "../startNodeServer.mjs";
 import { wranglerConfig } from "../wranglerConfig.mjs";
@@ -44,31 +45,8 @@ const PROFILE_FLAGS = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`] : []
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const ACCEPT = "application/json, text/event-stream";
 
-/** Nanoseconds on CPU of every thread of process `pid`. */
-function cpuNs(pid) {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // the thread ended between listing and reading
-    }
-  }
-  return ns;
-}
-
 /** One POST of a client on its own kept-alive connection. */
 const post = (agent, url, headers, body) => postJson(agent, url, { accept: ACCEPT, ...headers }, body);
-
-/** The JSON-RPC message answering `id` in a JSON or an event-stream body. */
-function answerOf(text, id) {
-  const bodies = text.startsWith("{") ? [text] : text.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5));
-  for (const body of bodies) {
-    const message = JSON.parse(body);
-    if (message.id === id) return message;
-  }
-  return undefined;
-}
 
 function expectShout(response, id, text) {
   const message = response.status === 200 ? answerOf(response.text, id) : undefined;
@@ -153,12 +131,6 @@ async function startServeNode(dir) {
   const server = await startServingProcess({ command: [process.execPath, ...PROFILE_FLAGS, bundled.outfile, "--port", "0"], env, runtime: "node" });
   return { ...server, dispose: async () => (await server.dispose(), bundled.remove()) };
 }
-
-const range = (values, digits) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
-  return `${median.toFixed(digits)} (${sorted[0].toFixed(digits)}–${sorted.at(-1).toFixed(digits)})`;
-};
 
 const deadline = Date.now() + MAX_SECONDS * 1000;
 const names = ONLY ? [ONLY] : Object.keys(SERVERS);

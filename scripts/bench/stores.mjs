@@ -43,6 +43,7 @@ import { startServingProcess } from "../startServingProcess.mjs";
 import { startWorkerd } from "../startWorkerd.mjs";
 import { wranglerConfig } from "../wranglerConfig.mjs";
 import { startBenchCluster } from "./benchCluster.mjs";
+import { answerOf, cpuNs, range } from "./measures.mjs";
 import { postJson } from "./postJson.mjs";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2_000);
@@ -77,25 +78,6 @@ const SERVER_ROLE = "mcp_bench";
 /** The database the benchmark's PostgreSQL server keeps its state in. */
 const BENCH_DB = "bench";
 
-/** Nanoseconds on CPU of every thread of process `pid` (0 for a process gone). */
-function cpuNs(pid) {
-  let ns = 0;
-  let tasks = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return 0;
-  }
-  for (const tid of tasks) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // the thread ended between listing and reading
-    }
-  }
-  return ns;
-}
-
 /** `pid` and its children: the postmaster and the backends it forked. */
 function processTree(pid) {
   const children = [];
@@ -117,16 +99,6 @@ const treeCpu = (pid) => new Map(processTree(pid).map((p) => [p, cpuNs(p)]));
 const treeDeltaNs = (before, after) => [...after].reduce((sum, [pid, ns]) => sum + ns - (before.get(pid) ?? 0), 0);
 
 const post = (agent, url, headers, body) => postJson(agent, url, { accept: ACCEPT, ...headers }, body);
-
-/** The JSON-RPC message answering `id` in a JSON or an event-stream body. */
-function answerOf(text, id) {
-  const bodies = text.startsWith("{") ? [text] : text.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5));
-  for (const body of bodies) {
-    const message = JSON.parse(body);
-    if (message.id === id) return message;
-  }
-  return undefined;
-}
 
 /** The text of the tool result answering `id`, or an error naming what came instead. */
 function resultText(response, id) {
@@ -251,14 +223,6 @@ async function run(server, clients, calls) {
   }
   return result;
 }
-
-/** Median (range) of `values`; an even count's median is the mean of its middle two, so two rounds do not print their best. */
-const range = (values, digits) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  const median = Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
-  return `${median.toFixed(digits)} (${sorted[0].toFixed(digits)}–${sorted.at(-1).toFixed(digits)})`;
-};
 
 /** Makes `name`, a database owned by the server's role: its URL, as that role. */
 async function makeDatabase(admin, cluster, name) {
