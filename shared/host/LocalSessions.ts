@@ -18,7 +18,7 @@ import type { LocalRuntime } from "../runtime/localRuntime.ts";
 import type { KeyValueStore } from "../storage/KeyValueStore.ts";
 import { MemoryStorage } from "../storage/MemoryStorage.ts";
 import { LocalAlarms } from "../timers/LocalAlarms.ts";
-import { resourceFollows } from "../session/ResourceFollows.ts";
+import { ResourceFollows } from "../session/ResourceFollows.ts";
 import { SessionHost } from "./SessionHost.ts";
 import type { SessionOperation, Sessions } from "./SessionOperation.ts";
 
@@ -114,7 +114,7 @@ export class LocalSessions implements Sessions {
       homes,
       shares,
       storage: this.#storageFor(id),
-      follows: resourceFollows,
+      follows: ResourceFollows,
       // A Durable Object alarm: one per session, a new one replaces the old.
       scheduleWakeup: async (atMs) =>
         this.#alarms.set(id, atMs, () => {

@@ -10,7 +10,7 @@
  * subscriber is bounded by its broadcaster. A follow whose subscriber ended (it fell behind, or
  * its broadcaster closed) is started again at the next change of the subscriptions.
  *
- * Hosted in processes only (`LocalSessions` hands `resourceFollows` to its sessions): on Workers a
+ * Hosted in processes only (`LocalSessions` hands this class to its sessions): on Workers a
  * follow would be a socket from the session's object to the topic's watch object, which keeps the
  * session object in memory for as long as it lives, so there a session hears its own changes only.
  */
@@ -26,11 +26,6 @@ export interface Announcement {
   params?: Record<string, unknown>;
   /** The announcing session's id: its own follows skip it. */
   origin?: string;
-}
-
-/** Makes a session's follows: what `SessionDeps.follows` is, where a host offers them. */
-export function resourceFollows(broadcast: Broadcaster | undefined, origin: string, deliver: (json: string) => Promise<void>, log: Logger): ResourceFollows {
-  return new ResourceFollows(broadcast, origin, deliver, log);
 }
 
 export class ResourceFollows {

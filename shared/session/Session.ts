@@ -27,7 +27,7 @@
 import { ANONYMOUS } from "../shares/clientKey.ts";
 import type { Principal } from "../auth/Principal.ts";
 import { resourceTopic } from "../broadcast/Broadcaster.ts";
-import type { Announcement, ResourceFollows, resourceFollows } from "./ResourceFollows.ts";
+import type { Announcement, ResourceFollows } from "./ResourceFollows.ts";
 import { ErrorCode } from "../errors/errorCodes.ts";
 import { McpError } from "../errors/McpError.ts";
 import type { Scope } from "../exchange/Exchange.ts";
@@ -73,7 +73,7 @@ export interface SessionDeps extends Pick<Runtime, "server" | "config" | "logger
    */
   relaying?(): boolean;
   /** Where offered (a host in a process), its subscriptions follow changes announced by others (`ResourceFollows`); else it hears its own only. */
-  follows?: typeof resourceFollows;
+  follows?: typeof ResourceFollows;
 }
 
 export class Session<T extends Transport = Transport> {
@@ -115,7 +115,7 @@ export class Session<T extends Transport = Transport> {
     });
     this.#scope = this.#sessionScope();
     this.transport = type.create(this.#link());
-    this.#follows = deps.follows?.(deps.broadcast, record.id, (json) => this.transport.notify(json), this.#log);
+    this.#follows = deps.follows && new deps.follows(deps.broadcast, record.id, (json) => this.transport.notify(json), this.#log);
   }
 
   /**
