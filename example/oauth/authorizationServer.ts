@@ -1,0 +1,71 @@
+/**
+ * The OAuth example's authorization server: `@cloudflare/workers-oauth-provider` (its clients,
+ * grants and tokens in the `OAUTH_KV` namespace) with the consent page (`consent.ts`). Served:
+ *
+ * - `/.well-known/oauth-authorization-server`, `/token` (issue, refresh, revoke) and `/register`
+ *   (dynamic client registration): the provider, which also accepts client ID metadata documents
+ *   (the client ID is an HTTPS URL), requires PKCE S256 and sends RFC 9207 `iss`;
+ * - `/authorize`: the consent page.
+ *
+ * The issuer is the origin the request came to (`https://<name>.<account>.workers.dev`, or your
+ * domain), so the same code serves local development and a deployment; each origin gets its own
+ * provider instance (only your own host names reach it; at most MAX_ORIGINS are kept).
+ *
+ * Not here: the MCP endpoints and how their tokens are checked (`worker.ts`).
+ */
+import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import { type ConsentEnv, consent } from "./consent.ts";
+import { SCOPES } from "./server.ts";
+
+/** What the authorization server needs of the environment. */
+export type AuthorizationEnv = ConsentEnv & { OAUTH_KV: KVNamespace };
+
+const AUTHORIZE_PATH = "/authorize";
+const TOKEN_PATH = "/token";
+const REGISTER_PATH = "/register";
+const AS_METADATA_PATH = "/.well-known/oauth-authorization-server";
+/** Origins remembered at once; one deployment has one or two (workers.dev and a custom domain). */
+const MAX_ORIGINS = 8;
+
+const providers = new Map<string, OAuthAuthorizationServer<AuthorizationEnv>>();
+
+/** The authorization server whose issuer is `origin`, made on first use. */
+export function providerFor(origin: string): OAuthAuthorizationServer<AuthorizationEnv> {
+  let provider = providers.get(origin);
+  if (!provider) {
+    if (providers.size >= MAX_ORIGINS) providers.delete(providers.keys().next().value!);
+    provider = new OAuthAuthorizationServer<AuthorizationEnv>({
+      issuer: origin,
+      // The MCP endpoint, and the legacy endpoints' resource (see OAuthResourceServer).
+      resources: [`${origin}/mcp`, `${origin}/sse`],
+      defaultResource: `${origin}/mcp`,
+      authorizeEndpoint: `${origin}${AUTHORIZE_PATH}`,
+      tokenEndpoint: `${origin}${TOKEN_PATH}`,
+      clientRegistrationEndpoint: `${origin}${REGISTER_PATH}`,
+      scopesSupported: SCOPES,
+      // Claude, ChatGPT and VS Code publish client ID metadata documents; Cursor and others register.
+      clientIdMetadataDocumentEnabled: true,
+      // Cursor registers its cursor:// redirect URI.
+      allowPrivateUseRedirectUris: true,
+      accessTokenTTL: 3600,
+      refreshTokenTTL: 30 * 24 * 3600,
+    });
+    providers.set(origin, provider);
+  }
+  return provider;
+}
+
+/** The answer to a request for one of the authorization server's paths; undefined for any other path. */
+export async function authorizationServer(request: Request, env: AuthorizationEnv, ctx: ExecutionContext): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  switch (url.pathname) {
+    case AUTHORIZE_PATH:
+      return consent(request, providerFor(url.origin).getOAuthApi(env), env);
+    case TOKEN_PATH:
+    case REGISTER_PATH:
+    case AS_METADATA_PATH:
+      return providerFor(url.origin).fetch(request, env, ctx);
+    default:
+      return undefined;
+  }
+}
