@@ -218,3 +218,23 @@ describe("the OAuth example's service clients (client credentials)", () => {
     expect(await refused(await token({ ...asSigner(await assertion()), client_assertion_type: "urn:example:other" }))).toMatchObject({ status: 401, error: "invalid_client" });
   });
 });
+
+describe("the OAuth example without SERVICE_CLIENTS", () => {
+  let bare: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    bare = await startServer({ entry: "example/oauth/worker.ts", config: "example/oauth/wrangler.toml", captureLogs: true, vars: { LOG_LEVEL: "error" } });
+  });
+  afterAll(() => bare?.dispose());
+
+  it("neither names nor grants client credentials: the provider refuses them as before", async () => {
+    const metadata = (await (await fetch(`${bare.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, string[]>;
+    expect(metadata.grant_types_supported).not.toContain("client_credentials");
+    const response = await fetch(`${bare.url}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...basic("reporter", REPORTER_SECRET) },
+      body: new URLSearchParams({ grant_type: "client_credentials" }),
+    });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: string }).error).toBe("invalid_client");
+  });
+});
