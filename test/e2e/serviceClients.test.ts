@@ -108,6 +108,7 @@ describe("the OAuth example's service clients (client credentials)", () => {
 
     const erased = await fetch(`${server.url}/test/delete-user-data`, { method: "POST", body: JSON.stringify({ issuer: server.url, subject: "service:reporter" }) });
     expect(erased.status).toBe(200);
+    expect(await erased.json()).toEqual({ sessions: expect.any(Number), tasks: 0 });
     const again = await modern(new ModernClientCredentials({ clientId: "reporter", clientSecret: REPORTER_SECRET, expectedIssuer: server.url }));
     expect(textOf(await again.callTool(notes("")))).toBe("The note pad is empty.");
     await again.close();
@@ -145,6 +146,9 @@ describe("the OAuth example's service clients (client credentials)", () => {
     const atMcp = await postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: { "content-type": "application/json", accept: BOTH, authorization: `Bearer ${answer.access_token}` } });
     expect(atMcp.status).toBe(401);
     expect(atMcp.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    const opened = await fetch(`${server.url}/sse`, { headers: { accept: "text/event-stream", authorization: `Bearer ${answer.access_token}` } });
+    expect(opened.status).toBe(200);
+    await opened.body?.cancel();
     // A token whose signature is not this server's.
     const forged = `${String(answer.access_token).slice(0, -4)}AAAA`;
     const atSse = await fetch(`${server.url}/sse`, { headers: { accept: "text/event-stream", authorization: `Bearer ${forged}` } });
