@@ -51,7 +51,7 @@ export async function authenticateClient(headers: Headers, params: URLSearchPara
   }
   if (basic === "malformed") return refuse("The Basic credentials are not base64 of the form-encoded client_id, a colon and the form-encoded client_secret");
   const bodyId = params.get("client_id") ?? undefined;
-  const id = basic?.id ?? bodyId ?? (assertionTried ? issuerOf(params.get("client_assertion")) : undefined);
+  const id = basic?.id ?? bodyId ?? (assertionTried ? assertedClient(params.get("client_assertion")) : undefined);
   if (!id) return refuse("The client credentials grant needs client authentication");
   if (bodyId !== undefined && bodyId !== id) return refuse("client_id names another client than the one authenticating");
   const client = clients.get(id);
@@ -101,12 +101,16 @@ async function assertionProblem(client: ServiceClient, params: URLSearchParams, 
   return undefined;
 }
 
-/** The unverified `iss` of an assertion, only to find whose keys check it (`jose` reads it). */
-function issuerOf(assertion: string | null): string | undefined {
+/**
+ * The client an assertion names, unverified (`jose` reads it), only to find whose keys check it:
+ * its `sub` (RFC 7523 §3; the client credentials extension sends no `client_id` beside it), or its `iss`.
+ */
+function assertedClient(assertion: string | null): string | undefined {
   if (!assertion || assertion.length > MAX_ASSERTION_CHARS) return undefined;
   try {
-    const { iss } = decodeJwt(assertion);
-    return typeof iss === "string" && iss !== "" ? iss : undefined;
+    const { sub, iss } = decodeJwt(assertion);
+    const named = sub ?? iss;
+    return typeof named === "string" && named !== "" ? named : undefined;
   } catch {
     return undefined;
   }

@@ -27,6 +27,7 @@ const REPORTER_SECRET = "reporter secret: correct horse battery staple";
 const ADMIN_SECRET = "admin+bot/secret=with:reserved&characters";
 const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 const ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+const MAX_SESSIONS = 3;
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let signerKey: { privateKey: CryptoKey; privateJwk: JWK };
@@ -39,6 +40,7 @@ beforeAll(async () => {
   const clients = [
     { client_id: "reporter", scopes: ["mcp"], secret_sha256: sha256Hex(REPORTER_SECRET) },
     { client_id: "admin-bot", scopes: ["mcp", "scores:admin"], secret_sha256: sha256Hex(ADMIN_SECRET) },
+    { client_id: "counted", scopes: ["mcp"], secret_sha256: sha256Hex(REPORTER_SECRET) },
     { client_id: "signer", scopes: ["mcp"], jwks: { keys: [{ ...(await exportJWK(signer.publicKey)), kid: "signer-1" }] } },
   ];
   server = await startServer({
@@ -46,7 +48,13 @@ beforeAll(async () => {
     config: "example/oauth/wrangler.toml",
     // The provider logs each refusal of its own (an unsupported grant): kept, not printed.
     captureLogs: true,
-    vars: { LOG_LEVEL: "error", SERVICE_CLIENTS: JSON.stringify(clients), REQUEST_STATE_SECRET: "a test secret of at least thirty-two characters" },
+    vars: {
+      LOG_LEVEL: "error",
+      SERVICE_CLIENTS: JSON.stringify(clients),
+      REQUEST_STATE_SECRET: "a test secret of at least thirty-two characters",
+      // Small, so a service's fair share is reached in a few requests.
+      MAX_SESSIONS_PER_CLIENT: String(MAX_SESSIONS),
+    },
   });
 });
 afterAll(() => server?.dispose());
@@ -134,6 +142,33 @@ describe("the OAuth example's service clients (client credentials)", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("scoreboard");
     expect(JSON.parse(textOf(await client.callTool({ name: "scoreboard", arguments: {} })))).toMatchObject({ lisi: 80 });
     await client.close();
+  });
+
+  it(`counts a service's sessions as its own fair share, as any user's: past ${MAX_SESSIONS}, 429 while another client is served; a session ended gives its slot back`, async () => {
+    const bearer = async (client_id: string, secret: string) => {
+      const answer = (await (await token({ grant_type: "client_credentials", client_id, client_secret: secret })).json()) as { access_token: string };
+      return { "content-type": "application/json", accept: BOTH, authorization: `Bearer ${answer.access_token}` };
+    };
+    const counted = await bearer("counted", REPORTER_SECRET);
+    const open = () => postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: counted });
+    const held: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS; i++) {
+      const opened = await open();
+      expect(opened.status).toBe(200);
+      held.push(opened.headers.get("mcp-session-id")!);
+      await opened.body?.cancel();
+    }
+    const over = await open();
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { error: { message: string } }).error.message).toContain("MAX_SESSIONS_PER_CLIENT");
+    const other = await postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: await bearer("admin-bot", ADMIN_SECRET) });
+    expect(other.status).toBe(200);
+    await other.body?.cancel();
+    const ended = await fetch(`${server.url}/mcp`, { method: "DELETE", headers: { ...counted, "mcp-session-id": held[0]!, "mcp-protocol-version": "2025-11-25" } });
+    expect(ended.status).toBe(204);
+    const again = await open();
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
   });
 
   it("answers a short-lived bearer token without a refresh token, for the resource asked for only", async () => {
