@@ -5,7 +5,9 @@
  * - `/.well-known/oauth-authorization-server`, `/token` (issue, refresh, revoke) and `/register`
  *   (dynamic client registration): the provider, which also accepts client ID metadata documents
  *   (the client ID is an HTTPS URL), requires PKCE S256 and sends RFC 9207 `iss`;
- * - `/authorize`: the consent page.
+ * - `/authorize`: the consent page;
+ * - `POST /token` with `grant_type=client_credentials`: the configured service clients' grant
+ *   (`clientCredentials.ts`), which also names itself in the metadata.
  *
  * The issuer is the origin the request came to (`https://<name>.<account>.workers.dev`, or your
  * domain), so the same code serves local development and a deployment; each origin gets its own
@@ -14,11 +16,12 @@
  * Not here: the MCP endpoints and how their tokens are checked (`worker.ts`).
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import { clientCredentials, type ServiceEnv, withClientCredentials } from "./clientCredentials.ts";
 import { type ConsentEnv, consent } from "./consent.ts";
 import { SCOPES } from "./server.ts";
 
 /** What the authorization server needs of the environment. */
-export type AuthorizationEnv = ConsentEnv & { OAUTH_KV: KVNamespace };
+export type AuthorizationEnv = ConsentEnv & ServiceEnv & { OAUTH_KV: KVNamespace };
 
 const AUTHORIZE_PATH = "/authorize";
 const TOKEN_PATH = "/token";
@@ -62,8 +65,10 @@ export async function authorizationServer(request: Request, env: AuthorizationEn
     case AUTHORIZE_PATH:
       return consent(request, providerFor(url.origin).getOAuthApi(env), env);
     case TOKEN_PATH:
-    case REGISTER_PATH:
+      return (await clientCredentials(request, env, () => providerFor(url.origin).getOAuthApi(env))) ?? providerFor(url.origin).fetch(request, env, ctx);
     case AS_METADATA_PATH:
+      return withClientCredentials(await providerFor(url.origin).fetch(request, env, ctx), env);
+    case REGISTER_PATH:
       return providerFor(url.origin).fetch(request, env, ctx);
     default:
       return undefined;

@@ -16,12 +16,14 @@ import { oauth } from "durable-mcp";
 import { createWorker, providerVerifier, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
+import { withServiceTokens } from "./serviceTokens.ts";
 
 type Env = WorkerEnv & AuthorizationEnv;
 
 const mcp = createWorker(server, {
   authorization: oauth((env: Env) => ({
-    verify: providerVerifier((resource) => providerFor(new URL(resource).origin)),
+    // Service clients' tokens (client credentials) are JWTs of this Worker's own; the rest the provider's.
+    verify: withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin))),
     // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
     resource: typeof env.MCP_RESOURCE === "string" && env.MCP_RESOURCE !== "" ? env.MCP_RESOURCE : undefined,
     scopesSupported: SCOPES,
