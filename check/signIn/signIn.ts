@@ -10,7 +10,7 @@
  *
  * Tokens live in memory for the run: never printed, never written anywhere.
  */
-import { auth, extractWWWAuthenticateParams, type FetchLike, OAuthError } from "@modelcontextprotocol/client";
+import { auth, extractWWWAuthenticateParams, type FetchLike, IssuerMismatchError, OAuthError } from "@modelcontextprotocol/client";
 import { type CheckTarget, send } from "../wire/CheckTarget.ts";
 import { printable } from "../printable.ts";
 import { fail, type Finding, pass } from "../wire/Finding.ts";
@@ -131,6 +131,10 @@ async function attempt(step: () => Promise<string | undefined>): Promise<Finding
 
 function failure(error: unknown): Finding {
   if (error instanceof SignInError) return fail(PROBE, error.message, error.why);
+  if (error instanceof IssuerMismatchError && error.kind === "authorization_response") {
+    const received = error.received === undefined ? "missing" : JSON.stringify(error.received);
+    return fail(PROBE, `the redirect's iss is ${received}, not the issuer ${error.expected} (RFC 9207 §2.4)`, "The answer may come from another authorization server (a mix-up attack): its code was not redeemed.");
+  }
   return fail(PROBE, `the sign-in could not finish: ${error instanceof Error ? error.message : String(error)}`, "Hosts built on the official SDK stop at the same step.");
 }
 

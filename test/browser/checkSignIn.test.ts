@@ -6,10 +6,14 @@
  * a token included, and `/sse` with a token of its own (the example's authorization server binds
  * a grant to one resource, so it takes a second consent). A refused consent, a forged redirect
  * (wrong `state`) and a consent never given end the run with exit code 1 and the sentence that
- * says why; wrong sign-in flags exit 2. No output carries a token or a code.
+ * says why, and so does a redirect from another issuer (`iss`); wrong sign-in flags exit 2. Without
+ * `--no-browser` the printed URL goes to the platform's opener. No output carries a token or a code.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Browser } from "playwright-core";
@@ -45,8 +49,8 @@ interface Run {
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
-function check(args: string[]): Run {
-  const child = spawn(process.execPath, [CLI, "check", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+function check(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
+  const child = spawn(process.execPath, [CLI, "check", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   let stdout = "";
   let stderr = "";
   let seen = 0;
@@ -156,6 +160,35 @@ describe("durable-mcp check --sign-in, consent clicked in Chromium", () => {
     expect(stdout).toMatch(/why: Another page or program sent your browser to the redirect URI \(cross-site request forgery/);
     expect(code).toBe(1);
     await expect(fetch(redirectUri)).rejects.toThrow();
+  });
+
+  it("a redirect whose iss is not the issuer: the code is not redeemed (RFC 9207), exit 1", async () => {
+    const run = check([`${server.url}/mcp`, "--sign-in", "--no-browser"]);
+    const url = await run.nextUrl();
+    // The right state, as a mix-up attacker who saw the request would send it, from another issuer.
+    const mixedUp = new URL(url.searchParams.get("redirect_uri")!);
+    mixedUp.search = new URLSearchParams({ code: `${USER}:mixed:up`, state: url.searchParams.get("state")!, iss: "https://attacker.example" }).toString();
+    expect((await fetch(mixedUp)).status).toBe(200);
+    const { code, stdout } = await run.done;
+    expect(stdout).toContain(`FAIL  sign-in   the redirect's iss is "https://attacker.example", not the issuer ${server.url} (RFC 9207 §2.4)`);
+    expect(stdout).toMatch(/why: The answer may come from another authorization server \(a mix-up attack\): its code was not redeemed\.$/m);
+    expect(code).toBe(1);
+  });
+
+  it("without --no-browser, hands the URL it prints to the platform's opener", async () => {
+    // xdg-open, as a desktop has it, stood in for by a script that keeps what it was given.
+    const bin = await mkdtemp(join(tmpdir(), "opener-"));
+    try {
+      await writeFile(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > "${bin}/opened"\n`);
+      await chmod(join(bin, "xdg-open"), 0o755);
+      const run = check([`${server.url}/mcp`, "--sign-in", "--sign-in-timeout", "1000"], { ...process.env, PATH: `${bin}:${process.env.PATH}` });
+      const printed = await run.nextUrl();
+      const { stderr } = await run.done;
+      expect(stderr).toContain(`Sign in for ${server.url}/mcp: approve in the browser just opened, or open this URL in your browser:`);
+      expect(await readFile(join(bin, "opened"), "utf8")).toBe(printed.href);
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 
   it("a consent never given: the wait ends at --sign-in-timeout, exit 1", async () => {
