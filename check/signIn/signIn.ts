@@ -12,7 +12,6 @@
  */
 import { auth, extractWWWAuthenticateParams, type FetchLike, IssuerMismatchError, OAuthError } from "@modelcontextprotocol/client";
 import { type CheckTarget, send } from "../wire/CheckTarget.ts";
-import { printable } from "../printable.ts";
 import { fail, type Finding, pass } from "../wire/Finding.ts";
 import { initialize } from "../wire/requests.ts";
 import { CheckOAuthProvider } from "./CheckOAuthProvider.ts";
@@ -168,7 +167,8 @@ async function authorize(session: Session, provider: CheckOAuthProvider, serverU
     waiting = session.redirect.callback(provider.lastState!, session.timeoutMs);
     waiting.catch(() => undefined);
     const opened = session.openBrowser && (await openInBrowser(url));
-    session.say(`Sign in for ${serverUrl}: ${opened ? "approve in the browser just opened, or open" : "open"} this URL in your browser:\n\n  ${printable(url.href)}\n\nWaiting up to ${session.timeoutMs / 1000} s for the answer at ${session.redirect.redirectUrl} ...`);
+    // Printed as serialized: a URL's href percent-encodes controls, spaces and all but ASCII, so the server cannot drive the terminal with it.
+    session.say(`Sign in for ${serverUrl}: ${opened ? "approve in the browser just opened, or open" : "open"} this URL in your browser:\n\n  ${url.href}\n\nWaiting up to ${session.timeoutMs / 1000} s for the answer at ${session.redirect.redirectUrl} ...`);
   };
   const result = await auth(provider, { serverUrl, resourceMetadataUrl, fetchFn: session.fetchFn });
   if (result === "AUTHORIZED") return;
