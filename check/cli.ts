@@ -32,10 +32,11 @@ Options:
 
 Sign-in, as a host does it (instead of --token and --sse-token):
   --sign-in              sign in with the authorization code flow and PKCE in your browser, then run
-                         every probe signed in, /sse with a token of its own. Tokens stay in memory
-  --client-id <id>       a client registered beforehand (default: dynamic registration); its
-                         redirect URI must be http://127.0.0.1:<port>/callback, with --redirect-port
-  --redirect-port <port> the loopback port the browser is sent back to (default: any free port)
+                         every probe signed in, /sse with a token of its own. Tokens stay in memory.
+  --client-id <id>       a client registered beforehand (default: dynamic registration), with the
+                         redirect URI http://127.0.0.1:<port>/callback
+  --redirect-port <port> the loopback port the browser is sent back to (default: any free port;
+                         name the registered one if your authorization server matches ports)
   --no-browser           do not open the browser; open the printed URL yourself
   --sign-in-timeout <ms> how long to wait for each consent (default: ${DEFAULT_SIGN_IN_TIMEOUT_MS})
 
@@ -109,7 +110,6 @@ function signInOptions(values: Record<string, string | boolean | string[] | unde
   if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65_535)) throw new UsageError("--redirect-port takes a port number, 1 to 65535.");
   const clientId = values["client-id"] as string | undefined;
   if (clientId !== undefined && clientId.trim() === "") throw new UsageError("--client-id takes a client id.");
-  if (clientId !== undefined && port === undefined) throw new UsageError("--client-id needs --redirect-port: the client's registered redirect URI names its port.");
   const timeoutMs = values["sign-in-timeout"] === undefined ? undefined : Number(values["sign-in-timeout"]);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError("--sign-in-timeout takes a positive number of milliseconds.");
   return { ...(clientId ? { clientId } : {}), ...(port ? { redirectPort: port } : {}), openBrowser: !values["no-browser"], ...(timeoutMs ? { timeoutMs } : {}) };

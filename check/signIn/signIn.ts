@@ -24,7 +24,7 @@ export const DEFAULT_SIGN_IN_TIMEOUT_MS = 300_000;
 const PROBE = "sign-in";
 
 export interface SignInOptions {
-  /** A client registered beforehand, with the redirect URI `http://127.0.0.1:<redirectPort>/callback`. Default: dynamic registration. */
+  /** A public client registered beforehand, with the redirect URI `http://127.0.0.1:<port>/callback`. Default: dynamic registration. */
   clientId?: string;
   /** The loopback port of the redirect URI. Default 0: any free port. */
   redirectPort?: number;
