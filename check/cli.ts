@@ -12,7 +12,7 @@
 import { parseArgs } from "node:util";
 import { formatJson, formatReport } from "./formatReport.ts";
 import { DEFAULT_ORIGIN, DEFAULT_TIMEOUT_MS, PROBES, type ProbeName, runCheck } from "./runCheck.ts";
-import { DEFAULT_SIGN_IN_TIMEOUT_MS, type SignInOptions } from "./signIn/signIn.ts";
+import { DEFAULT_SIGN_IN_TIMEOUT_MS, MAX_SIGN_IN_TIMEOUT_MS, type SignInOptions } from "./signIn/signIn.ts";
 
 const USAGE = `Usage: durable-mcp check <url> [options]
 
@@ -38,7 +38,7 @@ Sign-in, as a host does it (instead of --token and --sse-token):
   --redirect-port <port> the loopback port the browser is sent back to (default: any free port;
                          name the registered one if your authorization server matches ports)
   --no-browser           do not open the browser; open the printed URL yourself
-  --sign-in-timeout <ms> how long to wait for each consent (default: ${DEFAULT_SIGN_IN_TIMEOUT_MS})
+  --sign-in-timeout <ms> how long to wait for each consent (default: ${DEFAULT_SIGN_IN_TIMEOUT_MS}, at most ${MAX_SIGN_IN_TIMEOUT_MS})
 
 Exit code: 0 when nothing failed, 1 when something did (a failed sign-in too), 2 for a wrong command line.`;
 
@@ -111,7 +111,7 @@ function signInOptions(values: Record<string, string | boolean | string[] | unde
   const clientId = values["client-id"] as string | undefined;
   if (clientId !== undefined && clientId.trim() === "") throw new UsageError("--client-id takes a client id.");
   const timeoutMs = values["sign-in-timeout"] === undefined ? undefined : Number(values["sign-in-timeout"]);
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError("--sign-in-timeout takes a positive number of milliseconds.");
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_SIGN_IN_TIMEOUT_MS)) throw new UsageError(`--sign-in-timeout takes a positive number of milliseconds, at most ${MAX_SIGN_IN_TIMEOUT_MS}.`);
   return { ...(clientId ? { clientId } : {}), ...(port ? { redirectPort: port } : {}), openBrowser: !values["no-browser"], ...(timeoutMs ? { timeoutMs } : {}) };
 }
 

@@ -21,6 +21,8 @@ import { SignInError } from "./SignInError.ts";
 
 /** How long the check waits for the user to approve in the browser, each consent. */
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 300_000;
+/** The longest wait `--sign-in-timeout` may ask for: a consent is a person's minute, not a day's. */
+export const MAX_SIGN_IN_TIMEOUT_MS = 3_600_000;
 const PROBE = "sign-in";
 
 export interface SignInOptions {
@@ -65,7 +67,7 @@ export async function signIn(target: CheckTarget, options: SignInOptions = {}): 
     });
     const token = mcp.tokens()?.access_token;
     if (first.verdict !== "pass" || !token) return { findings: [first] };
-    const sse = new CheckOAuthProvider({ redirectUrl: redirect.redirectUrl });
+    const sse = new CheckOAuthProvider({ redirectUrl: redirect.redirectUrl, clientId: options.clientId });
     const second = await attempt(() => signInForSse(session, mcp, sse));
     const sseToken = sse.tokens()?.access_token;
     return { findings: second ? [first, second] : [first], token, ...(second?.verdict === "pass" && sseToken ? { sseToken } : {}) };

@@ -207,7 +207,9 @@ describe("durable-mcp check --sign-in, consent clicked in Chromium", () => {
       [["--sign-in", "--skip", "oauth"], "--sign-in starts from the oauth probe's 401: do not skip oauth."],
       [["--sign-in", "--redirect-port", "70000"], "--redirect-port takes a port number, 1 to 65535."],
       [["--sign-in", "--client-id", " "], "--client-id takes a client id."],
-      [["--sign-in", "--sign-in-timeout", "soon"], "--sign-in-timeout takes a positive number of milliseconds."],
+      [["--sign-in", "--sign-in-timeout", "soon"], "--sign-in-timeout takes a positive number of milliseconds, at most 3600000."],
+      // Past a timer's range the wait would end at once.
+      [["--sign-in", "--sign-in-timeout", "3000000000"], "--sign-in-timeout takes a positive number of milliseconds, at most 3600000."],
     ];
     for (const [args, sentence] of cases) {
       const { code, stderr } = await check([`${server.url}/mcp`, ...args]).done;
