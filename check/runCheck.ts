@@ -9,6 +9,7 @@
  * @example
  * const findings = await runCheck({ url: "http://127.0.0.1:8787/mcp" });
  * const ok = !findings.some((f) => f.verdict === "fail");
+ * await runCheck({ url: "https://mcp.example.com/mcp", signIn: { openBrowser: false } }); // behind OAuth
  */
 import { besideMcp, type CheckTarget } from "./wire/CheckTarget.ts";
 import { CrossOriginRedirect } from "./wire/CrossOriginRedirect.ts";

@@ -9,6 +9,9 @@
  * second consent. The findings say which it took.
  *
  * Tokens live in memory for the run: never printed, never written anywhere.
+ *
+ * @example
+ * const { findings, token, sseToken } = await signIn(target, { openBrowser: false }); // prints the URL to stderr
  */
 import { auth, extractWWWAuthenticateParams, type FetchLike, IssuerMismatchError, OAuthError } from "@modelcontextprotocol/client";
 import { type CheckTarget, send } from "../wire/CheckTarget.ts";
