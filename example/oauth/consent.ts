@@ -14,6 +14,7 @@
  */
 import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { BASE_SCOPE, SCOPES } from "./server.ts";
+import { consentUserId } from "./userIds.ts";
 
 export interface ConsentEnv {
   /** When set, the form asks for it: a shared password in place of a login (`wrangler secret put CONSENT_PASSWORD`). */
@@ -74,8 +75,7 @@ async function decide(request: Request, helpers: OAuthHelpers, env: ConsentEnv):
     const approved = await helpers.approveConsent(request, handle);
     const { redirectTo } = await helpers.completeAuthorization({
       request: approved.request,
-      // The provider keeps `:` for itself in token and key names.
-      userId: encodeURIComponent(user),
+      userId: consentUserId(user),
       metadata: { approvedAt: new Date().toISOString() },
       scope: granted(approved.request.scope),
       props: { user },
