@@ -15,10 +15,11 @@
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { type ConsentEnv, consent } from "./consent.ts";
+import { enterpriseAuthorization } from "./enterprise.ts";
 import { SCOPES } from "./server.ts";
 
 /** What the authorization server needs of the environment. */
-export type AuthorizationEnv = ConsentEnv & { OAUTH_KV: KVNamespace };
+export type AuthorizationEnv = ConsentEnv & { OAUTH_KV: KVNamespace; ENTERPRISE_IDP?: unknown };
 
 const AUTHORIZE_PATH = "/authorize";
 const TOKEN_PATH = "/token";
@@ -29,8 +30,8 @@ const MAX_ORIGINS = 8;
 
 const providers = new Map<string, OAuthAuthorizationServer<AuthorizationEnv>>();
 
-/** The authorization server whose issuer is `origin`, made on first use. */
-export function providerFor(origin: string): OAuthAuthorizationServer<AuthorizationEnv> {
+/** The authorization server whose issuer is `origin`, made on first use (configured from `env`). */
+export function providerFor(origin: string, env: AuthorizationEnv): OAuthAuthorizationServer<AuthorizationEnv> {
   let provider = providers.get(origin);
   if (!provider) {
     if (providers.size >= MAX_ORIGINS) providers.delete(providers.keys().next().value!);
@@ -49,6 +50,7 @@ export function providerFor(origin: string): OAuthAuthorizationServer<Authorizat
       allowPrivateUseRedirectUris: true,
       accessTokenTTL: 3600,
       refreshTokenTTL: 30 * 24 * 3600,
+      enterpriseManagedAuthorization: enterpriseAuthorization(env),
     });
     providers.set(origin, provider);
   }
@@ -60,11 +62,11 @@ export async function authorizationServer(request: Request, env: AuthorizationEn
   const url = new URL(request.url);
   switch (url.pathname) {
     case AUTHORIZE_PATH:
-      return consent(request, providerFor(url.origin).getOAuthApi(env), env);
+      return consent(request, providerFor(url.origin, env).getOAuthApi(env), env);
     case TOKEN_PATH:
     case REGISTER_PATH:
     case AS_METADATA_PATH:
-      return providerFor(url.origin).fetch(request, env, ctx);
+      return providerFor(url.origin, env).fetch(request, env, ctx);
     default:
       return undefined;
   }

@@ -21,7 +21,7 @@ type Env = WorkerEnv & AuthorizationEnv;
 
 const mcp = createWorker(server, {
   authorization: oauth((env: Env) => ({
-    verify: providerVerifier((resource) => providerFor(new URL(resource).origin)),
+    verify: providerVerifier((resource) => providerFor(new URL(resource).origin, env)),
     // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
     resource: typeof env.MCP_RESOURCE === "string" && env.MCP_RESOURCE !== "" ? env.MCP_RESOURCE : undefined,
     scopesSupported: SCOPES,
