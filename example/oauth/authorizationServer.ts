@@ -5,7 +5,9 @@
  * - `/.well-known/oauth-authorization-server`, `/token` (issue, refresh, revoke) and `/register`
  *   (dynamic client registration): the provider, which also accepts client ID metadata documents
  *   (the client ID is an HTTPS URL), requires PKCE S256 and sends RFC 9207 `iss`;
- * - `/authorize`: the consent page.
+ * - `/authorize`: the consent page;
+ * - with `ENTERPRISE_IDP` set, `/token` also takes ID-JAGs from the enterprise identity providers it
+ *   names, with no consent page (`enterprise.ts`).
  *
  * The issuer is the origin the request came to (`https://<name>.<account>.workers.dev`, or your
  * domain), so the same code serves local development and a deployment; each origin gets its own
