@@ -43,6 +43,7 @@ let server: Awaited<ReturnType<typeof startServer>>;
 let allowed: Registered;
 let notAllowed: Registered;
 let metadataBefore: Record<string, unknown>;
+let refusedBefore: { status: number; body: unknown };
 
 const register = async (url: string, name: string): Promise<Registered> => {
   const response = await fetch(`${url}/register`, {
@@ -62,6 +63,12 @@ beforeAll(async () => {
     metadataBefore = (await (await fetch(`${first.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     allowed = await register(first.url, "enterprise client");
     notAllowed = await register(first.url, "some other client");
+    const response = await fetch(`${first.url}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${allowed.client_id}:${allowed.client_secret}`)}` },
+      body: new URLSearchParams({ grant_type: JWT_BEARER, assertion: "a.b.c" }),
+    });
+    refusedBefore = { status: response.status, body: await response.json() };
   } finally {
     await first.dispose();
   }
@@ -134,6 +141,7 @@ function claims(overrides: Record<string, unknown> = {}) {
 describe("enterprise sign-in (ID-JAG) to the OAuth example", () => {
   it("offers the JWT bearer grant and the ID-JAG profile only when ENTERPRISE_IDP is set", async () => {
     expect(metadataBefore.grant_types_supported).not.toContain(JWT_BEARER);
+    expect(refusedBefore).toMatchObject({ status: 400, body: { error: "unsupported_grant_type" } });
     const after = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(after.grant_types_supported).toContain(JWT_BEARER);
     expect(after.authorization_grant_profiles_supported).toContain("urn:ietf:params:oauth:grant-profile:id-jag");
@@ -227,6 +235,12 @@ describe("enterprise sign-in (ID-JAG) to the OAuth example", () => {
     const response = await tokenRequest(await idp.assertion(claims()), allowed, { auth: false });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: "invalid_client" });
+  });
+
+  it("refuses an assertion for another resource with 400 invalid_target (the provider's code; the extension asks for invalid_grant)", async () => {
+    const response = await tokenRequest(await idp.assertion(claims({ resource: "https://elsewhere.example/mcp" })));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "invalid_target" });
   });
 
   it("refuses an assertion without the mcp scope with 400 invalid_grant", async () => {
