@@ -2,7 +2,7 @@
  * The authorization endpoint's page: one plain HTML form. `GET /authorize` checks the client's
  * request (the provider parses it: client, redirect URI, PKCE, resource) and shows who is asking,
  * where the answer goes and which scopes; submitting the form as it is approves, as the name it
- * shows (the user id of the grant). `POST /authorize` completes the grant and redirects to the
+ * shows (the grant's user id is made from it: `userIds.ts`). `POST /authorize` completes the grant and redirects to the
  * client with the code, `state` and `iss` (RFC 9207).
  *
  * The form is bound to the browser that loaded it (the provider's consent handle and its

@@ -163,7 +163,7 @@ describe("enterprise sign-in (ID-JAG) to the OAuth example", () => {
     await client.close();
 
     const session = await sessionWith(provider.tokens()!.access_token);
-    expect(session.getServerVersion()).toBeDefined();
+    expect((session.transport as StreamableHTTPClientTransport).protocolVersion).toBe("2025-11-25");
     expect(textOf(await session.callTool(notes("and over a session")))).toBe("Noted. The pad has 2 note(s).");
     expect(textOf(await session.callTool(notes("")))).toBe("1. from the enterprise, over 2026-07-28\n2. and over a session");
     await session.close();

@@ -17,7 +17,7 @@
  * fetches with `startServer`'s `outbound: idp.route`, the client's with `idp.fetch`.
  *
  * Not here: sign-in pages, refresh tokens, SAML; the policy is "a known client may ask for any
- * audience it has an id at".
+ * audience it has an id at, for a resource on that audience's origin".
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -82,9 +82,7 @@ export async function startEnterpriseIdp(issuer = "https://idp.enterprise.test")
   });
 
   async function exchange(form: URLSearchParams, authorization: string | undefined): Promise<[number, object]> {
-    const [id, secret] = authorization?.startsWith("Basic ")
-      ? Buffer.from(authorization.slice(6), "base64").toString().split(":").map(decodeURIComponent)
-      : [form.get("client_id"), form.get("client_secret")];
+    const [id, secret] = authorization?.startsWith("Basic ") ? basicCredentials(authorization.slice(6)) : [form.get("client_id"), form.get("client_secret")];
     const client = id ? clients.get(id) : undefined;
     if (!client || client.secret !== secret) return [401, { error: "invalid_client", error_description: "Unknown client or wrong secret" }];
     if (form.get("grant_type") !== TOKEN_EXCHANGE) return [400, { error: "unsupported_grant_type" }];
@@ -92,6 +90,11 @@ export async function startEnterpriseIdp(issuer = "https://idp.enterprise.test")
     const audience = form.get("audience");
     const clientIdThere = audience ? client.clientIdAt[audience] : undefined;
     if (!audience || !clientIdThere) return [400, { error: "invalid_target", error_description: "This client is not allowed at that audience" }];
+    // The audience and resource must be a pair it knows (the extension's §7.6.1): here, one origin.
+    const resource = form.get("resource");
+    if (resource && (originOf(resource) === undefined || originOf(resource) !== originOf(audience))) {
+      return [400, { error: "invalid_target", error_description: "That resource is not served by that audience" }];
+    }
     let subject: JWTPayload;
     try {
       // The ID token must be this identity provider's, issued to the client that presents it.
@@ -109,7 +112,7 @@ export async function startEnterpriseIdp(issuer = "https://idp.enterprise.test")
       jti: randomUUID(),
       iat: now,
       exp: now + ID_JAG_LIFETIME_S,
-      ...(form.get("resource") ? { resource: form.get("resource")! } : {}),
+      ...(resource ? { resource } : {}),
       ...(scope ? { scope } : {}),
       ...(typeof subject.email === "string" ? { email: subject.email } : {}),
     };
@@ -154,4 +157,20 @@ export async function startEnterpriseIdp(issuer = "https://idp.enterprise.test")
     issued,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** RFC 6749 §2.3.1: `id:secret`, each form-urlencoded, in base64. */
+function basicCredentials(encoded: string): [string, string] {
+  const decoded = Buffer.from(encoded, "base64").toString();
+  const colon = decoded.indexOf(":");
+  const part = (text: string) => decodeURIComponent(text.replaceAll("+", " "));
+  return colon < 0 ? [part(decoded), ""] : [part(decoded.slice(0, colon)), part(decoded.slice(colon + 1))];
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
