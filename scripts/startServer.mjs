@@ -64,10 +64,11 @@ function twinOf(entry, runtime) {
  *   namespaces and rate limits are simulated by miniflare (KV in memory, or in `persistDir`).
  * @param {string} [options.runtime]  "deno" or "node" for that twin (default: the `RUNTIME` environment variable).
  * @param {boolean} [options.captureLogs]  Keep the server's output lines instead of printing them (`logs()`).
- * @param {Record<string, string>} [options.outbound]  Workerd only: the Worker's outbound fetches to each
- *   origin named here (e.g. "https://idp.example.test") go to the loopback origin it maps to, path and
- *   query kept; every other outbound fetch is answered 502. So a test can serve, on loopback, what the
- *   Worker must reach over https, without changing the Worker's own network rules.
+ * @param {Record<string, string>} [options.outbound]  The server's outbound fetches to each origin named
+ *   here (e.g. "https://idp.example.test") go to the loopback origin it maps to, path and query kept;
+ *   every other outbound fetch is answered 502. So a test can serve, on loopback, what the server must
+ *   reach over https, without changing the server's own network rules. Workerd (miniflare's outbound
+ *   service) and Deno (`denoOutbound.ts`); not Node.
  * @returns {Promise<{ url: string, port: number, mf: Miniflare, logs(): string[], dispose(): Promise<void> }>}
  */
 export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false, outbound } = {}) {
@@ -76,11 +77,12 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
   // contract-deno), every server keeps its state in a KV file of its own there.
   if (runtime === "deno") {
     const kvPath = persistDir ? join(persistDir, "sessions.kv") : process.env.DENO_STORE_DIR ? join(process.env.DENO_STORE_DIR, `${randomUUID()}.kv`) : undefined;
-    return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath, captureLogs });
+    return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath, captureLogs, outbound });
   }
   // On Node, what outlives the process is kept in PostgreSQL: a database of `persistDir`'s own; and,
   // where a run has a cluster (NODE_STORE_SERVER_URL: contract-node, the referee), every server keeps its state there, in a database of its own.
   if (runtime === "node") {
+    if (outbound) throw new Error("startServer: outbound routes are for workerd and Deno; a Node server fetches what it fetches");
     const store = persistDir ? await databaseOf(persistDir) : process.env.NODE_STORE_SERVER_URL ? await databaseOf(join(tmpdir(), `node-store-${randomUUID()}`)) : undefined;
     return startNodeServer({ ...twinOf(twinEntry, runtime), port, vars, captureLogs, store });
   }
