@@ -76,9 +76,9 @@ export default defineConfig({
           isolate: false,
           // test/deno: what only Deno has (tasks shared by processes on one KV file).
           include: ["test/e2e/**/*.test.ts", "test/deno/**/*.test.ts"],
-          // oauthExample, serviceClients: its authorization server is Workers-only (grants in a KV namespace); rateLimitBinding: a Workers binding;
+          // oauthExample, serviceClients, enterpriseSignIn: its authorization server is Workers-only (grants in a KV namespace); rateLimitBinding: a Workers binding;
           // checkBroken: the check's probes against proxies, the same whatever runtime is behind them (check.test.ts runs here).
-          exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts", "test/e2e/serviceClients.test.ts", "test/e2e/rateLimitBinding.test.ts", "test/e2e/checkBroken.test.ts"],
+          exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/oauthExample.test.ts", "test/e2e/serviceClients.test.ts", "test/e2e/enterpriseSignIn.test.ts", "test/e2e/rateLimitBinding.test.ts", "test/e2e/checkBroken.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
           // Every server on a KV file of its own (test/deno/kvStoreSetup.ts), as a deployment on KV runs.
@@ -106,6 +106,7 @@ export default defineConfig({
             "test/e2e/brokenDefinition.test.ts",
             "test/e2e/oauthExample.test.ts",
             "test/e2e/serviceClients.test.ts",
+            "test/e2e/enterpriseSignIn.test.ts",
             "test/e2e/rateLimitBinding.test.ts",
             "test/e2e/checkBroken.test.ts",
             "test/e2e/webSocket.test.ts",

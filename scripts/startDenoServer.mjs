@@ -33,12 +33,16 @@ export const DENO_FLAGS = ["run", "--quiet", "--allow-net", "--allow-env", "--al
  * @param {number} [options.cpu]  pins the server to this CPU (`taskset`), as the benchmark does
  * @param {boolean} [options.captureLogs]  Keep the lines the server writes once it serves (its console; stderr and
  *   stdout alike) for `logs()`. Either way they are not printed: before, only a failed start shows them, in its error.
+ * @param {Record<string, string>} [options.outbound]  Route the server's fetches to these origins to loopback ones
+ *   (`denoOutbound.ts`); every other fetch is then refused.
  */
-export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath, cpu, captureLogs = false } = {}) {
+export async function startDenoServer({ definition, main, port = 0, vars = {}, kvPath, cpu, captureLogs = false, outbound } = {}) {
   const config = wranglerConfig();
   const entry = definition ? ["test/support/denoServer.ts", "--server", definition] : [main ?? "example/deno.ts"];
-  const args = [deno, ...DENO_FLAGS, ...entry, "--port", String(port)];
+  const preload = outbound ? ["--preload", "scripts/denoOutbound.ts"] : [];
+  const args = [deno, ...DENO_FLAGS, ...preload, ...entry, "--port", String(port)];
   if (kvPath) args.push("--kv", kvPath);
   if (cpu !== undefined) args.unshift("taskset", "-c", String(cpu));
-  return startServingProcess({ command: args, env: { ...process.env, ...config.vars, ...vars, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }, runtime: "deno", captureLogs });
+  const routes = outbound ? { DURABLE_MCP_OUTBOUND: JSON.stringify(outbound) } : {};
+  return startServingProcess({ command: args, env: { ...process.env, ...config.vars, ...vars, ...routes, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }, runtime: "deno", captureLogs });
 }

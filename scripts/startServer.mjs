@@ -59,24 +59,30 @@ function twinOf(entry, runtime) {
  * @param {string} [options.entry]  Worker entry, relative to the repository (default: wrangler.toml `main`).
  * @param {number} [options.port]   0 (default) picks a free port.
  * @param {Record<string, string>} [options.vars]  Overrides of wrangler.toml `[vars]`.
- * @param {string} [options.persistDir]  Keep Durable Object storage here across restarts.
+ * @param {string} [options.persistDir]  Keep Durable Object storage (and KV namespaces) here across restarts.
  * @param {string} [options.config]  The wrangler config whose bindings to give (default: `wrangler.toml`); its KV
- *   namespaces and rate limits are simulated by miniflare, in memory.
+ *   namespaces and rate limits are simulated by miniflare (KV in memory, or in `persistDir`).
  * @param {string} [options.runtime]  "deno" or "node" for that twin (default: the `RUNTIME` environment variable).
  * @param {boolean} [options.captureLogs]  Keep the server's output lines instead of printing them (`logs()`).
+ * @param {Record<string, string>} [options.outbound]  The server's outbound fetches to each origin named
+ *   here (e.g. "https://idp.example.test") go to the loopback origin it maps to, path and query kept;
+ *   every other outbound fetch is answered 502. So a test can serve, on loopback, what the server must
+ *   reach over https, without changing the server's own network rules. Workerd (miniflare's outbound
+ *   service) and Deno (`denoOutbound.ts`); not Node.
  * @returns {Promise<{ url: string, port: number, mf: Miniflare, logs(): string[], dispose(): Promise<void> }>}
  */
-export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false } = {}) {
+export async function startServer({ entry, port = 0, vars = {}, persistDir, config: configPath, runtime = process.env.RUNTIME, captureLogs = false, outbound } = {}) {
   const twinEntry = entry ?? "example/worker.ts";
   // On Deno, a KV file of `persistDir`'s own; and, where a run names a folder for them (DENO_STORE_DIR:
   // contract-deno), every server keeps its state in a KV file of its own there.
   if (runtime === "deno") {
     const kvPath = persistDir ? join(persistDir, "sessions.kv") : process.env.DENO_STORE_DIR ? join(process.env.DENO_STORE_DIR, `${randomUUID()}.kv`) : undefined;
-    return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath, captureLogs });
+    return startDenoServer({ ...twinOf(twinEntry, runtime), port, vars, kvPath, captureLogs, outbound });
   }
   // On Node, what outlives the process is kept in PostgreSQL: a database of `persistDir`'s own; and,
   // where a run has a cluster (NODE_STORE_SERVER_URL: contract-node, the referee), every server keeps its state there, in a database of its own.
   if (runtime === "node") {
+    if (outbound) throw new Error("startServer: outbound routes are for workerd and Deno; a Node server fetches what it fetches");
     const store = persistDir ? await databaseOf(persistDir) : process.env.NODE_STORE_SERVER_URL ? await databaseOf(join(tmpdir(), `node-store-${randomUUID()}`)) : undefined;
     return startNodeServer({ ...twinOf(twinEntry, runtime), port, vars, captureLogs, store });
   }
@@ -109,6 +115,8 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
     ),
     bindings: { ...config.vars, ...vars },
     kvNamespaces: config.kv_namespaces.map((namespace) => namespace.binding),
+    kvPersist: persistDir ?? false,
+    ...(outbound ? { outboundService: routeOutbound(outbound) } : {}),
     ratelimits: Object.fromEntries(config.ratelimits.map((r) => [r.name, { simple: r.simple }])),
     host: "127.0.0.1",
     port,
@@ -135,6 +143,21 @@ export async function startServer({ entry, port = 0, vars = {}, persistDir, conf
       process.removeListener("exit", removeBundle);
       await rm(outdir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * miniflare's outbound service for `startServer`'s `outbound`: a fetch to a mapped origin, sent on
+ * to its loopback origin from this process; any other, refused.
+ * @param {Record<string, string>} routes
+ */
+function routeOutbound(routes) {
+  return async (request) => {
+    const url = new URL(request.url);
+    const target = routes[url.origin];
+    if (!target) return new Response(`startServer: outbound fetch to ${url.origin} is not routed in this test`, { status: 502 });
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+    return fetch(new URL(url.pathname + url.search, target), { method: request.method, headers: request.headers, body, redirect: "manual" });
   };
 }
 

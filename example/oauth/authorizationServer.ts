@@ -8,6 +8,8 @@
  * - `/authorize`: the consent page;
  * - `POST /token` with `grant_type=client_credentials`: the configured service clients' grant
  *   (`clientCredentials.ts`), which also names itself in the metadata.
+ * - with `ENTERPRISE_IDP` set, `/token` also takes ID-JAGs from the enterprise identity providers it
+ *   names, with no consent page (`enterprise.ts`).
  *
  * The issuer is the origin the request came to (`https://<name>.<account>.workers.dev`, or your
  * domain), so the same code serves local development and a deployment; each origin gets its own
@@ -18,10 +20,11 @@
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { clientCredentials, type ServiceEnv, withClientCredentials } from "./clientCredentials.ts";
 import { type ConsentEnv, consent } from "./consent.ts";
+import { enterpriseAuthorization } from "./enterprise.ts";
 import { SCOPES } from "./server.ts";
 
 /** What the authorization server needs of the environment. */
-export type AuthorizationEnv = ConsentEnv & ServiceEnv & { OAUTH_KV: KVNamespace };
+export type AuthorizationEnv = ConsentEnv & ServiceEnv & { OAUTH_KV: KVNamespace; ENTERPRISE_IDP?: unknown };
 
 const AUTHORIZE_PATH = "/authorize";
 const TOKEN_PATH = "/token";
@@ -32,8 +35,8 @@ const MAX_ORIGINS = 8;
 
 const providers = new Map<string, OAuthAuthorizationServer<AuthorizationEnv>>();
 
-/** The authorization server whose issuer is `origin`, made on first use. */
-export function providerFor(origin: string): OAuthAuthorizationServer<AuthorizationEnv> {
+/** The authorization server whose issuer is `origin`, made on first use (configured from `env`). */
+export function providerFor(origin: string, env: AuthorizationEnv): OAuthAuthorizationServer<AuthorizationEnv> {
   let provider = providers.get(origin);
   if (!provider) {
     if (providers.size >= MAX_ORIGINS) providers.delete(providers.keys().next().value!);
@@ -52,6 +55,7 @@ export function providerFor(origin: string): OAuthAuthorizationServer<Authorizat
       allowPrivateUseRedirectUris: true,
       accessTokenTTL: 3600,
       refreshTokenTTL: 30 * 24 * 3600,
+      enterpriseManagedAuthorization: enterpriseAuthorization(env),
     });
     providers.set(origin, provider);
   }
@@ -63,13 +67,13 @@ export async function authorizationServer(request: Request, env: AuthorizationEn
   const url = new URL(request.url);
   switch (url.pathname) {
     case AUTHORIZE_PATH:
-      return consent(request, providerFor(url.origin).getOAuthApi(env), env);
+      return consent(request, providerFor(url.origin, env).getOAuthApi(env), env);
     case TOKEN_PATH:
-      return (await clientCredentials(request, env, () => providerFor(url.origin).getOAuthApi(env))) ?? providerFor(url.origin).fetch(request, env, ctx);
+      return (await clientCredentials(request, env, () => providerFor(url.origin, env).getOAuthApi(env))) ?? providerFor(url.origin, env).fetch(request, env, ctx);
     case AS_METADATA_PATH:
-      return withClientCredentials(await providerFor(url.origin).fetch(request, env, ctx), env);
+      return withClientCredentials(await providerFor(url.origin, env).fetch(request, env, ctx), env);
     case REGISTER_PATH:
-      return providerFor(url.origin).fetch(request, env, ctx);
+      return providerFor(url.origin, env).fetch(request, env, ctx);
     default:
       return undefined;
   }

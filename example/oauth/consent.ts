@@ -2,7 +2,7 @@
  * The authorization endpoint's page: one plain HTML form. `GET /authorize` checks the client's
  * request (the provider parses it: client, redirect URI, PKCE, resource) and shows who is asking,
  * where the answer goes and which scopes; submitting the form as it is approves, as the name it
- * shows (the user id of the grant). `POST /authorize` completes the grant and redirects to the
+ * shows (the grant's user id is made from it: `userIds.ts`). `POST /authorize` completes the grant and redirects to the
  * client with the code, `state` and `iss` (RFC 9207).
  *
  * The form is bound to the browser that loaded it (the provider's consent handle and its
@@ -14,6 +14,7 @@
  */
 import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { BASE_SCOPE, SCOPES } from "./server.ts";
+import { consentUserId } from "./userIds.ts";
 
 export interface ConsentEnv {
   /** When set, the form asks for it: a shared password in place of a login (`wrangler secret put CONSENT_PASSWORD`). */
@@ -74,8 +75,7 @@ async function decide(request: Request, helpers: OAuthHelpers, env: ConsentEnv):
     const approved = await helpers.approveConsent(request, handle);
     const { redirectTo } = await helpers.completeAuthorization({
       request: approved.request,
-      // The provider keeps `:` for itself in token and key names.
-      userId: encodeURIComponent(user),
+      userId: consentUserId(user),
       metadata: { approvedAt: new Date().toISOString() },
       scope: granted(approved.request.scope),
       props: { user },

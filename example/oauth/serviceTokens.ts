@@ -58,7 +58,7 @@ export async function issueServiceToken(env: ServiceTokenEnv, grant: { issuer: s
  * `verify` for a resource whose tokens are the provider's and service clients': a JWT is checked
  * here, anything else by `other` (the provider's tokens are opaque `user:grant:secret`).
  *
- * @example verify: withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin)))
+ * @example verify: withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin, env)))
  */
 export function withServiceTokens(other: TokenVerifier): TokenVerifier {
   return (token, resource, env) => (isJwt(token) ? verifyServiceToken(token, resource, env as ServiceTokenEnv) : other(token, resource, env));

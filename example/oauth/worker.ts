@@ -23,7 +23,7 @@ type Env = WorkerEnv & AuthorizationEnv;
 const mcp = createWorker(server, {
   authorization: oauth((env: Env) => ({
     // Service clients' tokens (client credentials) are JWTs of this Worker's own; the rest the provider's.
-    verify: withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin))),
+    verify: withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin, env))),
     // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
     resource: typeof env.MCP_RESOURCE === "string" && env.MCP_RESOURCE !== "" ? env.MCP_RESOURCE : undefined,
     scopesSupported: SCOPES,
