@@ -11,5 +11,6 @@ export { type DenoServer, serveDeno, type ServeDenoOptions } from "./serveDeno.t
 export { serveDenoStdio } from "./serveDenoStdio.ts";
 export type { BeforeStage, Route } from "../shared/routes/createRouter.ts";
 export { kvStore } from "./kvStore.ts";
+export { kvNamespace, type KvNamespace } from "../capabilities/oauth/deno/kvNamespace.ts";
 export { postgresStore, type PostgresStoreOptions } from "../node/postgresStore.ts";
 export { memoryStore, type Store } from "../shared/runtime/Store.ts";
