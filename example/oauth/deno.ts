@@ -1,0 +1,62 @@
+/**
+ * The OAuth example on Deno, every endpoint its Worker (`worker.ts`) has: the authorization server
+ * (`authorizationServer.ts`: the provider and the consent page) answers its own paths first, and
+ * durable-mcp the resource server everything else, each MCP request checked against its token.
+ * `npm run start:oauth:deno -- --port N [--kv PATH]` runs it.
+ *
+ * State: the provider's clients, grants and tokens in Deno KV (`kvNamespace`, keys under
+ * `["oauth"]`), in the same KV file as the sessions and homes (`--kv`, `KV_PATH`), or in memory
+ * with them. Two processes on one file share them, as two isolates share a KV namespace.
+ *
+ * What differs from the Worker: the authorization server's paths pass the Host and Origin checks
+ * that guard the MCP endpoints (on Workers it answers before them), so a browser page of another
+ * origin reaches `/token` or `/register` only from `ALLOWED_ORIGINS`; the consent form, which posts
+ * from this server's own origin, is allowed by adding that origin (from `MCP_RESOURCE`) to them.
+ * Client ID metadata documents are off (see `deno/workersOAuthProvider.ts`). Rate limits are
+ * counted in this process (or the store), as the Workers bindings do for a location.
+ *
+ * Deployed, set `MCP_RESOURCE` to the MCP endpoint's URL (the resource is taken from the request
+ * only on a loopback host) and `CONSENT_PASSWORD`, as for the Worker.
+ */
+import { oauth, providerVerifier } from "durable-mcp";
+import { kvNamespace, serveDeno } from "durable-mcp/deno";
+import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
+import server, { BASE_SCOPE, SCOPES } from "./server.ts";
+
+const env = Deno.env.toObject();
+const resource = env.MCP_RESOURCE || undefined;
+if (resource && env.ALLOWED_ORIGINS !== "*") env.ALLOWED_ORIGINS = [new URL(resource).origin, ...(env.ALLOWED_ORIGINS ?? "").split(",").filter(Boolean)].join(",");
+
+const kvPath = flag("kv") ?? env.KV_PATH;
+const kv = await Deno.openKv(kvPath ?? ":memory:");
+/** What the authorization server reads of its environment (on Workers, the Worker's `env`). */
+const authEnv = {
+  // The part of Workers KV the provider uses (`kvNamespace`); Workers' own type names the rest.
+  OAUTH_KV: kvNamespace(kv, ["oauth"]) as unknown as KVNamespace,
+  CONSENT_PASSWORD: env.CONSENT_PASSWORD,
+} satisfies AuthorizationEnv;
+/** The provider hands nothing to `waitUntil` today; should it, the promise runs on and its failure is logged, not left unhandled. */
+const ctx = {
+  waitUntil: (promise: Promise<unknown>) => void promise.catch((error) => console.error(JSON.stringify({ level: "error", event: "oauth.background", message: String(error) }))),
+  passThroughOnException() {},
+  props: {},
+} as unknown as ExecutionContext;
+
+const verify = providerVerifier((resource) => providerFor(new URL(resource).origin));
+
+await serveDeno(server, {
+  env,
+  before: [(request) => authorizationServer(request, authEnv, ctx)],
+  authorization: oauth({
+    verify: (token, resource) => verify(token, resource, authEnv),
+    resource,
+    scopesSupported: SCOPES,
+    requiredScopes: [BASE_SCOPE],
+    resourceName: "my-weather-server (OAuth example)",
+  }),
+});
+
+function flag(name: string): string | undefined {
+  const at = Deno.args.indexOf(`--${name}`);
+  return at >= 0 ? Deno.args[at + 1] : undefined;
+}
