@@ -78,7 +78,6 @@ export { oauth } from "../capabilities/oauth/oauth.ts";
 export type { Principal } from "./auth/Principal.ts";
 export type { TokenVerifier } from "../capabilities/oauth/TokenVerifier.ts";
 export { jwtVerifier, type JwtVerifierOptions } from "../capabilities/oauth/jwtVerifier.ts";
-export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "../capabilities/oauth/providerVerifier.ts";
 export type { RateLimits } from "../capabilities/oauth/OAuthGatekeeper.ts";
 export type { RateLimitPolicy } from "./auth/RateLimitPolicy.ts";
 export { rateLimits } from "../capabilities/oauth/rateLimits.ts";

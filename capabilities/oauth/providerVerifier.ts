@@ -11,6 +11,7 @@
  * @example
  * const authServer = new OAuthAuthorizationServer({ issuer, resources: [`${issuer}/mcp`], … });
  * createWorker(server, { authorization: oauth({ verify: providerVerifier(() => authServer) }) });
+ * // On Deno (durable-mcp/deno), the provider's KV namespace is `kvNamespace(kv)`: see example/oauth/deno.ts.
  */
 import type { Principal } from "../../shared/auth/Principal.ts";
 import type { TokenVerifier } from "./TokenVerifier.ts";

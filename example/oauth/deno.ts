@@ -5,8 +5,9 @@
  * `npm run start:oauth:deno -- --port N [--kv PATH]` runs it.
  *
  * State: the provider's clients, grants and tokens in Deno KV (`kvNamespace`, keys under
- * `["oauth"]`), in the same KV file as the sessions and homes (`--kv`, `KV_PATH`), or in memory
- * with them. Two processes on one file share them, as two isolates share a KV namespace.
+ * `["oauth"]`), in the same KV file as the sessions and homes (`--kv`, `KV_PATH`); without one, in
+ * memory (with `--store postgres://…` too: the namespace has no PostgreSQL adapter). Two
+ * processes on one file share them, as two isolates share a KV namespace.
  *
  * What differs from the Worker: the authorization server's paths pass the Host and Origin checks
  * that guard the MCP endpoints (on Workers it answers before them), so a browser page of another
@@ -18,8 +19,8 @@
  * Deployed, set `MCP_RESOURCE` to the MCP endpoint's URL (the resource is taken from the request
  * only on a loopback host) and `CONSENT_PASSWORD`, as for the Worker.
  */
-import { oauth, providerVerifier } from "durable-mcp";
-import { kvNamespace, serveDeno } from "durable-mcp/deno";
+import { oauth } from "durable-mcp";
+import { kvNamespace, providerVerifier, serveDeno } from "durable-mcp/deno";
 import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 

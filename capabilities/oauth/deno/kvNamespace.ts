@@ -87,7 +87,8 @@ interface Stored {
 
 /**
  * A Workers KV namespace whose entries live in `kv` under `prefix` (one namespace per prefix).
- * Several processes may share the database: each call is one Deno KV read or write.
+ * Several processes may share the database: `get`, `put` and `delete` are one Deno KV operation
+ * each, and `list` reads one range (the last writer of a name wins, as on Workers KV).
  */
 export function kvNamespace(kv: Deno.Kv, prefix: Deno.KvKey = ["kv-namespace"]): KvNamespace {
   const keyOf = (name: string): Deno.KvKey => [...prefix, checkedName(name)];
