@@ -26,7 +26,8 @@ import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 
 const env = Deno.env.toObject();
 const resource = env.MCP_RESOURCE || undefined;
-if (resource && env.ALLOWED_ORIGINS !== "*") env.ALLOWED_ORIGINS = [new URL(resource).origin, ...(env.ALLOWED_ORIGINS ?? "").split(",").filter(Boolean)].join(",");
+const own = originOf(resource);
+if (own && env.ALLOWED_ORIGINS?.trim() !== "*") env.ALLOWED_ORIGINS = [own, ...(env.ALLOWED_ORIGINS ?? "").split(",").filter((origin) => origin.trim() !== "")].join(",");
 
 const kvPath = flag("kv") ?? env.KV_PATH;
 const kv = await Deno.openKv(kvPath ?? ":memory:");
@@ -48,14 +49,24 @@ const verify = providerVerifier((resource) => providerFor(new URL(resource).orig
 await serveDeno(server, {
   env,
   before: [(request) => authorizationServer(request, authEnv, ctx)],
-  authorization: oauth({
+  // Read when the server starts, which refuses a malformed MCP_RESOURCE with one line that says so.
+  authorization: oauth(() => ({
     verify: (token, resource) => verify(token, resource, authEnv),
     resource,
     scopesSupported: SCOPES,
     requiredScopes: [BASE_SCOPE],
     resourceName: "my-weather-server (OAuth example)",
-  }),
+  })),
 });
+
+/** The origin of `url`; undefined for none or a malformed one (the resource server names that problem). */
+function originOf(url: string | undefined): string | undefined {
+  try {
+    return url === undefined ? undefined : new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
 
 function flag(name: string): string | undefined {
   const at = Deno.args.indexOf(`--${name}`);
