@@ -37,7 +37,7 @@ const authEnv = {
   OAUTH_KV: kvNamespace(kv, ["oauth"]) as unknown as KVNamespace,
   CONSENT_PASSWORD: env.CONSENT_PASSWORD,
 } satisfies AuthorizationEnv;
-/** The provider hands nothing to `waitUntil` today; should it, the promise runs on and its failure is logged, not left unhandled. */
+/** The provider's context, in place of the Worker's: what it hands `waitUntil` runs on, and its failure is logged, not left unhandled. */
 const ctx = {
   waitUntil: (promise: Promise<unknown>) => void promise.catch((error) => console.error(JSON.stringify({ level: "error", event: "oauth.background", message: String(error) }))),
   passThroughOnException() {},
