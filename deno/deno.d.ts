@@ -10,6 +10,7 @@ declare namespace Deno {
   const stdout: { writable: WritableStream<Uint8Array> };
   function exit(code?: number): never;
   function cwd(): string;
+  function readTextFile(path: string): Promise<string>;
   function addSignalListener(signal: "SIGINT" | "SIGTERM", handler: () => void): void;
 
   interface ServeHandlerInfo {

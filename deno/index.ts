@@ -11,5 +11,8 @@ export { type DenoServer, serveDeno, type ServeDenoOptions } from "./serveDeno.t
 export { serveDenoStdio } from "./serveDenoStdio.ts";
 export type { BeforeStage, Route } from "../shared/routes/createRouter.ts";
 export { kvStore } from "./kvStore.ts";
+// An authorization server in the process (`@cloudflare/workers-oauth-provider`): its KV namespace over Deno KV, and its tokens checked.
+export { kvNamespace, type KvNamespace } from "../capabilities/oauth/deno/kvNamespace.ts";
+export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "../capabilities/oauth/providerVerifier.ts";
 export { postgresStore, type PostgresStoreOptions } from "../node/postgresStore.ts";
 export { memoryStore, type Store } from "../shared/runtime/Store.ts";

@@ -44,6 +44,7 @@ const TWINS = {
   "test/runtime/testWorker.ts": { definition: "test/runtime/testServer.ts" },
   "example/webSocketWorker.ts": { deno: { main: "example/webSocketDeno.ts" } },
   "test/fixtures/auth/authWorker.ts": { deno: { main: "test/fixtures/auth/authDeno.ts" }, node: { main: "test/fixtures/auth/authNode.ts" } },
+  "example/oauth/worker.ts": { deno: { main: "example/oauth/deno.ts" } },
 };
 
 /** `{ definition }` or `{ main }` for `runtime`'s twin of `entry`. */

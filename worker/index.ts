@@ -19,4 +19,4 @@
  */
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
-export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "../capabilities/oauth/durable/providerVerifier.ts";
+export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "../capabilities/oauth/providerVerifier.ts";

@@ -3,9 +3,9 @@
  * whole flow with its own OAuth support — discovery from the 401, dynamic registration, the
  * consent form submitted as a person would (`headlessOAuth.ts`), code + PKCE S256, the token —
  * then lists and calls tools, and refreshes when its access token stops working. The official
- * referee's authorization-server scenarios run against it too. Workerd only:
- * the authorization server is `@cloudflare/workers-oauth-provider`, which keeps its grants in a
- * Workers KV namespace (miniflare simulates it, and the example's rate-limiting bindings).
+ * referee's authorization-server scenarios run against it too. On workerd (miniflare simulates
+ * the provider's KV namespace and the example's rate-limiting bindings) and on Deno
+ * (`example/oauth/deno.ts`: the same provider, its grants in Deno KV).
  */
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -20,7 +20,10 @@ import { sendUntilRefused } from "../support/testIssuer.ts";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 beforeAll(async () => {
-  server = await startServer({ entry: "example/oauth/worker.ts", config: "example/oauth/wrangler.toml", vars: { LOG_LEVEL: "error" } });
+  // On Deno the address rate limits count is the socket's peer, 127.0.0.1 for every request here: as
+  // behind a proxy, the server reads it from the header the tests send, which on Workers is the edge's.
+  const proxied: Record<string, string> = process.env.RUNTIME === "deno" ? { TRUST_PROXY: "cf-connecting-ip" } : {};
+  server = await startServer({ entry: "example/oauth/worker.ts", config: "example/oauth/wrangler.toml", vars: { LOG_LEVEL: "error", ...proxied } });
 });
 afterAll(() => server?.dispose());
 
@@ -107,7 +110,7 @@ describe("the OAuth example with the SDK clients", () => {
     await stepped.close();
   });
 
-  it("counts unauthenticated requests per address through the Workers rate-limiting binding (120 per 60 s)", async () => {
+  it("counts unauthenticated requests per address (120 per 60 s): through the Workers rate-limiting binding, or in the Deno process", async () => {
     const anonymous = () => postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: { "content-type": "application/json", accept: BOTH, "cf-connecting-ip": "198.51.100.77" } });
     // The binding's window is the platform's (miniflare's: fixed minutes, counted from the epoch),
     // so the sends may straddle two windows: up to 120 in the first, then 121 in the next reach

@@ -28,7 +28,10 @@ describe("entry points", () => {
   it("resolve to the same sources in tsconfig and deno.json, and to the Workers variants in the wrangler configs", () => {
     const paths = Object.fromEntries(Object.entries(json("tsconfig.json").compilerOptions.paths as Record<string, string[]>).map(([name, [path]]) => [name, path]));
     expect(paths).toEqual(fromSource);
-    expect(json("deno.json").imports).toEqual(fromSource);
+    const { "@cloudflare/workers-oauth-provider": provider, ...entries } = json("deno.json").imports;
+    expect(entries).toEqual(fromSource);
+    // Besides the entry points, one mapping for the OAuth example on Deno: the provider through its loader.
+    expect(provider).toBe("./example/oauth/deno/workersOAuthProvider.ts");
     expect(fromWorkersSource["durable-mcp"]).toBe("./worker/root.ts");
     for (const [config, whole] of WRANGLER_CONFIGS) {
       const alias: Record<string, string> = unstable_readConfig({ config: join(ROOT, config) }).alias ?? {};

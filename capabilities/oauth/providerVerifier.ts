@@ -1,8 +1,9 @@
 /**
  * A `TokenVerifier` for access tokens issued by `@cloudflare/workers-oauth-provider` running as
- * the authorization server in the same Worker (its `OAuthAuthorizationServer`), or reached over a
- * Service Binding: the provider looks the token up in its KV namespace, checks that it was issued
- * for this resource (RFC 8707 audience) and has not expired, and decrypts the grant's props.
+ * the authorization server in the same server (its `OAuthAuthorizationServer`: in the Worker, or
+ * in a Deno process with its KV namespace over Deno KV), or reached over a Service Binding: the
+ * provider looks the token up in its KV namespace, checks that it was issued for this resource
+ * (RFC 8707 audience) and has not expired, and decrypts the grant's props.
  *
  * Typed by shape, not by import, so the package does not depend on the provider: anything with
  * its `validateToken(resource, token, env)` will do.
@@ -10,9 +11,10 @@
  * @example
  * const authServer = new OAuthAuthorizationServer({ issuer, resources: [`${issuer}/mcp`], … });
  * createWorker(server, { authorization: oauth({ verify: providerVerifier(() => authServer) }) });
+ * // On Deno (durable-mcp/deno), the provider's KV namespace is `kvNamespace(kv)`: see example/oauth/deno.ts.
  */
-import type { Principal } from "../../../shared/auth/Principal.ts";
-import type { TokenVerifier } from "../TokenVerifier.ts";
+import type { Principal } from "../../shared/auth/Principal.ts";
+import type { TokenVerifier } from "./TokenVerifier.ts";
 
 /** What the provider's `validateToken` resolves with (its `ValidatedAccessToken`). */
 export interface ValidatedToken {
