@@ -76,9 +76,9 @@ export default defineConfig({
           isolate: false,
           // test/deno: what only Deno has (tasks shared by processes on one KV file).
           include: ["test/e2e/**/*.test.ts", "test/deno/**/*.test.ts"],
-          // serviceClients: its erasing fixture has no Deno twin yet; rateLimitBinding: a Workers binding; checkBroken: the
-          // check's probes against proxies, the same whatever runtime is behind them (check.test.ts runs here).
-          exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/serviceClients.test.ts", "test/e2e/rateLimitBinding.test.ts", "test/e2e/checkBroken.test.ts"],
+          // rateLimitBinding: a Workers binding; checkBroken: the check's probes against proxies, the same whatever runtime
+          // is behind them (check.test.ts runs here).
+          exclude: ["test/e2e/stdio.test.ts", "test/e2e/nodeStdio.test.ts", "test/e2e/brokenDefinition.test.ts", "test/e2e/rateLimitBinding.test.ts", "test/e2e/checkBroken.test.ts"],
           environment: "node",
           env: { RUNTIME: "deno" },
           // Every server on a KV file of its own (test/deno/kvStoreSetup.ts), as a deployment on KV runs.
@@ -98,8 +98,8 @@ export default defineConfig({
           isolate: false,
           // test/node: what only Node has (its request timeout and connections per address).
           include: ["test/e2e/**/*.test.ts", "test/node/**/*.test.ts"],
-          // As for Deno, and: webSocket: its entry is Workers' and Deno's; oauthExample: its authorization
-          // server keeps its grants in a KV namespace, which Node has no adapter for. The restart tests run on
+          // As for Deno, and: webSocket: its entry is Workers' and Deno's; oauthExample, serviceClients, enterpriseSignIn:
+          // the example's authorization server keeps its grants in a KV namespace, which Node has no adapter for. The restart tests run on
           // PostgreSQL (a cluster of the run's own, test/node/postgresSetup.ts).
           exclude: [
             "test/e2e/stdio.test.ts",

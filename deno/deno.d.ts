@@ -52,3 +52,8 @@ declare namespace Deno {
   }
   function openKv(path?: string): Promise<Kv>;
 }
+
+/** Deno's: whether this module is the one the process was started with. */
+interface ImportMeta {
+  readonly main: boolean;
+}

@@ -45,6 +45,7 @@ const TWINS = {
   "example/webSocketWorker.ts": { deno: { main: "example/webSocketDeno.ts" } },
   "test/fixtures/auth/authWorker.ts": { deno: { main: "test/fixtures/auth/authDeno.ts" }, node: { main: "test/fixtures/auth/authNode.ts" } },
   "example/oauth/worker.ts": { deno: { main: "example/oauth/deno.ts" } },
+  "test/fixtures/oauth/erasingWorker.ts": { deno: { main: "test/fixtures/oauth/erasingDeno.ts" } },
 };
 
 /** `{ definition }` or `{ main }` for `runtime`'s twin of `entry`. */

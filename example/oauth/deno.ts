@@ -18,51 +18,60 @@
  *
  * Deployed, set `MCP_RESOURCE` to the MCP endpoint's URL (the resource is taken from the request
  * only on a loopback host) and `CONSENT_PASSWORD`, as for the Worker.
+ *
+ * Run as the main module it serves; imported, `serveOAuthExample(routes)` serves it with routes of
+ * the importer's own beside it (as a Worker wraps the example's `fetch`).
  */
 import { oauth } from "durable-mcp";
-import { kvNamespace, providerVerifier, serveDeno } from "durable-mcp/deno";
+import { type DenoServer, kvNamespace, providerVerifier, type Route, serveDeno } from "durable-mcp/deno";
 import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 import { withServiceTokens } from "./serviceTokens.ts";
 
-const env = Deno.env.toObject();
-const resource = env.MCP_RESOURCE || undefined;
-const own = originOf(resource);
-if (own && env.ALLOWED_ORIGINS?.trim() !== "*") env.ALLOWED_ORIGINS = [own, ...(env.ALLOWED_ORIGINS ?? "").split(",").filter((origin) => origin.trim() !== "")].join(",");
+/** Serves the example, with `routes` of the caller's own tried before the MCP routes. */
+export async function serveOAuthExample(routes: readonly Route<Record<string, string>>[] = []): Promise<DenoServer> {
+  const env = Deno.env.toObject();
+  const resource = env.MCP_RESOURCE || undefined;
+  const own = originOf(resource);
+  if (own && env.ALLOWED_ORIGINS?.trim() !== "*") env.ALLOWED_ORIGINS = [own, ...(env.ALLOWED_ORIGINS ?? "").split(",").filter((origin) => origin.trim() !== "")].join(",");
 
-const kvPath = flag("kv") ?? env.KV_PATH;
-const kv = await Deno.openKv(kvPath ?? ":memory:");
-/** What the authorization server reads of its environment (on Workers, the Worker's `env`). */
-const authEnv = {
-  // The part of Workers KV the provider uses (`kvNamespace`); Workers' own type names the rest.
-  OAUTH_KV: kvNamespace(kv, ["oauth"]) as unknown as KVNamespace,
-  CONSENT_PASSWORD: env.CONSENT_PASSWORD,
-  ENTERPRISE_IDP: env.ENTERPRISE_IDP,
-  SERVICE_CLIENTS: env.SERVICE_CLIENTS,
-  REQUEST_STATE_SECRET: env.REQUEST_STATE_SECRET,
-} satisfies AuthorizationEnv;
-/** The provider's context, in place of the Worker's: what it hands `waitUntil` runs on, and its failure is logged, not left unhandled. */
-const ctx = {
-  waitUntil: (promise: Promise<unknown>) => void promise.catch((error) => console.error(JSON.stringify({ level: "error", event: "oauth.background", message: String(error) }))),
-  passThroughOnException() {},
-  props: {},
-} as unknown as ExecutionContext;
+  const kvPath = flag("kv") ?? env.KV_PATH;
+  const kv = await Deno.openKv(kvPath ?? ":memory:");
+  /** What the authorization server reads of its environment (on Workers, the Worker's `env`). */
+  const authEnv = {
+    // The part of Workers KV the provider uses (`kvNamespace`); Workers' own type names the rest.
+    OAUTH_KV: kvNamespace(kv, ["oauth"]) as unknown as KVNamespace,
+    CONSENT_PASSWORD: env.CONSENT_PASSWORD,
+    ENTERPRISE_IDP: env.ENTERPRISE_IDP,
+    SERVICE_CLIENTS: env.SERVICE_CLIENTS,
+    REQUEST_STATE_SECRET: env.REQUEST_STATE_SECRET,
+  } satisfies AuthorizationEnv;
+  /** The provider's context, in place of the Worker's: what it hands `waitUntil` runs on, and its failure is logged, not left unhandled. */
+  const ctx = {
+    waitUntil: (promise: Promise<unknown>) => void promise.catch((error) => console.error(JSON.stringify({ level: "error", event: "oauth.background", message: String(error) }))),
+    passThroughOnException() {},
+    props: {},
+  } as unknown as ExecutionContext;
 
-// Service clients' tokens (client credentials) are JWTs of this server's own; the rest the provider's.
-const verify = withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin, authEnv)));
+  // Service clients' tokens (client credentials) are JWTs of this server's own; the rest the provider's.
+  const verify = withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin, authEnv)));
 
-await serveDeno(server, {
-  env,
-  before: [(request) => authorizationServer(request, authEnv, ctx)],
-  // Read when the server starts, which refuses a malformed MCP_RESOURCE with one line that says so.
-  authorization: oauth(() => ({
-    verify: (token, resource) => verify(token, resource, authEnv),
-    resource,
-    scopesSupported: SCOPES,
-    requiredScopes: [BASE_SCOPE],
-    resourceName: "my-weather-server (OAuth example)",
-  })),
-});
+  return await serveDeno(server, {
+    env,
+    routes,
+    before: [(request) => authorizationServer(request, authEnv, ctx)],
+    // Read when the server starts, which refuses a malformed MCP_RESOURCE with one line that says so.
+    authorization: oauth(() => ({
+      verify: (token, resource) => verify(token, resource, authEnv),
+      resource,
+      scopesSupported: SCOPES,
+      requiredScopes: [BASE_SCOPE],
+      resourceName: "my-weather-server (OAuth example)",
+    })),
+  });
+}
+
+if (import.meta.main) await serveOAuthExample();
 
 /** The origin of `url`; undefined for none or a malformed one (the resource server names that problem). */
 function originOf(url: string | undefined): string | undefined {

@@ -9,9 +9,8 @@
  * The clients are registered at the authorization server first (dynamic registration), then the
  * server restarts on the same storage with `ENTERPRISE_IDP` naming the one allowed: that is how an
  * operator does it. The identity provider's https origin is routed to loopback by `startServer`'s
- * `outbound` (workerd and Deno). Workerd only for now, because the example's authorization server
- * keeps its grants in a Workers KV namespace: once the example has a Deno twin (startServer's
- * TWINS), this file runs with RUNTIME=deno as it is (take it out of contract-deno's exclude).
+ * `outbound`. Runs on workerd and on Deno (contract-deno: the example's Deno entry, its grants in
+ * Deno KV); not on Node, which has no KV namespace for the authorization server.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -6,11 +6,9 @@
  * are not seen, and `deleteUserData` for it erases it); every refusal of the token endpoint by raw
  * HTTP, with the status, error and headers RFC 6749 §5.2, RFC 7523 and RFC 8707 name.
  *
- * Workerd (the example's authorization server keeps its state in a Workers KV namespace).
- * Written for any runtime: everything goes over HTTP to `server.url`, the erasure through the
- * fixture's route (`test/fixtures/oauth/erasingWorker.ts`), so with RUNTIME=deno it runs once
- * startServer knows a Deno twin of that fixture (the example's Deno entry, and a route calling
- * `server.deleteUserData`).
+ * Workerd and Deno (contract-deno): everything goes over HTTP to `server.url`, the erasure through
+ * the fixture's route (`test/fixtures/oauth/erasingWorker.ts`, on Deno `erasingDeno.ts`). Not on
+ * Node, which has no KV namespace for the example's authorization server.
  */
 import { ClientCredentialsProvider as ModernClientCredentials, Client as ModernClient, PrivateKeyJwtProvider, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
