@@ -5,7 +5,8 @@
  * - `/.well-known/oauth-authorization-server`, `/token` (issue, refresh, revoke) and `/register`
  *   (dynamic client registration): the provider, which also accepts client ID metadata documents
  *   (the client ID is an HTTPS URL), requires PKCE S256 and sends RFC 9207 `iss`;
- * - `/authorize`: the consent page.
+ * - `/authorize`: the consent page;
+ * - DPoP-bound tokens for clients that send a proof to `/token` (`dpopTokens.ts`).
  *
  * The issuer is the origin the request came to (`https://<name>.<account>.workers.dev`, or your
  * domain), so the same code serves local development and a deployment; each origin gets its own
@@ -15,6 +16,7 @@
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { type ConsentEnv, consent } from "./consent.ts";
+import { bindToDpopKey, dpopTokenEndpoint, withDpopMetadata } from "./dpopTokens.ts";
 import { SCOPES } from "./server.ts";
 
 /** What the authorization server needs of the environment. */
@@ -49,6 +51,7 @@ export function providerFor(origin: string): OAuthAuthorizationServer<Authorizat
       allowPrivateUseRedirectUris: true,
       accessTokenTTL: 3600,
       refreshTokenTTL: 30 * 24 * 3600,
+      tokenExchangeCallback: (options) => bindToDpopKey(options, providerFor(origin).getOAuthApi(options.env)),
     });
     providers.set(origin, provider);
   }
@@ -62,8 +65,10 @@ export async function authorizationServer(request: Request, env: AuthorizationEn
     case AUTHORIZE_PATH:
       return consent(request, providerFor(url.origin).getOAuthApi(env), env);
     case TOKEN_PATH:
-    case REGISTER_PATH:
+      return dpopTokenEndpoint(request, env, (withKey) => providerFor(url.origin).fetch(request, withKey, ctx));
     case AS_METADATA_PATH:
+      return withDpopMetadata(await providerFor(url.origin).fetch(request, env, ctx));
+    case REGISTER_PATH:
       return providerFor(url.origin).fetch(request, env, ctx);
     default:
       return undefined;

@@ -5,7 +5,8 @@
  * (`htm`) and URL (`htu`, without query or fragment), were issued within the proof window (`iat`,
  * either side of now), carry a `jti`, and, beside an access token, its hash (`ath`). The answer is
  * the key's thumbprint (RFC 7638) and the `jti`, for the caller to hold against the token's
- * `cnf.jkt` and the replay store.
+ * `cnf.jkt` and the replay store. The same check serves an authorization server's token endpoint,
+ * where the proof comes with no token.
  *
  * Not here: whether the token is bound to that key, or the `jti` was seen before (the caller,
  * `DpopReplayStore`); server nonces (§8, §9: not asked for).
@@ -30,8 +31,11 @@ export interface ProofExpectations {
   method: string;
   /** The URL the proof must name: the request's, on the resource's origin (see `OAuthResourceServer`). */
   url: string;
-  /** The access token presented with the proof; its SHA-256 must be the proof's `ath`. */
-  accessToken: string;
+  /**
+   * The access token presented with the proof; its SHA-256 must be the proof's `ath`. Absent at an
+   * authorization server's token endpoint, where the proof comes with no token (RFC 9449 §5).
+   */
+  accessToken?: string;
   /** Algorithms accepted, all asymmetric. */
   algorithms: readonly string[];
   /** Now, in ms since the epoch. Default: the clock. */
@@ -72,7 +76,7 @@ export async function checkDpopProof(proof: string, expected: ProofExpectations)
   if (typeof jti !== "string" || jti === "" || jti.length > MAX_JTI_CHARS) return { ok: false, reason: `The DPoP proof's "jti" must be a string of 1 to ${MAX_JTI_CHARS} characters` };
   if (htm !== expected.method) return { ok: false, reason: `The DPoP proof's "htm" must be this request's method, ${expected.method}` };
   if (typeof htu !== "string" || !sameTarget(htu, expected.url)) return { ok: false, reason: `The DPoP proof's "htu" must be this request's URL, ${expected.url}` };
-  if (ath !== (await accessTokenHash(expected.accessToken))) return { ok: false, reason: 'The DPoP proof\'s "ath" is not the hash of the access token it came with' };
+  if (expected.accessToken !== undefined && ath !== (await accessTokenHash(expected.accessToken))) return { ok: false, reason: 'The DPoP proof\'s "ath" is not the hash of the access token it came with' };
   return { ok: true, thumbprint: await calculateJwkThumbprint(jwk, "sha256"), jti };
 }
 
