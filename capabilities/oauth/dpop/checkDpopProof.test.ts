@@ -45,6 +45,13 @@ describe("checkDpopProof", () => {
     expect(checked).toEqual({ ok: true, thumbprint: session.thumbprint, jti: expect.any(String) });
   });
 
+  it("at a token endpoint, where no token comes with the proof, checks all but ath", async () => {
+    const atToken = { method: "POST", url: "https://auth.example.com/token", algorithms: ALGORITHMS };
+    const value = await session.buildProof({ htm: "POST", htu: "https://auth.example.com/token" });
+    expect(await checkDpopProof(value, atToken)).toEqual({ ok: true, thumbprint: session.thumbprint, jti: expect.any(String) });
+    expect(await checkDpopProof(await session.buildProof({ htm: "POST", htu: URL_ }), atToken)).toMatchObject({ ok: false, reason: expect.stringMatching(/"htu"/) });
+  });
+
   it("compares htu after normalization, ignoring query and fragment (RFC 9449 §4.3)", async () => {
     for (const htu of ["https://MCP.example.com:443/mcp", `${URL_}?a=b`, `${URL_}#x`]) {
       expect((await checkDpopProof(await proof({ claims: { htu } }), expected)).ok, htu).toBe(true);
