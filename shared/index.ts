@@ -81,10 +81,7 @@ export { jwtVerifier, type JwtVerifierOptions } from "../capabilities/oauth/jwtV
 export type { RateLimits } from "../capabilities/oauth/OAuthGatekeeper.ts";
 export type { RateLimitPolicy } from "./auth/RateLimitPolicy.ts";
 export { rateLimits } from "../capabilities/oauth/rateLimits.ts";
-// DPoP (RFC 9449): `AuthorizationOptions.dpop` on the resource server; the proof check and replay store for an authorization server's token endpoint
-export type { DpopOptions } from "../capabilities/oauth/dpop/DpopGuard.ts";
-export { checkDpopProof, DEFAULT_DPOP_ALGORITHMS, PROOF_LIFETIME_MS, type ProofCheck, type ProofExpectations } from "../capabilities/oauth/dpop/checkDpopProof.ts";
-export { DpopReplayStore } from "../capabilities/oauth/dpop/DpopReplayStore.ts";
+export type { DpopOptions } from "../capabilities/oauth/DpopGuard.ts";
 
 // Errors: a protocol error a handler throws (`McpError.invalidParams("…")`; codes in `durable-mcp/protocol`)
 export { McpError } from "./errors/McpError.ts";

@@ -20,3 +20,6 @@
 export { createWorker, type McpWorker, type WorkerEnv } from "./createWorker.ts";
 export type { BeforeStage, Route, RouterOptions } from "../shared/routes/createRouter.ts";
 export { providerVerifier, type ProviderVerifierOptions, type TokenValidator, type ValidatedToken } from "../capabilities/oauth/durable/providerVerifier.ts";
+// DPoP at the token endpoint of an authorization server in the same Worker: the resource server's own proof check and replay store.
+export { checkDpopProof } from "../capabilities/oauth/checkDpopProof.ts";
+export { DpopReplayStore } from "../capabilities/oauth/DpopReplayStore.ts";

@@ -40,8 +40,8 @@ import { lacking } from "../../shared/auth/grants.ts";
 import type { Principal } from "../../shared/auth/Principal.ts";
 import type { ResourceServer } from "../../shared/auth/ResourceServer.ts";
 import { canonicalResource, isLoopbackHost, metadataPaths, protectedResourceMetadata } from "./protectedResource.ts";
-import { type DpopOptions, type DpopRefusal, DpopGuard } from "./dpop/DpopGuard.ts";
-import { type DpopError, dpopChallenge } from "./dpop/dpopChallenge.ts";
+import { type DpopOptions, type DpopRefusal, DpopGuard } from "./DpopGuard.ts";
+import { type DpopError, dpopChallenge } from "./dpopChallenge.ts";
 import { type AccessCredential, readBearerToken } from "./readBearerToken.ts";
 import type { TokenVerifier } from "./TokenVerifier.ts";
 

@@ -8,7 +8,7 @@
  * Returns the token and its scheme, `undefined` when the request carries none (the caller answers
  * 401 with a challenge and no error code), or a refusal: 400 `invalid_request` (RFC 6750 §3.1).
  *
- * Not here: whether the token is any good (the verifier), the proof (`dpop/`).
+ * Not here: whether the token is any good (the verifier), the proof (`DpopGuard`).
  */
 import { type Checked, passed, refused } from "../../shared/errors/Checked.ts";
 import { ErrorCode } from "../../shared/errors/errorCodes.ts";

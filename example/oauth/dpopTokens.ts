@@ -16,7 +16,7 @@
  * Not here: server nonces (§8: not asked for); the `dpop_jkt` authorization request parameter (§10).
  */
 import { GrantType, OAuthError, type OAuthHelpers, type TokenExchangeCallbackOptions, type TokenExchangeCallbackResult } from "@cloudflare/workers-oauth-provider";
-import { checkDpopProof, DEFAULT_DPOP_ALGORITHMS, DpopReplayStore, PROOF_LIFETIME_MS } from "durable-mcp";
+import { checkDpopProof, DpopReplayStore } from "durable-mcp/cloudflare";
 
 /** Where one token request's proof key rides to the callback: on a copy of that request's environment, under a key no binding can have. */
 const PROOF_KEY = Symbol("DPoP proof key thumbprint");
@@ -26,8 +26,11 @@ const REFRESH_KEY_PROP = "dpopRefreshJkt";
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const NO_STORE = { "cache-control": "no-store" };
 
+/** The proof algorithms this server takes, named in its metadata. */
+const PROOF_ALGORITHMS = ["ES256", "EdDSA"];
+
 /** The proofs this isolate accepted at `/token`, per key: each is good for one token request. */
-const replays = new DpopReplayStore({ lifetimeMs: PROOF_LIFETIME_MS });
+const replays = new DpopReplayStore();
 
 /**
  * The token endpoint's answer: without a `DPoP` header, the provider's as it is; with one, a proof
@@ -39,7 +42,7 @@ export async function dpopTokenEndpoint<E extends object>(request: Request, env:
   if (proof === null) return issue(env);
   if (!COMPACT_JWS.test(proof)) return invalidProof("The request must carry exactly one DPoP header, a compact JWS");
   const url = new URL(request.url);
-  const checked = await checkDpopProof(proof, { method: request.method, url: `${url.origin}${url.pathname}`, algorithms: DEFAULT_DPOP_ALGORITHMS });
+  const checked = await checkDpopProof(proof, { method: request.method, url: `${url.origin}${url.pathname}`, algorithms: PROOF_ALGORITHMS });
   if (!checked.ok) return invalidProof(checked.reason);
   const used = replays.use(checked.thumbprint, checked.jti);
   if (!used.ok) {
@@ -78,7 +81,7 @@ export async function withDpopMetadata(response: Response): Promise<Response> {
   const document = (await response.json()) as Record<string, unknown>;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return Response.json({ ...document, dpop_signing_alg_values_supported: [...DEFAULT_DPOP_ALGORITHMS] }, { status: response.status, headers });
+  return Response.json({ ...document, dpop_signing_alg_values_supported: PROOF_ALGORITHMS }, { status: response.status, headers });
 }
 
 function invalidProof(description: string): Response {

@@ -197,7 +197,7 @@ describe("the OAuth example with DPoP-bound tokens", () => {
 
   it("names the proof algorithms in the authorization server's metadata", async () => {
     const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
-    expect(metadata.dpop_signing_alg_values_supported).toEqual(["ES256", "ES384", "EdDSA", "PS256", "RS256"]);
+    expect(metadata.dpop_signing_alg_values_supported).toEqual(["ES256", "EdDSA"]);
   });
 
   it("v2 with dpop(): completes the flow, gets token_type DPoP, calls whoami; the token alone is refused, and its refresh is bound to the key", async () => {

@@ -6,7 +6,7 @@
  *
  * Not here: which error applies (`OAuthResourceServer`), the `Bearer` challenge beside it.
  */
-import { printable, quotedParams } from "../bearerChallenge.ts";
+import { printable, quotedParams } from "./bearerChallenge.ts";
 
 /** RFC 9449 §7.1 and RFC 6750 §3.1 error codes a DPoP challenge carries. */
 export type DpopError = "invalid_dpop_proof" | "invalid_token" | "invalid_request" | "insufficient_scope";

@@ -36,8 +36,8 @@ export interface ProofExpectations {
    * authorization server's token endpoint, where the proof comes with no token (RFC 9449 §5).
    */
   accessToken?: string;
-  /** Algorithms accepted, all asymmetric. */
-  algorithms: readonly string[];
+  /** Algorithms accepted, all asymmetric. Default: ES256, ES384, EdDSA, PS256, RS256. */
+  algorithms?: readonly string[];
   /** Now, in ms since the epoch. Default: the clock. */
   now?: number;
 }
@@ -51,7 +51,7 @@ export function asymmetricOnly(algorithms: readonly string[]): boolean {
 
 /**
  * @example
- * const checked = await checkDpopProof(request.headers.get("dpop")!, { method: "POST", url: "https://mcp.example.com/mcp", accessToken, algorithms: ["ES256"] });
+ * const checked = await checkDpopProof(request.headers.get("dpop")!, { method: "POST", url: "https://mcp.example.com/mcp", accessToken });
  * if (checked.ok && checked.thumbprint === principal.keyThumbprint) …
  */
 export async function checkDpopProof(proof: string, expected: ProofExpectations): Promise<ProofCheck> {
@@ -61,7 +61,7 @@ export async function checkDpopProof(proof: string, expected: ProofExpectations)
   try {
     const verified = await jwtVerify(proof, EmbeddedJWK, {
       typ: "dpop+jwt",
-      algorithms: [...expected.algorithms],
+      algorithms: [...(expected.algorithms ?? DEFAULT_DPOP_ALGORITHMS)],
       maxTokenAge: PROOF_MAX_AGE_SECONDS,
       clockTolerance: PROOF_CLOCK_SKEW_SECONDS,
       currentDate: expected.now === undefined ? undefined : new Date(expected.now),

@@ -12,9 +12,9 @@
  *
  * Not here: the token itself (the verifier), the challenge and status (`OAuthResourceServer`).
  */
-import type { Principal } from "../../../shared/auth/Principal.ts";
-import type { AccessCredential } from "../readBearerToken.ts";
-import { asymmetricOnly, checkDpopProof, DEFAULT_DPOP_ALGORITHMS, PROOF_LIFETIME_MS } from "./checkDpopProof.ts";
+import type { Principal } from "../../shared/auth/Principal.ts";
+import type { AccessCredential } from "./readBearerToken.ts";
+import { asymmetricOnly, checkDpopProof, DEFAULT_DPOP_ALGORITHMS } from "./checkDpopProof.ts";
 import type { DpopError } from "./dpopChallenge.ts";
 import { DpopReplayStore } from "./DpopReplayStore.ts";
 
@@ -36,7 +36,7 @@ export class DpopGuard {
   readonly #replays: DpopReplayStore;
 
   /** @throws TypeError at startup for an algorithm list that is empty or names a symmetric algorithm or `none`. */
-  constructor(options: DpopOptions = {}, replays = new DpopReplayStore({ lifetimeMs: PROOF_LIFETIME_MS })) {
+  constructor(options: DpopOptions = {}, replays = new DpopReplayStore()) {
     this.required = options.required ?? false;
     this.algorithms = [...(options.algorithms ?? DEFAULT_DPOP_ALGORITHMS)];
     if (!asymmetricOnly(this.algorithms)) throw new TypeError(`dpop.algorithms must name asymmetric JWS algorithms only (RFC 9449 §11.6), got ${JSON.stringify(this.algorithms)}`);

@@ -15,6 +15,7 @@
  *
  * Not here: the proof itself (`checkDpopProof`).
  */
+import { PROOF_LIFETIME_MS } from "./checkDpopProof.ts";
 
 /** Proofs remembered per principal: more than the per-principal rate limit lets through in one proof lifetime. */
 export const MAX_PROOFS_PER_PRINCIPAL = 1_000;
@@ -24,8 +25,8 @@ export const MAX_PROOFS_TOTAL = 20_000;
 export type ReplayCheck = { ok: true } | { ok: false; replayed: true } | { ok: false; replayed: false; whose: "principal" | "server"; retryAfterSeconds: number };
 
 export interface ReplayStoreOptions {
-  /** How long each `jti` is kept, in ms: the longest a proof stays acceptable. */
-  lifetimeMs: number;
+  /** How long each `jti` is kept, in ms: the longest a proof stays acceptable. Default: `checkDpopProof`'s window, two minutes. */
+  lifetimeMs?: number;
   maxPerPrincipal?: number;
   maxTotal?: number;
   /** The clock, in ms since the epoch (tests move it by hand). */
@@ -41,8 +42,8 @@ export class DpopReplayStore {
   readonly #maxTotal: number;
   readonly #now: () => number;
 
-  constructor(options: ReplayStoreOptions) {
-    this.#lifetimeMs = options.lifetimeMs;
+  constructor(options: ReplayStoreOptions = {}) {
+    this.#lifetimeMs = options.lifetimeMs ?? PROOF_LIFETIME_MS;
     this.#maxPerPrincipal = options.maxPerPrincipal ?? MAX_PROOFS_PER_PRINCIPAL;
     this.#maxTotal = options.maxTotal ?? MAX_PROOFS_TOTAL;
     this.#now = options.now ?? Date.now;

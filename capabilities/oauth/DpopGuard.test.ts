@@ -4,9 +4,9 @@
  */
 import { DpopSession } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "../../../shared/auth/Principal.ts";
-import { OAuthResourceServer } from "../OAuthResourceServer.ts";
-import type { TokenVerifier } from "../TokenVerifier.ts";
+import type { Principal } from "../../shared/auth/Principal.ts";
+import { OAuthResourceServer } from "./OAuthResourceServer.ts";
+import type { TokenVerifier } from "./TokenVerifier.ts";
 import { DpopGuard } from "./DpopGuard.ts";
 import { DpopReplayStore } from "./DpopReplayStore.ts";
 
