@@ -50,7 +50,8 @@ export async function dpopTokenEndpoint<E extends object>(request: Request, env:
     return Response.json({ error: "temporarily_unavailable", error_description: "Too many DPoP proofs at once" }, { status: 503, headers: { ...NO_STORE, "retry-after": String(used.retryAfterSeconds) } });
   }
   const response = await issue({ ...env, [PROOF_KEY]: checked.thumbprint });
-  if (!response.ok) return response;
+  // Errors, and a revocation's empty answer, go out as the provider gave them.
+  if (!response.ok || !/json/i.test(response.headers.get("content-type") ?? "")) return response;
   const body = (await response.json()) as Record<string, unknown>;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
@@ -65,7 +66,10 @@ export async function dpopTokenEndpoint<E extends object>(request: Request, env:
  */
 export async function bindToDpopKey(options: TokenExchangeCallbackOptions<object>, helpers: OAuthHelpers): Promise<TokenExchangeCallbackResult> {
   const jkt = (options.env as { [PROOF_KEY]?: string })[PROOF_KEY];
-  const { [REFRESH_KEY_PROP]: refreshJkt, ...props } = (options.props ?? {}) as Record<string, unknown>;
+  const refreshJkt = (options.props as Record<string, unknown> | undefined)?.[REFRESH_KEY_PROP];
+  // No proof, and a grant bound to no key: the props stay as they are.
+  if (jkt === undefined && refreshJkt === undefined) return {};
+  const { [REFRESH_KEY_PROP]: _, ...props } = (options.props ?? {}) as Record<string, unknown>;
   if (options.grantType === GrantType.REFRESH_TOKEN && refreshJkt !== undefined && jkt !== refreshJkt) {
     throw new OAuthError("invalid_dpop_proof", { description: "This refresh token is bound to a DPoP key: refresh with a proof signed by that key" });
   }
