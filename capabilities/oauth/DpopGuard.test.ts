@@ -52,6 +52,11 @@ describe("DPoP on the resource server", () => {
     expect((await server().authenticate(request, {})).ok).toBe(true);
   });
 
+  it("never takes the htu's origin from the request's path: a path //other-host/mcp still means this origin", async () => {
+    const request = await dpopRequest("bound", { url: "https://mcp.example.com//evil.example/mcp", htu: "https://evil.example/mcp" });
+    expect((await refusal(request)).message).toMatch(/"htu"/);
+  });
+
   it("refuses a bound token sent as Bearer (RFC 9449 §7.2), telling so in the DPoP challenge", async () => {
     const refused = await refusal(new Request(RESOURCE, { method: "POST", headers: { authorization: "Bearer bound" } }));
     expect(refused.status).toBe(401);

@@ -124,7 +124,8 @@ export class OAuthResourceServer implements ResourceServer {
     if (early) return refused(this.#dpopRefusal(resource, early, needed, credential));
     const verified = await this.#options.verify(credential.token, resource, env);
     if (!verified.ok) return refused(this.#refusal(resource, 401, "invalid_token", verified.reason, needed, credential.scheme));
-    const dpop = await this.#dpop.check(request, credential, verified.principal, new URL(new URL(request.url).pathname, resource).href);
+    // The request's path on the resource's origin: spelled out, since a path `//host/…` resolved as a URL would name another origin.
+    const dpop = await this.#dpop.check(request, credential, verified.principal, `${new URL(resource).origin}${new URL(request.url).pathname}`);
     if (dpop) return refused(this.#dpopRefusal(resource, dpop, needed, credential));
     const lacks = lacking(needed, verified.principal.scopes);
     if (lacks !== "") return refused(this.#refusal(resource, 403, "insufficient_scope", `The access token lacks ${lacks}`, needed, credential.scheme));
