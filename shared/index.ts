@@ -81,6 +81,10 @@ export { jwtVerifier, type JwtVerifierOptions } from "../capabilities/oauth/jwtV
 export type { RateLimits } from "../capabilities/oauth/OAuthGatekeeper.ts";
 export type { RateLimitPolicy } from "./auth/RateLimitPolicy.ts";
 export { rateLimits } from "../capabilities/oauth/rateLimits.ts";
+export type { DpopOptions } from "../capabilities/oauth/DpopGuard.ts";
+// DPoP at an authorization server's token endpoint, on any runtime: the resource server's own proof check and replay store.
+export { checkDpopProof } from "../capabilities/oauth/checkDpopProof.ts";
+export { DpopReplayStore } from "../capabilities/oauth/DpopReplayStore.ts";
 
 // Errors: a protocol error a handler throws (`McpError.invalidParams("…")`; codes in `durable-mcp/protocol`)
 export { McpError } from "./errors/McpError.ts";

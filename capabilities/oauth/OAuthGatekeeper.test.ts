@@ -67,7 +67,7 @@ describe("OAuthGatekeeper: authentication", () => {
     const error = refusal(await gatekeeper.admit(post(), {}, ADDRESS));
     expect(error).toBeInstanceOf(McpError);
     expect(error.status).toBe(401);
-    expect(error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}"`);
+    expect(error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}", DPoP algs="ES256 ES384 EdDSA PS256 RS256"`);
     expect(perAddress!.size).toBe(1);
   });
 
@@ -242,7 +242,7 @@ describe("OAuthGatekeeper: scopes", () => {
     expect(error?.status).toBe(403);
     expect(error?.message).toBe("The access token lacks the scope deploy this request needs");
     expect(error?.headers?.["www-authenticate"]).toBe(
-      `Bearer resource_metadata="${METADATA}", scope="deploy tools profile", error="insufficient_scope", error_description="The access token lacks the scope deploy this request needs"`,
+      `Bearer resource_metadata="${METADATA}", scope="deploy tools profile", error="insufficient_scope", error_description="The access token lacks the scope deploy this request needs", DPoP algs="ES256 ES384 EdDSA PS256 RS256"`,
     );
   });
 
@@ -285,6 +285,7 @@ describe("OAuthGatekeeper: metadata", () => {
       authorization_servers: [ISSUER],
       bearer_methods_supported: ["header"],
       scopes_supported: ["tools", "deploy"],
+      dpop_signing_alg_values_supported: ["ES256", "ES384", "EdDSA", "PS256", "RS256"],
     });
     expect(gatekeeper.metadata(new Request(`${ORIGIN}/mcp`))).toBeUndefined();
     expect(gatekeeper.metadata(post())).toBeUndefined();

@@ -13,6 +13,8 @@ const server = (options: Partial<ConstructorParameters<typeof OAuthResourceServe
   new OAuthResourceServer({ authorizationServers: ["https://auth.example.com"], scopesSupported: ["tools", "admin"], verify, resource: "https://mcp.example.com/mcp", ...options });
 const request = (path = "/mcp", headers: Record<string, string> = {}, method = "POST") => new Request(`https://mcp.example.com${path}`, { method, headers });
 const METADATA = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp";
+/** The DPoP challenge every 401 carries beside the Bearer one: the proof algorithms accepted by default. */
+const DPOP = 'DPoP algs="ES256 ES384 EdDSA PS256 RS256"';
 
 describe("OAuthResourceServer: metadata", () => {
   it("serves the document at the path-inserted and the root well-known URLs, nowhere else", async () => {
@@ -23,6 +25,7 @@ describe("OAuthResourceServer: metadata", () => {
         authorization_servers: ["https://auth.example.com"],
         bearer_methods_supported: ["header"],
         scopes_supported: ["tools", "admin"],
+        dpop_signing_alg_values_supported: ["ES256", "ES384", "EdDSA", "PS256", "RS256"],
       });
     }
     expect(server().metadata(request("/.well-known/oauth-protected-resource/other", {}, "GET"))).toBeUndefined();
@@ -46,7 +49,7 @@ describe("OAuthResourceServer: authenticate", () => {
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.error.status).toBe(401);
-    expect(checked.error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}", scope="tools"`);
+    expect(checked.error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}", scope="tools", ${DPOP}`);
   });
 
   it("answers a refused token with 401 invalid_token, saying why", async () => {
@@ -54,7 +57,7 @@ describe("OAuthResourceServer: authenticate", () => {
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.error.status).toBe(401);
-    expect(checked.error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}", error="invalid_token", error_description="The access token is not one this server issued"`);
+    expect(checked.error.headers?.["www-authenticate"]).toBe(`Bearer resource_metadata="${METADATA}", error="invalid_token", error_description="The access token is not one this server issued", ${DPOP}`);
   });
 
   it("answers a token issued for another resource with 401 (the verifier is asked for this resource)", async () => {
@@ -82,7 +85,7 @@ describe("OAuthResourceServer: authenticate", () => {
     const metadata = server().metadata(new Request("http://internal.test:8080/.well-known/oauth-protected-resource/mcp"));
     expect(((await metadata?.json()) as { resource: string }).resource).toBe("https://mcp.example.com/mcp");
     const checked = await server().authenticate(new Request("http://internal.test:8080/mcp", { method: "POST" }), {});
-    expect(checked.ok || [checked.error.status, checked.error.headers?.["www-authenticate"]]).toEqual([401, `Bearer resource_metadata="${METADATA}"`]);
+    expect(checked.ok || [checked.error.status, checked.error.headers?.["www-authenticate"]]).toEqual([401, `Bearer resource_metadata="${METADATA}", ${DPOP}`]);
     expect(() => server({ resource: "http://mcp.example.com/mcp" })).toThrow(/https/);
     expect(() => server({ authorizationServers: [] })).toThrow(/at least one authorization server/);
   });

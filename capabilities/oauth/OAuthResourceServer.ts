@@ -8,6 +8,12 @@
  * - A token refused by the verifier (forged, expired, another resource's): 401 `invalid_token`.
  * - A token lacking a needed scope: 403 `insufficient_scope`, naming every scope needed (step-up).
  * - A malformed credential, or a token in the URL: 400 `invalid_request`.
+ * - DPoP (RFC 9449, `DpopGuard`): a token bound to a key is accepted only under the `DPoP` scheme
+ *   with a valid proof for this request, else 401 `invalid_dpop_proof` (a bad proof) or
+ *   `invalid_token` (a bound token as Bearer, an unbound one as DPoP). Every 401 carries the
+ *   `DPoP` challenge with the algorithms accepted, beside the `Bearer` one — which is left out,
+ *   with bearer tokens refused, where `dpop.required` is set. The proof's `htu` is compared on the
+ *   resource's origin: TLS may end at a proxy, so the request's own URL may say http or another host.
  *
  * The resource is the canonical URL of the MCP endpoint, the audience every token must name: the
  * configured `resource`, or — only on a loopback host (local development) — the request's own
@@ -34,7 +40,9 @@ import { lacking } from "../../shared/auth/grants.ts";
 import type { Principal } from "../../shared/auth/Principal.ts";
 import type { ResourceServer } from "../../shared/auth/ResourceServer.ts";
 import { canonicalResource, isLoopbackHost, metadataPaths, protectedResourceMetadata } from "./protectedResource.ts";
-import { readBearerToken } from "./readBearerToken.ts";
+import { type DpopOptions, type DpopRefusal, DpopGuard } from "./DpopGuard.ts";
+import { type DpopError, dpopChallenge } from "./dpopChallenge.ts";
+import { type AccessCredential, readBearerToken } from "./readBearerToken.ts";
 import type { TokenVerifier } from "./TokenVerifier.ts";
 
 /** The MCP endpoint's path when the resource is derived from the request. */
@@ -63,12 +71,18 @@ export interface AuthorizationOptions {
   requiredScopes?: readonly string[];
   /** A name for consent screens (`resource_name`). */
   resourceName?: string;
+  /**
+   * DPoP-bound tokens (RFC 9449): always checked; `required: true` refuses plain bearer tokens,
+   * `algorithms` lists the proof algorithms accepted. Default: bearer and DPoP-bound tokens both work.
+   */
+  dpop?: DpopOptions;
 }
 
 export class OAuthResourceServer implements ResourceServer {
   readonly #options: AuthorizationOptions;
   readonly #fixedResource: string | undefined;
   readonly #port: (() => number | undefined) | undefined;
+  readonly #dpop: DpopGuard;
 
   /**
    * @param runtime `port`: the port this server serves on, where the runtime knows it (Deno).
@@ -79,6 +93,7 @@ export class OAuthResourceServer implements ResourceServer {
     if (options.authorizationServers?.length === 0) throw new TypeError("Authorization needs at least one authorization server: leave authorizationServers out for this server's own origin");
     if (typeof options.verify !== "function") throw new TypeError("Authorization needs a verify function: jwtVerifier(…), providerVerifier(…) or your own");
     this.#options = options;
+    this.#dpop = new DpopGuard(options.dpop);
     this.#fixedResource = options.resource === undefined ? undefined : canonicalResource(options.resource);
   }
 
@@ -92,21 +107,28 @@ export class OAuthResourceServer implements ResourceServer {
     if (resource === undefined) return undefined;
     const { scopesSupported, resourceName } = this.#options;
     const authorizationServers = this.#options.authorizationServers ?? [new URL(resource).origin];
-    return Response.json(protectedResourceMetadata({ resource, authorizationServers, scopesSupported, resourceName }), {
+    const dpop = { algorithms: this.#dpop.algorithms, required: this.#dpop.required };
+    return Response.json(protectedResourceMetadata({ resource, authorizationServers, scopesSupported, resourceName, dpop }), {
       headers: { "cache-control": "public, max-age=300" },
     });
   }
 
-  /** The request's principal, or the refusal (401, 403 or 400, with its `WWW-Authenticate`). */
+  /** The request's principal, or the refusal (401, 403 or 400, with its `WWW-Authenticate`; 429 or 503 when DPoP proofs cannot be remembered). */
   async authenticate(request: Request, env: Readonly<Record<string, unknown>>, needed: readonly string[] = this.#options.requiredScopes ?? []): Promise<Checked<Principal>> {
     const resource = this.resourceOf(request);
-    const token = readBearerToken(request);
-    if (!token.ok) return refused(this.#refusal(resource, 400, "invalid_request", token.error.message, needed));
-    if (token.value === undefined) return refused(this.#refusal(resource, 401, undefined, "This server needs an access token: see its protected-resource metadata", needed));
-    const verified = await this.#options.verify(token.value, resource, env);
-    if (!verified.ok) return refused(this.#refusal(resource, 401, "invalid_token", verified.reason, needed));
+    const read = readBearerToken(request);
+    if (!read.ok) return refused(this.#refusal(resource, 400, "invalid_request", read.error.message, needed, undefined));
+    const credential = read.value;
+    if (credential === undefined) return refused(this.#refusal(resource, 401, undefined, "This server needs an access token: see its protected-resource metadata", needed, undefined));
+    const early = this.#dpop.refuseScheme(credential);
+    if (early) return refused(this.#dpopRefusal(resource, early, needed, credential));
+    const verified = await this.#options.verify(credential.token, resource, env);
+    if (!verified.ok) return refused(this.#refusal(resource, 401, "invalid_token", verified.reason, needed, credential.scheme));
+    // The request's path on the resource's origin: spelled out, since a path `//host/…` resolved as a URL would name another origin.
+    const dpop = await this.#dpop.check(request, credential, verified.principal, `${new URL(resource).origin}${new URL(request.url).pathname}`);
+    if (dpop) return refused(this.#dpopRefusal(resource, dpop, needed, credential));
     const lacks = lacking(needed, verified.principal.scopes);
-    if (lacks !== "") return refused(this.#refusal(resource, 403, "insufficient_scope", `The access token lacks ${lacks}`, needed));
+    if (lacks !== "") return refused(this.#refusal(resource, 403, "insufficient_scope", `The access token lacks ${lacks}`, needed, credential.scheme));
     return passed(verified.principal);
   }
 
@@ -117,7 +139,8 @@ export class OAuthResourceServer implements ResourceServer {
    */
   insufficientScope(request: Request, needed: readonly string[], granted: readonly string[]): McpError {
     const message = `The access token lacks ${lacking(needed, granted)} this request needs`;
-    return this.#refusal(this.resourceOf(request), 403, "insufficient_scope", message, [...new Set([...needed, ...granted])]);
+    const scheme = /^dpop /i.test(request.headers.get("authorization") ?? "") ? "dpop" : "bearer";
+    return this.#refusal(this.resourceOf(request), 403, "insufficient_scope", message, [...new Set([...needed, ...granted])], scheme);
   }
 
   /** Why requests addressed like `request` cannot be served (no `resource`, a host that is not loopback); undefined when they can. */
@@ -158,11 +181,35 @@ export class OAuthResourceServer implements ResourceServer {
     return canonicalResource(new URL(MCP_PATH, url).href);
   }
 
-  /** A refusal of a request addressed to `resource`, with the challenge that points at its metadata. */
-  #refusal(resource: string, status: number, error: BearerError | undefined, message: string, scopes: readonly string[]): McpError {
-    const metadataUrl = new URL(metadataPaths(resource)[0]!, resource).href;
-    const challenge = bearerChallenge({ resourceMetadata: metadataUrl, scopes, error, description: error ? message : undefined });
+  /**
+   * A refusal of a request addressed to `resource`, with the challenges that point at its metadata:
+   * `Bearer` (first: clients that know only it read the first challenge) unless DPoP is required,
+   * then `DPoP`. The error goes into the challenge of the scheme the request used.
+   */
+  #refusal(resource: string, status: number, error: DpopError | undefined, message: string, scopes: readonly string[], scheme: AccessCredential["scheme"] | undefined): McpError {
+    const resourceMetadata = new URL(metadataPaths(resource)[0]!, resource).href;
+    const algorithms = this.#dpop.algorithms;
+    const description = error ? message : undefined;
+    let challenge: string;
+    if (this.#dpop.required) {
+      challenge = dpopChallenge({ algorithms, resourceMetadata, scopes, error, description });
+    } else if (scheme === "dpop") {
+      challenge = `${bearerChallenge({ resourceMetadata, scopes })}, ${dpopChallenge({ algorithms, error, description })}`;
+    } else {
+      challenge = `${bearerChallenge({ resourceMetadata, scopes, error: error as BearerError | undefined, description })}, ${dpopChallenge({ algorithms })}`;
+    }
     return new McpError(status, ErrorCode.InvalidRequest, message, undefined, { "www-authenticate": challenge });
+  }
+
+  /** A DPoP refusal as an answer: 401 with its challenge, or 429/503 with when to retry. */
+  #dpopRefusal(resource: string, refusal: DpopRefusal, scopes: readonly string[], credential: AccessCredential): McpError {
+    if (refusal.status === 401) {
+      // A bound token sent as Bearer is told so in the DPoP challenge: that is the scheme to use.
+      const scheme = refusal.error === "invalid_token" && credential.scheme === "bearer" ? "dpop" : credential.scheme;
+      return this.#refusal(resource, 401, refusal.error, refusal.message, scopes, scheme);
+    }
+    const retry = refusal.retryAfterSeconds;
+    return new McpError(refusal.status, ErrorCode.ServerBusy, refusal.message, { retryAfterSeconds: retry }, { "retry-after": String(retry) });
   }
 }
 

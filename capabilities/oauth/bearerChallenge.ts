@@ -34,10 +34,15 @@ export function bearerChallenge(challenge: BearerChallenge): string {
   if (challenge.scopes && challenge.scopes.length > 0) params.push(["scope", challenge.scopes.join(" ")]);
   if (challenge.error) params.push(["error", challenge.error]);
   if (challenge.description) params.push(["error_description", printable(challenge.description)]);
-  return `Bearer ${params.map(([name, value]) => `${name}="${value.replace(/["\\]/g, "\\$&")}"`).join(", ")}`;
+  return `Bearer ${quotedParams(params)}`;
+}
+
+/** Auth parameters as `name="value"` pairs, each value escaped (RFC 9110 §5.6.4). */
+export function quotedParams(params: readonly (readonly [string, string])[]): string {
+  return params.map(([name, value]) => `${name}="${value.replace(/["\\]/g, "\\$&")}"`).join(", ");
 }
 
 /** RFC 6750 §3: error_description is limited to %x20-21 / %x23-5B / %x5D-7E; anything else becomes "?". */
-function printable(text: string): string {
+export function printable(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, "?");
 }

@@ -39,6 +39,21 @@ describe("jwtVerifier", () => {
     }
   });
 
+  it("hands on the key a token is bound to (cnf.jkt), and none for a bearer token", async () => {
+    const bound = await verifier()(await token({ cnf: { jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I" } }), RESOURCE, {});
+    expect(bound.ok && bound.principal.keyThumbprint).toBe("0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I");
+    const plain = await verifier()(await token(), RESOURCE, {});
+    expect(plain.ok && "keyThumbprint" in plain.principal).toBe(false);
+  });
+
+  it("refuses a token bound some way it cannot check: a cnf without jkt (a certificate), or a jkt that is no string", async () => {
+    for (const cnf of [{ "x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2" }, { jkt: 42 }, { jkt: "" }, "jkt"]) {
+      const checked = await verifier()(await token({ cnf }), RESOURCE, {});
+      expect(checked.ok, JSON.stringify(cnf)).toBe(false);
+      if (!checked.ok) expect(checked.reason).toMatch(/"cnf" claim/);
+    }
+  });
+
   it("reads scopes from an scp array too", async () => {
     const checked = await verifier()(await token({ scope: undefined, scp: ["a", "b"] }), RESOURCE, {});
     expect(checked.ok && checked.principal.scopes).toEqual(["a", "b"]);

@@ -13,6 +13,10 @@
  *
  * Scopes come from the `scope` claim (a space-separated string, RFC 9068 §2.2.3) or, as some
  * issuers do, an `scp` array.
+ *
+ * A token bound to a key (`cnf.jkt`, RFC 9449 §6.1) hands the thumbprint on in the principal,
+ * for the resource server to hold the request's DPoP proof against. A `cnf` naming no `jkt` binds
+ * the token some other way (a client certificate, RFC 8705) this server cannot check: refused.
  */
 import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, jwtVerify } from "jose";
 import type { Principal } from "../../shared/auth/Principal.ts";
@@ -66,7 +70,9 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         return { ok: false, reason: `The access token's header must say typ ${types.join(" or ")} (RFC 9068): this is another kind of JWT` };
       }
       if (typeof payload.sub !== "string" || payload.sub === "") return { ok: false, reason: 'The access token\'s "sub" claim is not acceptable here' };
-      const principal: Principal = { issuer: payload.iss!, subject: payload.sub, scopes: scopesOf(payload), claims: payload };
+      const binding = bindingOf(payload.cnf);
+      if (binding === null) return { ok: false, reason: 'The access token\'s "cnf" claim binds it in a way this server cannot check: only a DPoP key ("jkt")' };
+      const principal: Principal = { issuer: payload.iss!, subject: payload.sub, scopes: scopesOf(payload), claims: payload, ...(binding && { keyThumbprint: binding }) };
       return { ok: true, principal };
     } catch (error) {
       return { ok: false, reason: reasonOf(error) };
@@ -79,6 +85,13 @@ function normalTyp(typ: unknown): string {
   if (typeof typ !== "string") return "";
   const lower = typ.toLowerCase();
   return lower.startsWith("application/") ? lower.slice("application/".length) : lower;
+}
+
+/** The key thumbprint a `cnf` claim binds the token to; undefined for no `cnf`, null for one this server cannot check. */
+function bindingOf(cnf: unknown): string | undefined | null {
+  if (cnf === undefined) return undefined;
+  const jkt = typeof cnf === "object" && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  return typeof jkt === "string" && jkt !== "" ? jkt : null;
 }
 
 function scopesOf(payload: Record<string, unknown>): string[] {

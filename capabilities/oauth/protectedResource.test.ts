@@ -13,6 +13,17 @@ describe("protectedResourceMetadata", () => {
       resource_name: "Weather",
     });
   });
+
+  it("names the DPoP proof algorithms accepted, and says so when every token must be DPoP-bound (RFC 9728 §2)", () => {
+    const base = { resource: "https://mcp.example.com/mcp", authorizationServers: ["https://auth.example.com"] };
+    const allowed = protectedResourceMetadata({ ...base, dpop: { algorithms: ["ES256"], required: false } });
+    expect(allowed.dpop_signing_alg_values_supported).toEqual(["ES256"]);
+    expect(allowed).not.toHaveProperty("dpop_bound_access_tokens_required");
+    expect(protectedResourceMetadata({ ...base, dpop: { algorithms: ["ES256", "EdDSA"], required: true } })).toMatchObject({
+      dpop_signing_alg_values_supported: ["ES256", "EdDSA"],
+      dpop_bound_access_tokens_required: true,
+    });
+  });
 });
 
 describe("metadataPaths", () => {

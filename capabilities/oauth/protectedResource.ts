@@ -22,6 +22,8 @@ export interface ProtectedResourceOptions {
   scopesSupported?: readonly string[];
   /** A human-readable name for consent screens. */
   resourceName?: string;
+  /** The DPoP proof algorithms accepted, and whether every token must be DPoP-bound (RFC 9728 §2). */
+  dpop?: { algorithms: readonly string[]; required: boolean };
 }
 
 /** The metadata document (RFC 9728 §2), as JSON-ready data. */
@@ -34,6 +36,10 @@ export function protectedResourceMetadata(options: ProtectedResourceOptions): Re
   };
   if (options.scopesSupported) document.scopes_supported = [...options.scopesSupported];
   if (options.resourceName) document.resource_name = options.resourceName;
+  if (options.dpop) {
+    document.dpop_signing_alg_values_supported = [...options.dpop.algorithms];
+    if (options.dpop.required) document.dpop_bound_access_tokens_required = true;
+  }
   return document;
 }
 

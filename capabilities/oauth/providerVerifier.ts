@@ -5,6 +5,10 @@
  * provider looks the token up in its KV namespace, checks that it was issued for this resource
  * (RFC 8707 audience) and has not expired, and decrypts the grant's props.
  *
+ * A DPoP-bound token: the provider has no `cnf` of its own, so the authorization server keeps the
+ * key's thumbprint in the token's props, as `cnf: { jkt }` (the JWT claim's shape, RFC 9449 §6.1):
+ * the principal carries it, and the resource server asks for a proof signed by that key.
+ *
  * Typed by shape, not by import, so the package does not depend on the provider: anything with
  * its `validateToken(resource, token, env)` will do.
  *
@@ -52,13 +56,22 @@ export function providerVerifier(validator: (resource: string, env: Readonly<Rec
       throw error;
     }
     if (!validated) return { ok: false, reason: "The access token is unknown, expired, revoked or issued for another resource" };
+    const jkt = boundThumbprint(validated.props);
     const principal: Principal = {
       issuer: options.issuer ?? new URL(resource).origin,
       subject: validated.userId,
       scopes: [...validated.scope],
       claims: { client_id: validated.clientId, aud: validated.audience, exp: validated.expiresAt },
       props: validated.props,
+      ...(jkt !== undefined && { keyThumbprint: jkt }),
     };
     return { ok: true, principal };
   };
+}
+
+/** `props.cnf.jkt`, where the authorization server keeps a DPoP-bound token's key thumbprint. */
+export function boundThumbprint(props: unknown): string | undefined {
+  const cnf = typeof props === "object" && props !== null ? (props as { cnf?: unknown }).cnf : undefined;
+  const jkt = typeof cnf === "object" && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  return typeof jkt === "string" && jkt !== "" ? jkt : undefined;
 }

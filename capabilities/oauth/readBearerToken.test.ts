@@ -5,12 +5,17 @@ const request = (headers: Record<string, string> = {}, url = "https://mcp.exampl
 
 describe("readBearerToken", () => {
   it("reads a bearer token, whatever the scheme's case", () => {
-    expect(readBearerToken(request({ authorization: "Bearer abc.DEF-123_~+/=" }))).toEqual({ ok: true, value: "abc.DEF-123_~+/=" });
-    expect(readBearerToken(request({ authorization: "bearer xyz" }))).toEqual({ ok: true, value: "xyz" });
+    expect(readBearerToken(request({ authorization: "Bearer abc.DEF-123_~+/=" }))).toEqual({ ok: true, value: { scheme: "bearer", token: "abc.DEF-123_~+/=" } });
+    expect(readBearerToken(request({ authorization: "bearer xyz" }))).toEqual({ ok: true, value: { scheme: "bearer", token: "xyz" } });
   });
 
   it("reads the user:grant:secret tokens of @cloudflare/workers-oauth-provider", () => {
-    expect(readBearerToken(request({ authorization: "Bearer alice:py0mmU7-vYTF:noJNbYClr5S9" }))).toEqual({ ok: true, value: "alice:py0mmU7-vYTF:noJNbYClr5S9" });
+    expect(readBearerToken(request({ authorization: "Bearer alice:py0mmU7-vYTF:noJNbYClr5S9" }))).toEqual({ ok: true, value: { scheme: "bearer", token: "alice:py0mmU7-vYTF:noJNbYClr5S9" } });
+  });
+
+  it("reads a token under the DPoP scheme, whatever its case, and says so", () => {
+    expect(readBearerToken(request({ authorization: "DPoP abc.def" }))).toEqual({ ok: true, value: { scheme: "dpop", token: "abc.def" } });
+    expect(readBearerToken(request({ authorization: "dpop abc.def" }))).toEqual({ ok: true, value: { scheme: "dpop", token: "abc.def" } });
   });
 
   it("is undefined when the request carries no token", () => {
@@ -27,7 +32,7 @@ describe("readBearerToken", () => {
   });
 
   it("refuses other schemes and malformed credentials with 400", () => {
-    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer two words", 'Bearer "quoted"', `Bearer ${"a".repeat(9_000)}`]) {
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer", "DPoP", "DPoP a b", "Bearer two words", 'Bearer "quoted"', `Bearer ${"a".repeat(9_000)}`]) {
       const read = readBearerToken(request({ authorization }));
       expect(read.ok, authorization.slice(0, 20)).toBe(false);
       if (!read.ok) expect(read.error.status).toBe(400);

@@ -10,6 +10,7 @@
  *   (`clientCredentials.ts`), which also names itself in the metadata.
  * - with `ENTERPRISE_IDP` set, `/token` also takes ID-JAGs from the enterprise identity providers it
  *   names, with no consent page (`enterprise.ts`).
+ * - DPoP-bound tokens for clients that send a proof to `/token` (`dpopTokens.ts`).
  *
  * The issuer is the origin the request came to (`https://<name>.<account>.workers.dev`, or your
  * domain), so the same code serves local development and a deployment; each origin gets its own
@@ -21,6 +22,7 @@ import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { clientCredentials, type ServiceEnv, withClientCredentials } from "./clientCredentials.ts";
 import { type ConsentEnv, consent } from "./consent.ts";
 import { enterpriseAuthorization } from "./enterprise.ts";
+import { bindToDpopKey, dpopTokenEndpoint, withDpopMetadata } from "./dpopTokens.ts";
 import { SCOPES } from "./server.ts";
 
 /** What the authorization server needs of the environment. */
@@ -56,6 +58,7 @@ export function providerFor(origin: string, env: AuthorizationEnv): OAuthAuthori
       accessTokenTTL: 3600,
       refreshTokenTTL: 30 * 24 * 3600,
       enterpriseManagedAuthorization: enterpriseAuthorization(env),
+      tokenExchangeCallback: (options) => bindToDpopKey(options, providerFor(origin, options.env).getOAuthApi(options.env)),
     });
     providers.set(origin, provider);
   }
@@ -69,9 +72,10 @@ export async function authorizationServer(request: Request, env: AuthorizationEn
     case AUTHORIZE_PATH:
       return consent(request, providerFor(url.origin, env).getOAuthApi(env), env);
     case TOKEN_PATH:
-      return (await clientCredentials(request, env, () => providerFor(url.origin, env).getOAuthApi(env))) ?? providerFor(url.origin, env).fetch(request, env, ctx);
+      // A proof binds whatever this endpoint issues: the provider's tokens and the service clients' alike.
+      return dpopTokenEndpoint(request, env, async (withKey) => (await clientCredentials(request, withKey, () => providerFor(url.origin, env).getOAuthApi(env))) ?? providerFor(url.origin, env).fetch(request, withKey, ctx));
     case AS_METADATA_PATH:
-      return withClientCredentials(await providerFor(url.origin, env).fetch(request, env, ctx), env);
+      return withDpopMetadata(await withClientCredentials(await providerFor(url.origin, env).fetch(request, env, ctx), env));
     case REGISTER_PATH:
       return providerFor(url.origin, env).fetch(request, env, ctx);
     default:

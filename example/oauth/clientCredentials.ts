@@ -17,6 +17,7 @@
  */
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { ASSERTION_ALGORITHMS, authenticateClient } from "./authenticateClient.ts";
+import { proofKeyOf } from "./dpopTokens.ts";
 import { serviceClients } from "./serviceClients.ts";
 import { ACCESS_TOKEN_TTL_S, issueServiceToken, type ServiceTokenEnv } from "./serviceTokens.ts";
 
@@ -66,8 +67,10 @@ export async function clientCredentials(request: Request, env: ServiceEnv, provi
   const requested = params.get("scope")?.split(" ").filter(Boolean);
   const scopes = requested ? requested.filter((scope) => client.scopes.includes(scope)) : client.scopes;
   if (scopes.length === 0) return refusal(400, "invalid_scope", `This client may be granted ${client.scopes.join(" ")}, and asked for none of them`);
-  const accessToken = await issueServiceToken(env, { issuer, clientId: client.id, audience: asked[0] ?? resources[0]!, scopes });
-  return new Response(JSON.stringify({ access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_S, scope: scopes.join(" ") }), { headers: NO_STORE });
+  // A DPoP proof at the token endpoint (`dpopTokens.ts`) binds the token to its key, and the answer then says DPoP.
+  const jkt = proofKeyOf(env);
+  const accessToken = await issueServiceToken(env, { issuer, clientId: client.id, audience: asked[0] ?? resources[0]!, scopes, jkt });
+  return new Response(JSON.stringify({ access_token: accessToken, token_type: jkt === undefined ? "Bearer" : "DPoP", expires_in: ACCESS_TOKEN_TTL_S, scope: scopes.join(" ") }), { headers: NO_STORE });
 }
 
 /** The provider's metadata document, naming the grant and its authentication methods when service clients are configured. */

@@ -23,6 +23,7 @@
  * consent-page user, share an id, so each has a home of their own).
  */
 import type { EmaOptions, EmaTrustedIssuer } from "@cloudflare/workers-oauth-provider";
+import { proofKeyOf } from "./dpopTokens.ts";
 import { BASE_SCOPE, SCOPES } from "./server.ts";
 import { enterpriseUserId } from "./userIds.ts";
 
@@ -50,7 +51,7 @@ export function enterpriseAuthorization<Env>(env: { ENTERPRISE_IDP?: unknown }):
       return trusted;
     },
     // The scopes asked for (already narrowed to the assertion's) that this server has; `mcp` is needed.
-    mapClaims: async ({ claims, requestedScope }) => {
+    mapClaims: async ({ claims, requestedScope, env }) => {
       const scope = requestedScope.filter((s) => SCOPES.includes(s));
       if (!scope.includes(BASE_SCOPE)) return null;
       const email = typeof claims.email === "string" ? claims.email : undefined;
@@ -58,10 +59,17 @@ export function enterpriseAuthorization<Env>(env: { ENTERPRISE_IDP?: unknown }):
         userId: enterpriseUserId(claims.iss, claims.sub),
         scope,
         metadata: { issuer: claims.iss, subject: claims.sub, signedInAt: new Date().toISOString() },
-        props: { enterprise: { issuer: claims.iss, subject: claims.sub, ...(email ? { email } : {}) } },
+        // A DPoP proof at the token endpoint binds the token to its key (`dpopTokens.ts`; `providerVerifier` reads `cnf.jkt`).
+        props: { enterprise: { issuer: claims.iss, subject: claims.sub, ...(email ? { email } : {}) }, ...binding(env) },
       };
     },
   };
+}
+
+/** The props that bind a token to the key of this token request's DPoP proof; none without one. */
+function binding(env: unknown): { cnf?: { jkt: string } } {
+  const jkt = proofKeyOf(env as object);
+  return jkt === undefined ? {} : { cnf: { jkt } };
 }
 
 /** `ENTERPRISE_IDP` read and checked: JSON text or an object (wrangler.toml `[vars]`), one or a list. */

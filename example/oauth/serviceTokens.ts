@@ -41,9 +41,10 @@ export function serviceSubject(clientId: string): string {
   return `${SUBJECT_PREFIX}${clientId}`;
 }
 
-/** An access token for `clientId` at `issuer`, for `audience` with `scopes`. */
-export async function issueServiceToken(env: ServiceTokenEnv, grant: { issuer: string; clientId: string; audience: string; scopes: readonly string[] }): Promise<string> {
-  return new SignJWT({ client_id: grant.clientId, scope: grant.scopes.join(" ") })
+/** An access token for `clientId` at `issuer`, for `audience` with `scopes`; bound to the key `jkt` names (RFC 9449 §6.1), where given. */
+export async function issueServiceToken(env: ServiceTokenEnv, grant: { issuer: string; clientId: string; audience: string; scopes: readonly string[]; jkt?: string }): Promise<string> {
+  const binding = grant.jkt === undefined ? {} : { cnf: { jkt: grant.jkt } };
+  return new SignJWT({ client_id: grant.clientId, scope: grant.scopes.join(" "), ...binding })
     .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TOKEN_TYP })
     .setIssuer(grant.issuer)
     .setSubject(serviceSubject(grant.clientId))
@@ -85,7 +86,8 @@ async function verifyServiceToken(token: string, resource: string, env: ServiceT
   const client = typeof clientId === "string" && configured?.ok ? configured.clients.get(clientId) : undefined;
   if (!client || payload.sub !== serviceSubject(client.id)) return { ok: false, reason: "The access token's client is no longer a service client here" };
   const granted = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
-  const principal: Principal = { issuer: payload.iss!, subject: payload.sub, scopes: granted.filter((scope) => client.scopes.includes(scope)), claims: payload };
+  const jkt = (payload.cnf as { jkt?: unknown } | undefined)?.jkt;
+  const principal: Principal = { issuer: payload.iss!, subject: payload.sub, scopes: granted.filter((scope) => client.scopes.includes(scope)), claims: payload, ...(typeof jkt === "string" ? { keyThumbprint: jkt } : {}) };
   return { ok: true, principal };
 }
 

@@ -15,5 +15,10 @@ export interface Principal {
   readonly claims: Readonly<Record<string, unknown>>;
   /** What the authorization provider stored with the grant (its consent page's `props`); absent for other tokens. */
   readonly props?: unknown;
+  /**
+   * The thumbprint (RFC 7638, SHA-256) of the key the token is bound to (its `cnf.jkt`, RFC 9449
+   * §6): such a token is accepted only with a DPoP proof signed by that key. Absent for a bearer token.
+   */
+  readonly keyThumbprint?: string;
 }
 

@@ -14,7 +14,7 @@ import { requestHeaders } from "./requestHeaders.ts";
 export const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 
 const ALLOW_METHODS = "GET, POST, DELETE, OPTIONS";
-const ALLOW_HEADERS = ["content-type", "accept", "authorization", "mcp-session-id", "mcp-protocol-version", "last-event-id", "mcp-method", "mcp-name"];
+const ALLOW_HEADERS = ["content-type", "accept", "authorization", "mcp-session-id", "mcp-protocol-version", "last-event-id", "mcp-method", "mcp-name", "dpop"];
 const EXPOSE_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate, retry-after";
 
 /**

@@ -53,7 +53,7 @@ describe("authorization without a resource, on Deno", () => {
     it("takes the resource from its own origin, and refuses a request addressed to another port with 403", async () => {
       const own = await withHost(`${server.url}/mcp`, `localhost:${server.port}`, "POST");
       expect(own.status).toBe(401);
-      expect(own.challenge).toBe(`Bearer resource_metadata="http://localhost:${server.port}/.well-known/oauth-protected-resource/mcp", scope="mcp"`);
+      expect(own.challenge).toBe(`Bearer resource_metadata="http://localhost:${server.port}/.well-known/oauth-protected-resource/mcp", scope="mcp", DPoP algs="ES256 ES384 EdDSA PS256 RS256"`);
       const other = await withHost(`${server.url}/mcp`, "localhost:1", "POST");
       expect(other.status).toBe(403);
       expect(JSON.parse(other.body).error.message).toBe(`This server is bound to port ${server.port}, and this request is addressed to port 1: it is for another server`);
@@ -75,6 +75,6 @@ describe("authorization with a resource, on Deno", () => {
     expect(JSON.parse(metadata.body).resource).toBe("https://mcp.example.com/mcp");
     const challenge = await withHost(`${server.url}/mcp`, "mcp.example.com", "POST");
     expect(challenge.status).toBe(401);
-    expect(challenge.challenge).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp"');
+    expect(challenge.challenge).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp", DPoP algs="ES256 ES384 EdDSA PS256 RS256"');
   });
 });

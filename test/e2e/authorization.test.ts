@@ -81,6 +81,7 @@ describe("the protected-resource metadata", () => {
         bearer_methods_supported: ["header"],
         scopes_supported: ["mcp", "deploy"],
         resource_name: "auth fixture",
+        dpop_signing_alg_values_supported: ["ES256", "ES384", "EdDSA", "PS256", "RS256"],
       });
     }
   });
@@ -89,12 +90,12 @@ describe("the protected-resource metadata", () => {
     const response = await fetch(`${server.url}/.well-known/oauth-protected-resource/sse`);
     expect(((await response.json()) as any).resource).toBe(`${server.url}/sse`);
     const refused = await fetch(`${server.url}/sse`, { headers: { accept: "text/event-stream" } });
-    expect(refused.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/sse", scope="mcp"`);
+    expect(refused.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/sse", scope="mcp", DPoP algs="ES256 ES384 EdDSA PS256 RS256"`);
   });
 });
 
 describe("authentication", () => {
-  const challenge = () => `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp", scope="mcp"`;
+  const challenge = () => `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp", scope="mcp", DPoP algs="ES256 ES384 EdDSA PS256 RS256"`;
 
   it("answers every endpoint without a token with 401 and an absolute challenge, before any session is touched", async () => {
     const requests: [string, RequestInit][] = [

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Client as ModernClient, CrossAppAccessProvider, discoverAndRequestJwtAuthGrant, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client as ModernClient, CrossAppAccessProvider, discoverAndRequestJwtAuthGrant, DpopSession, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/startServer.mjs";
 import { consentUserId, enterpriseUserId } from "../../example/oauth/userIds.ts";
@@ -86,9 +86,14 @@ afterAll(async () => {
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 const notes = (text: string) => ({ name: "notepad", arguments: text ? { action: "add", text } : { action: "list" } });
 
-/** The v2 SDK's Cross-App Access provider, signed in at the identity provider as `user`. */
-function crossAppAccess(user: string): CrossAppAccessProvider {
-  return new CrossAppAccessProvider({
+/** The v2 SDK's Cross-App Access provider, signed in at the identity provider as `user`; with `dpop`, asking for tokens bound to its key. */
+function crossAppAccess(user: string, dpop?: DpopSession): CrossAppAccessProvider {
+  const Provider = dpop === undefined ? CrossAppAccessProvider : class extends CrossAppAccessProvider {
+    dpop(): DpopSession {
+      return dpop;
+    }
+  };
+  return new Provider({
     assertion: async (ctx) => {
       const { jwtAuthGrant } = await discoverAndRequestJwtAuthGrant({
         idpUrl: idp.issuer,
@@ -108,8 +113,8 @@ function crossAppAccess(user: string): CrossAppAccessProvider {
   });
 }
 
-async function modernAs(user: string): Promise<{ client: ModernClient; provider: CrossAppAccessProvider }> {
-  const provider = crossAppAccess(user);
+async function modernAs(user: string, dpop?: DpopSession): Promise<{ client: ModernClient; provider: CrossAppAccessProvider }> {
+  const provider = crossAppAccess(user, dpop);
   const client = new ModernClient({ name: "enterprise-v2", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } } as never);
   await client.connect(new ModernTransport(new URL(`${server.url}/mcp`), { authProvider: provider }));
   return { client, provider };
@@ -171,6 +176,17 @@ describe("enterprise sign-in (ID-JAG) to the OAuth example", () => {
     expect(JSON.parse(textOf(await bob.callTool({ name: "whoami", arguments: {} }))).subject).toBe(enterpriseUserId(idp.issuer, "bob"));
     expect(textOf(await bob.callTool(notes("")))).toBe("The note pad is empty.");
     await bob.close();
+  });
+
+  it("binds alice's token to her client's DPoP key when the exchange carries a proof: calls are signed, and the token alone is refused", async () => {
+    const dpop = await DpopSession.create();
+    const { client, provider } = await modernAs("alice", dpop);
+    expect(provider.tokens()?.token_type).toBe("DPoP");
+    expect(JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })))).toMatchObject({ subject: enterpriseUserId(idp.issuer, "alice"), props: { cnf: { jkt: dpop.thumbprint } } });
+    await client.close();
+    const stolen = await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${provider.tokens()!.access_token}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    expect(stolen.status).toBe(401);
+    expect(stolen.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
   it("a person who types alice's enterprise user id into the consent page gets a home of their own", async () => {

@@ -9,7 +9,7 @@
  */
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { Client as ModernClient, DpopSession } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReferee } from "../../scripts/referee.mjs";
 import { startServer } from "../../scripts/startServer.mjs";
@@ -174,4 +174,87 @@ describe("the official referee's authorization-server lane against the example",
     expect(output).toMatch(/^Total: \d+ passed, 0 failed$/m);
     expect(code).toBe(0);
   }, 120_000);
+});
+
+/** A person's client that asks for DPoP-bound tokens: the v2 client signs a proof into each token request and each MCP request. */
+class DpopOAuthProvider extends HeadlessOAuthProvider {
+  constructor(
+    readonly session: DpopSession,
+    options: ConstructorParameters<typeof HeadlessOAuthProvider>[0] = {},
+  ) {
+    super(options);
+  }
+  dpop(): DpopSession {
+    return this.session;
+  }
+}
+
+describe("the OAuth example with DPoP-bound tokens", () => {
+  /** A refresh request at `/token`, with `proof` when given. */
+  const refresh = (provider: HeadlessOAuthProvider, proof?: string) =>
+    fetch(`${server.url}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...(proof && { dpop: proof }) },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: provider.storedTokens!.refresh_token!, client_id: provider.clientInfo!.client_id }),
+    });
+
+  it("names the proof algorithms in the authorization server's metadata", async () => {
+    const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.dpop_signing_alg_values_supported).toEqual(["ES256", "EdDSA"]);
+  });
+
+  it("v2 with dpop(): completes the flow, gets token_type DPoP, calls whoami; the token alone is refused, and its refresh is bound to the key", async () => {
+    const session = await DpopSession.create();
+    const provider = new DpopOAuthProvider(session, { expectedIssuer: server.url });
+    const client = new ModernClient({ name: "v2-dpop", version: "2.4.0" }, { versionNegotiation: { mode: "auto" } } as never);
+    await connectModernWithOAuth(new URL(`${server.url}/mcp`), { client, provider });
+    expect(provider.storedTokens?.token_type).toBe("DPoP");
+    expect(JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })))).toMatchObject({ subject: "demo", props: { user: "demo", cnf: { jkt: session.thumbprint } } });
+
+    // Stolen, the token is no use without the key: as Bearer, or as DPoP without a proof.
+    const token = provider.storedTokens!.access_token;
+    for (const [authorization, error] of [[`Bearer ${token}`, "invalid_token"], [`DPoP ${token}`, "invalid_dpop_proof"]] as const) {
+      const refused = await postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: { "content-type": "application/json", accept: BOTH, authorization } });
+      expect(refused.status, authorization.slice(0, 5)).toBe(401);
+      expect(refused.headers.get("www-authenticate"), authorization.slice(0, 5)).toContain(`error="${error}"`);
+      expect(((await refused.json()) as any).error.code).toBe(-32600);
+    }
+
+    // The refresh token of this public client is bound too: without a proof, or with another key's, it is refused.
+    const other = await DpopSession.create();
+    for (const proof of [undefined, await other.buildProof({ htm: "POST", htu: `${server.url}/token` })]) {
+      const refused = await refresh(provider, proof);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as any).error).toBe("invalid_dpop_proof");
+    }
+    // With the key's own proof it works, and the client refreshes by itself after a 401, still DPoP-bound.
+    provider.storedTokens = { ...provider.storedTokens!, access_token: "demo:expired:token" };
+    expect(textOf(await client.callTool({ name: "toUpperCase", arguments: { input: "refreshed" } }))).toBe("REFRESHED");
+    expect(provider.storedTokens?.token_type).toBe("DPoP");
+    expect(provider.authorizations).toBe(1);
+    await client.close();
+  });
+
+  it("refuses a bad proof at /token with 400 invalid_dpop_proof, and a replayed one", async () => {
+    const session = await DpopSession.create();
+    const proof = await session.buildProof({ htm: "POST", htu: `${server.url}/token` });
+    const form = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=x&client_id=y" };
+    for (const dpop of ["not-a-proof", await session.buildProof({ htm: "POST", htu: `${server.url}/register` })]) {
+      const refused = await fetch(`${server.url}/token`, { ...form, headers: { ...form.headers, dpop } });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as any).error).toBe("invalid_dpop_proof");
+    }
+    // The first use reaches the provider (which refuses the made-up refresh token); the second never does.
+    expect(((await (await fetch(`${server.url}/token`, { ...form, headers: { ...form.headers, dpop: proof } })).json()) as any).error).not.toBe("invalid_dpop_proof");
+    const replayed = await fetch(`${server.url}/token`, { ...form, headers: { ...form.headers, dpop: proof } });
+    expect([replayed.status, ((await replayed.json()) as any).error_description]).toEqual([400, expect.stringMatching(/used before/)]);
+  });
+
+  it("a client that sends no proof gets bearer tokens, as before", async () => {
+    const provider = new HeadlessOAuthProvider({ expectedIssuer: server.url });
+    const { client } = await connectWithOAuth(new URL(`${server.url}/mcp`), { provider });
+    expect(provider.storedTokens?.token_type?.toLowerCase()).toBe("bearer");
+    expect(JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} }))).props).not.toHaveProperty("cnf");
+    await client.close();
+  });
 });

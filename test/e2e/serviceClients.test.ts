@@ -10,7 +10,7 @@
  * the fixture's route (`test/fixtures/oauth/erasingWorker.ts`, on Deno `erasingDeno.ts`). Not on
  * Node, which has no KV namespace for the example's authorization server.
  */
-import { ClientCredentialsProvider as ModernClientCredentials, Client as ModernClient, PrivateKeyJwtProvider, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { ClientCredentialsProvider as ModernClientCredentials, Client as ModernClient, DpopSession, PrivateKeyJwtProvider, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -167,6 +167,24 @@ describe("the OAuth example's service clients (client credentials)", () => {
     const again = await open();
     expect(again.status).toBe(200);
     await again.body?.cancel();
+  });
+
+  it("binds a service's token to its DPoP key when the token request carries a proof: the v2 client signs every call, and the token alone is refused", async () => {
+    const session = await DpopSession.create();
+    class DpopClientCredentials extends ModernClientCredentials {
+      dpop(): DpopSession {
+        return session;
+      }
+    }
+    const provider = new DpopClientCredentials({ clientId: "reporter", clientSecret: REPORTER_SECRET, expectedIssuer: server.url });
+    const reporter = await modern(provider);
+    expect(JSON.parse(textOf(await reporter.callTool(whoami))).subject).toBe("service:reporter");
+    const tokens = await provider.tokens();
+    expect(tokens?.token_type).toBe("DPoP");
+    const stolen = await postJson(`${server.url}/mcp`, initialize(0, "2025-11-25"), { headers: { "content-type": "application/json", accept: BOTH, authorization: `Bearer ${tokens!.access_token}` } });
+    expect(stolen.status).toBe(401);
+    expect(stolen.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    await reporter.close();
   });
 
   it("answers a short-lived bearer token without a refresh token, for the resource asked for only", async () => {

@@ -7,6 +7,7 @@
  * const issuer = await testIssuer("https://issuer.example");
  * startServer({ vars: { JWT_ISSUER: issuer.issuer, JWT_KEYS: issuer.jwks } });
  * const token = await issuer.sign({ sub: "alice", aud: `${url}/mcp` });
+ * const bound = await issuer.sign({ sub: "alice", aud: `${url}/mcp`, cnf: { jkt: session.thumbprint } }); // DPoP-bound (RFC 9449 §6.1)
  */
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 
@@ -17,7 +18,7 @@ export interface TestIssuer {
   /** The public key set, as JSON text (a server variable). */
   jwks: string;
   privateKey: CryptoKey;
-  /** An access token: `scope` "mcp", 5 minutes, unless the claims or options say otherwise. */
+  /** An access token: `scope` "mcp", 5 minutes, unless the claims or options say otherwise; `cnf: { jkt }` binds it to a DPoP key. */
   sign(claims: { sub: string; aud: string; scope?: string; [claim: string]: unknown }, options?: { expiresIn?: string | number; key?: CryptoKey }): Promise<string>;
 }
 

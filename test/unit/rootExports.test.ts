@@ -13,8 +13,13 @@ import { describe, expect, it } from "vitest";
 import * as root from "../../shared/index.ts";
 import { entryExports, guideCode, guideCodeAndSpans, missingFrom } from "../support/guideNames.ts";
 
-/** How many values and types the root may export: about what one can hold in one's head. */
-const MAX_ROOT_VALUES = 20;
+/**
+ * How many values and types the root may export: about what one can hold in one's head. Two of the
+ * values are the token endpoint's DPoP check and replay store, which an authorization server
+ * shared by a Worker and a Deno process can import only from here (the runtime entries do not load
+ * on each other's runtime).
+ */
+const MAX_ROOT_VALUES = 22;
 const MAX_ROOT_TYPES = 40;
 
 const exported = entryExports("shared/index.ts");

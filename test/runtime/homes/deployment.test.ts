@@ -104,7 +104,7 @@ describe("authorization without a resource", () => {
     expect((await metadata.json<any>()).resource).toBe("http://127.0.0.1:8787/mcp");
     const challenge = await fetchFrom(worker, new Request("http://localhost:9000/mcp", { method: "POST" }));
     expect(challenge.status).toBe(401);
-    expect(challenge.headers.get("www-authenticate")).toBe('Bearer resource_metadata="http://localhost:9000/.well-known/oauth-protected-resource/mcp"');
+    expect(challenge.headers.get("www-authenticate")).toBe('Bearer resource_metadata="http://localhost:9000/.well-known/oauth-protected-resource/mcp", DPoP algs="ES256 ES384 EdDSA PS256 RS256"');
   });
 
   it("with `resource` configured, serves the metadata and the 401 for it whatever host the request names (TLS ended in front)", async () => {
@@ -114,6 +114,6 @@ describe("authorization without a resource", () => {
     expect((await metadata.json<any>()).resource).toBe("https://mcp.example.com/mcp");
     const challenge = await fetchFrom(worker, new Request(`${BASE}/mcp`, { method: "POST" }));
     expect(challenge.status).toBe(401);
-    expect(challenge.headers.get("www-authenticate")).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+    expect(challenge.headers.get("www-authenticate")).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", DPoP algs="ES256 ES384 EdDSA PS256 RS256"');
   });
 });
