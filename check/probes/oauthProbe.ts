@@ -1,7 +1,7 @@
 /**
  * The sign-in chain a host walks before it shows a consent screen (2026-07-28 authorization,
  * "Authorization Server Discovery"): an anonymous request gets 401 with `WWW-Authenticate:
- * Bearer resource_metadata="<absolute URL>"`; that document (RFC 9728), also at its well-known
+ * Bearer resource_metadata="<absolute URL>"` (or a `DPoP` challenge, from a server that takes DPoP-bound tokens only); that document (RFC 9728), also at its well-known
  * addresses, names this server as its `resource` and at least one authorization server; that
  * server's metadata (RFC 8414 or OpenID discovery, tried in the spec's order) echoes its issuer,
  * offers the authorization code flow with PKCE S256, and a way for a client it has never seen to
@@ -37,7 +37,7 @@ export async function oauthProbe(target: CheckTarget): Promise<OAuthOutcome> {
 
 async function chain(target: CheckTarget, challenge: string | null): Promise<Finding[]> {
   const findings: Finding[] = [];
-  if (!challenge || !/^\s*bearer\b/i.test(challenge)) return [fail(PROBE, `401 without a Bearer challenge (WWW-Authenticate: ${challenge ?? "absent"})`, "Hosts read WWW-Authenticate to start sign-in; a proxy that renames or drops it breaks every connector.")];
+  if (!challenge || !/^\s*(bearer|dpop)\b/i.test(challenge)) return [fail(PROBE, `401 without a Bearer or DPoP challenge (WWW-Authenticate: ${challenge ?? "absent"})`, "Hosts read WWW-Authenticate to start sign-in; a proxy that renames or drops it breaks every connector.")];
   const pointer = /resource_metadata="([^"]*)"/i.exec(challenge)?.[1];
   const pathInserted = new URL(`/.well-known/oauth-protected-resource${target.url.pathname.replace(/\/$/, "")}`, target.url);
   const root = new URL("/.well-known/oauth-protected-resource", target.url);

@@ -10,6 +10,7 @@
 import { accessTokenHash, Client as ModernClient, DpopSession, StreamableHTTPClientTransport as ModernTransport, withDpop } from "@modelcontextprotocol/client";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCheck } from "../../check/runCheck.ts";
 import { startServer } from "../../scripts/startServer.mjs";
 import { BOTH, initialize, postJson } from "../support/httpSession.ts";
 import { type TestIssuer, testIssuer } from "../support/testIssuer.ts";
@@ -157,5 +158,14 @@ describe("DPoP: refusals", () => {
     const refused = await refusalOf(await send(strict, `Bearer ${await tokenFor(strict, "bob", false)}`));
     expect(refused).toMatchObject({ status: 401, code: -32600, message: expect.stringMatching(/only DPoP-bound/) });
     expect(refused.challenge).toBe(`${ALGS}, resource_metadata="${metadata}", scope="mcp", error="invalid_token", error_description="${escaped(refused.message)}"`);
+  });
+});
+
+describe("durable-mcp check against a server that takes DPoP-bound tokens only", () => {
+  it("follows the DPoP challenge to the protected-resource metadata, as it follows a Bearer one", async () => {
+    const findings = await runCheck({ url: `${strict.url}/mcp`, skip: ["report", "discover", "per-call", "sdk", "sse", "cors"] });
+    const oauth = findings.filter((f) => f.probe === "oauth");
+    expect(oauth.map((f) => f.summary).join(" | ")).not.toMatch(/without a Bearer or DPoP challenge/);
+    expect(oauth.some((f) => /resource_metadata|metadata/.test(f.summary))).toBe(true);
   });
 });
