@@ -17,9 +17,8 @@
  */
 import { GrantType, OAuthError, type OAuthHelpers, type TokenExchangeCallbackOptions, type TokenExchangeCallbackResult } from "@cloudflare/workers-oauth-provider";
 import { checkDpopProof, DpopReplayStore } from "durable-mcp";
+import { proofKeyOf, withProofKey } from "./proofKey.ts";
 
-/** Where one token request's proof key rides to the callback: on a copy of that request's environment, under a key no binding can have. */
-const PROOF_KEY = Symbol("DPoP proof key thumbprint");
 /** The grant's prop that binds a public client's refresh token to a key. */
 const REFRESH_KEY_PROP = "dpopRefreshJkt";
 /** A proof is one compact JWS; two `DPoP` headers arrive joined by a comma, and are refused. */
@@ -49,18 +48,13 @@ export async function dpopTokenEndpoint<E extends object>(request: Request, env:
     if (used.replayed) return invalidProof('The DPoP proof was used before: each proof (its "jti") is good for one request');
     return Response.json({ error: "temporarily_unavailable", error_description: "Too many DPoP proofs at once" }, { status: 503, headers: { ...NO_STORE, "retry-after": String(used.retryAfterSeconds) } });
   }
-  const response = await issue({ ...env, [PROOF_KEY]: checked.thumbprint });
+  const response = await issue(withProofKey(env, checked.thumbprint));
   // Errors, and a revocation's empty answer, go out as the provider gave them.
   if (!response.ok || !/json/i.test(response.headers.get("content-type") ?? "")) return response;
   const body = (await response.json()) as Record<string, unknown>;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   return Response.json(typeof body.access_token === "string" ? { ...body, token_type: "DPoP" } : body, { status: response.status, headers });
-}
-
-/** The thumbprint of the key this token request's proof named, on the environment `dpopTokenEndpoint` handed on; undefined without a proof. */
-export function proofKeyOf(env: object): string | undefined {
-  return (env as { [PROOF_KEY]?: string })[PROOF_KEY];
 }
 
 /**

@@ -23,7 +23,7 @@
  * consent-page user, share an id, so each has a home of their own).
  */
 import type { EmaOptions, EmaTrustedIssuer } from "@cloudflare/workers-oauth-provider";
-import { proofKeyOf } from "./dpopTokens.ts";
+import { proofKeyOf } from "./proofKey.ts";
 import { BASE_SCOPE, SCOPES } from "./server.ts";
 import { enterpriseUserId } from "./userIds.ts";
 
