@@ -7,7 +7,7 @@
  *   (the client ID is an HTTPS URL), requires PKCE S256 and sends RFC 9207 `iss`;
  * - `/authorize`: the consent page;
  * - `POST /token` with `grant_type=client_credentials`: the configured service clients' grant
- *   (`service/clientCredentials.ts`), which also names itself in the metadata.
+ *   (`clientCredentials.ts`), which also names itself in the metadata.
  * - with `ENTERPRISE_IDP` set, `/token` also takes ID-JAGs from the enterprise identity providers it
  *   names, with no consent page (`enterprise.ts`).
  * - DPoP-bound tokens for clients that send a proof to `/token` (`dpopTokens.ts`).
@@ -19,7 +19,7 @@
  * Not here: the MCP endpoints and how their tokens are checked (`worker.ts`).
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { clientCredentials, type ServiceEnv, withClientCredentials } from "./service/clientCredentials.ts";
+import { clientCredentials, type ServiceEnv, withClientCredentials } from "./clientCredentials.ts";
 import { type ConsentEnv, consent } from "./consent.ts";
 import { enterpriseAuthorization } from "./enterprise.ts";
 import { bindToDpopKey, dpopTokenEndpoint, withDpopMetadata } from "./dpopTokens.ts";

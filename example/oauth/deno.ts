@@ -26,7 +26,7 @@ import { oauth } from "durable-mcp";
 import { type DenoServer, kvNamespace, providerVerifier, type Route, serveDeno } from "durable-mcp/deno";
 import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
-import { withServiceTokens } from "./service/serviceTokens.ts";
+import { withServiceTokens } from "./serviceTokens.ts";
 
 /** Serves the example, with `routes` of the caller's own tried before the MCP routes. */
 export async function serveOAuthExample(routes: readonly Route<Record<string, string>>[] = []): Promise<DenoServer> {

@@ -16,7 +16,7 @@ import { oauth } from "durable-mcp";
 import { createWorker, providerVerifier, type WorkerEnv } from "durable-mcp/cloudflare";
 import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
-import { withServiceTokens } from "./service/serviceTokens.ts";
+import { withServiceTokens } from "./serviceTokens.ts";
 
 type Env = WorkerEnv & AuthorizationEnv;
 

@@ -18,7 +18,7 @@
  * answers (`clientCredentials.ts`).
  */
 import type { JSONWebKeySet } from "jose";
-import { SCOPES } from "../server.ts";
+import { SCOPES } from "./server.ts";
 
 /** What the service clients need of the environment. */
 export interface ServiceClientsEnv {

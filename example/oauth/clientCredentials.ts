@@ -17,7 +17,7 @@
  */
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { ASSERTION_ALGORITHMS, authenticateClient } from "./authenticateClient.ts";
-import { proofKeyOf } from "../proofKey.ts";
+import { proofKeyOf } from "./proofKey.ts";
 import { serviceClients } from "./serviceClients.ts";
 import { ACCESS_TOKEN_TTL_S, issueServiceToken, type ServiceTokenEnv } from "./serviceTokens.ts";
 
