@@ -21,7 +21,7 @@
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { clientCredentials, type ServiceEnv, withClientCredentials } from "./clientCredentials.ts";
 import { type ConsentEnv, consent } from "./consent.ts";
-import { enterpriseAuthorization } from "./enterprise.ts";
+import { enterpriseAuthorization, enterpriseIdps } from "./enterprise.ts";
 import { bindToDpopKey, dpopTokenEndpoint, withDpopMetadata } from "./dpopTokens.ts";
 import { SCOPES } from "./server.ts";
 
@@ -32,6 +32,7 @@ const AUTHORIZE_PATH = "/authorize";
 const TOKEN_PATH = "/token";
 const REGISTER_PATH = "/register";
 const AS_METADATA_PATH = "/.well-known/oauth-authorization-server";
+const PATHS: ReadonlySet<string> = new Set([AUTHORIZE_PATH, TOKEN_PATH, REGISTER_PATH, AS_METADATA_PATH]);
 /** Origins remembered at once; one deployment has one or two (workers.dev and a custom domain). */
 const MAX_ORIGINS = 8;
 
@@ -65,9 +66,28 @@ export function providerFor(origin: string, env: AuthorizationEnv): OAuthAuthori
   return provider;
 }
 
+/**
+ * Why the authorization server cannot be made from `env` (a malformed `ENTERPRISE_IDP`), as a
+ * sentence naming the variable; undefined when it can. The resource server asks too (`worker.ts`,
+ * `deno.ts`), so the MCP endpoints answer with the same sentence instead of refusing every token.
+ */
+export function configurationProblem(env: Pick<AuthorizationEnv, "ENTERPRISE_IDP">): string | undefined {
+  try {
+    enterpriseIdps(env.ENTERPRISE_IDP);
+    return undefined;
+  } catch (error) {
+    if (error instanceof TypeError) return error.message;
+    throw error;
+  }
+}
+
 /** The answer to a request for one of the authorization server's paths; undefined for any other path. */
 export async function authorizationServer(request: Request, env: AuthorizationEnv, ctx: ExecutionContext): Promise<Response | undefined> {
   const url = new URL(request.url);
+  if (!PATHS.has(url.pathname)) return undefined;
+  // A configuration that cannot be read (ENTERPRISE_IDP) is the deployment's problem: say which, on every path.
+  const problem = configurationProblem(env);
+  if (problem !== undefined) return Response.json({ error: "server_error", error_description: problem }, { status: 500, headers: { "cache-control": "no-store" } });
   switch (url.pathname) {
     case AUTHORIZE_PATH:
       return consent(request, providerFor(url.origin, env).getOAuthApi(env), env);

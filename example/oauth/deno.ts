@@ -24,7 +24,7 @@
  */
 import { oauth } from "durable-mcp";
 import { type DenoServer, kvNamespace, providerVerifier, type Route, serveDeno } from "durable-mcp/deno";
-import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
+import { type AuthorizationEnv, authorizationServer, configurationProblem, providerFor } from "./authorizationServer.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 import { withServiceTokens } from "./serviceTokens.ts";
 
@@ -60,14 +60,18 @@ export async function serveOAuthExample(routes: readonly Route<Record<string, st
     env,
     routes,
     before: [(request) => authorizationServer(request, authEnv, ctx)],
-    // Read when the server starts, which refuses a malformed MCP_RESOURCE with one line that says so.
-    authorization: oauth(() => ({
-      verify: (token, resource) => verify(token, resource, authEnv),
-      resource,
-      scopesSupported: SCOPES,
-      requiredScopes: [BASE_SCOPE],
-      resourceName: "my-weather-server (OAuth example)",
-    })),
+    // Read when the server starts, which refuses a malformed MCP_RESOURCE or ENTERPRISE_IDP with one line that says so.
+    authorization: oauth(() => {
+      const problem = configurationProblem(authEnv);
+      if (problem !== undefined) throw new TypeError(problem);
+      return {
+        verify: (token, resource) => verify(token, resource, authEnv),
+        resource,
+        scopesSupported: SCOPES,
+        requiredScopes: [BASE_SCOPE],
+        resourceName: "my-weather-server (OAuth example)",
+      };
+    }),
   });
 }
 

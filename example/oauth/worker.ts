@@ -14,22 +14,27 @@
  */
 import { oauth } from "durable-mcp";
 import { createWorker, providerVerifier, type WorkerEnv } from "durable-mcp/cloudflare";
-import { type AuthorizationEnv, authorizationServer, providerFor } from "./authorizationServer.ts";
+import { type AuthorizationEnv, authorizationServer, configurationProblem, providerFor } from "./authorizationServer.ts";
 import server, { BASE_SCOPE, SCOPES } from "./server.ts";
 import { withServiceTokens } from "./serviceTokens.ts";
 
 type Env = WorkerEnv & AuthorizationEnv;
 
 const mcp = createWorker(server, {
-  authorization: oauth((env: Env) => ({
-    // Service clients' tokens (client credentials) are JWTs of this Worker's own; the rest the provider's.
-    verify: withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin, env))),
-    // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
-    resource: typeof env.MCP_RESOURCE === "string" && env.MCP_RESOURCE !== "" ? env.MCP_RESOURCE : undefined,
-    scopesSupported: SCOPES,
-    requiredScopes: [BASE_SCOPE],
-    resourceName: "my-weather-server (OAuth example)",
-  })),
+  authorization: oauth((env: Env) => {
+    // A configuration the authorization server cannot read: every route answers 500 with its sentence.
+    const problem = configurationProblem(env);
+    if (problem !== undefined) throw new TypeError(problem);
+    return {
+      // Service clients' tokens (client credentials) are JWTs of this Worker's own; the rest the provider's.
+      verify: withServiceTokens(providerVerifier((resource) => providerFor(new URL(resource).origin, env))),
+      // e.g. https://my-weather-server.<account>.workers.dev/mcp; unset under `wrangler dev` (loopback).
+      resource: typeof env.MCP_RESOURCE === "string" && env.MCP_RESOURCE !== "" ? env.MCP_RESOURCE : undefined,
+      scopesSupported: SCOPES,
+      requiredScopes: [BASE_SCOPE],
+      resourceName: "my-weather-server (OAuth example)",
+    };
+  }),
 });
 
 export class McpSession extends mcp.McpSession {}

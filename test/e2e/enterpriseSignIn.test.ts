@@ -264,3 +264,24 @@ describe("enterprise sign-in (ID-JAG) to the OAuth example", () => {
     expect(await response.json()).toMatchObject({ error: "invalid_grant" });
   });
 });
+
+describe("the OAuth example with a malformed ENTERPRISE_IDP", () => {
+  const vars = { LOG_LEVEL: "error", ENTERPRISE_IDP: JSON.stringify({ issuer: "http://idp.example", jwks_uri: "https://idp.example/keys", clients: ["c"] }) };
+  const sentence = 'ENTERPRISE_IDP.issuer must be an https URL (got "http://idp.example")';
+
+  it("says so, naming the field: a Worker answers 500 with the sentence at /token and at /mcp; Deno refuses to start with it", async () => {
+    // Deno reads its authorization options when it starts, a Worker with its first request.
+    if (process.env.RUNTIME === "deno") return expect(startServer({ ...ENTRY, vars })).rejects.toThrow(sentence);
+    const broken = await startServer({ ...ENTRY, vars, captureLogs: true });
+    try {
+      const token = await fetch(`${broken.url}/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+      expect(token.status).toBe(500);
+      expect(await token.json()).toEqual({ error: "server_error", error_description: sentence });
+      const mcp = await fetch(`${broken.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+      expect(mcp.status).toBe(500);
+      expect(((await mcp.json()) as { error: { message: string } }).error.message).toContain(sentence);
+    } finally {
+      await broken.dispose();
+    }
+  });
+});
