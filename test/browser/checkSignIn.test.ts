@@ -1,5 +1,5 @@
 /**
- * `durable-mcp check --sign-in` against the OAuth example on workerd, as a person runs it: the
+ * `durable-mcp check --sign-in` against the OAuth example on workerd and Deno, as a person runs it: the
  * real command (bundled from check/cli.ts) in a child process with `--no-browser`, the
  * authorization URLs it prints opened in headless Chromium (Debian's `chromium`), and the
  * consent page's button clicked. Signed in, every probe passes, those it skipped before without
@@ -80,41 +80,45 @@ async function consent(url: URL, button: "Approve" | "Deny" = "Approve"): Promis
   }
 }
 
+/** Runs the whole sign-in against `on` (the OAuth example on some runtime), both consents clicked, and checks every probe passed. */
+async function signsInEveryProbe(on: { url: string }): Promise<void> {
+  const run = check([`${on.url}/mcp`, "--sign-in", "--no-browser", "--json"]);
+  const first = await run.nextUrl();
+  expect(first.origin).toBe(on.url);
+  expect(first.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(first.searchParams.get("resource")).toBe(`${on.url}/mcp`);
+  expect(first.searchParams.get("redirect_uri")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  expect(await consent(first)).toContain("Signed in.");
+  const second = await run.nextUrl();
+  expect(second.searchParams.get("resource")).toBe(`${on.url}/sse`);
+  expect(second.searchParams.get("client_id")).toBe(first.searchParams.get("client_id"));
+  expect(await consent(second)).toContain("Signed in.");
+  const { code, stdout, stderr } = await run.done;
+  const report = JSON.parse(stdout) as { findings: { probe: string; verdict: string; summary: string }[] };
+  expect(report.findings.map((f) => `${f.verdict} ${f.probe}`), stdout).toEqual([
+    "pass oauth",
+    "pass sign-in",
+    "pass sign-in",
+    "pass report",
+    "pass discover",
+    "pass per-call",
+    "pass sdk",
+    "pass sdk",
+    "pass sse",
+    "pass cors",
+  ]);
+  const signIn = report.findings.filter((f) => f.probe === "sign-in").map((f) => f.summary);
+  expect(signIn[0]).toBe("/mcp: authorization code with PKCE S256, a client registered on the spot, one consent in the browser");
+  expect(signIn[1]).toMatch(/^\/sse, a protected resource of its own: a second consent, since a refresh naming it did not do \(invalid_target: /);
+  expect(report.findings.find((f) => f.probe === "sse")?.summary).toMatch(/^SDK client on HTTP\+SSE at \/sse: 2025-11-25, \d+ tools/);
+  expect(code).toBe(0);
+  // Neither a code nor a token (both start with the user id) is printed.
+  expect(`${stdout}${stderr}`).not.toContain(`${USER}:`);
+
+}
+
 describe("durable-mcp check --sign-in, consent clicked in Chromium", () => {
-  it("signs in for /mcp and, with a second consent, for /sse, then passes every probe signed in", async () => {
-    const run = check([`${server.url}/mcp`, "--sign-in", "--no-browser", "--json"]);
-    const first = await run.nextUrl();
-    expect(first.origin).toBe(server.url);
-    expect(first.searchParams.get("code_challenge_method")).toBe("S256");
-    expect(first.searchParams.get("resource")).toBe(`${server.url}/mcp`);
-    expect(first.searchParams.get("redirect_uri")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-    expect(await consent(first)).toContain("Signed in.");
-    const second = await run.nextUrl();
-    expect(second.searchParams.get("resource")).toBe(`${server.url}/sse`);
-    expect(second.searchParams.get("client_id")).toBe(first.searchParams.get("client_id"));
-    expect(await consent(second)).toContain("Signed in.");
-    const { code, stdout, stderr } = await run.done;
-    const report = JSON.parse(stdout) as { findings: { probe: string; verdict: string; summary: string }[] };
-    expect(report.findings.map((f) => `${f.verdict} ${f.probe}`), stdout).toEqual([
-      "pass oauth",
-      "pass sign-in",
-      "pass sign-in",
-      "pass report",
-      "pass discover",
-      "pass per-call",
-      "pass sdk",
-      "pass sdk",
-      "pass sse",
-      "pass cors",
-    ]);
-    const signIn = report.findings.filter((f) => f.probe === "sign-in").map((f) => f.summary);
-    expect(signIn[0]).toBe("/mcp: authorization code with PKCE S256, a client registered on the spot, one consent in the browser");
-    expect(signIn[1]).toMatch(/^\/sse, a protected resource of its own: a second consent, since a refresh naming it did not do \(invalid_target: /);
-    expect(report.findings.find((f) => f.probe === "sse")?.summary).toMatch(/^SDK client on HTTP\+SSE at \/sse: 2025-11-25, \d+ tools/);
-    expect(code).toBe(0);
-    // Neither a code nor a token (both start with the user id) is printed.
-    expect(`${stdout}${stderr}`).not.toContain(`${USER}:`);
-  });
+  it("signs in for /mcp and, with a second consent, for /sse, then passes every probe signed in", () => signsInEveryProbe(server));
 
   it("uses a client registered beforehand on the port it was registered with", async () => {
     const port = await freePort();
@@ -217,4 +221,14 @@ describe("durable-mcp check --sign-in, consent clicked in Chromium", () => {
       expect(code).toBe(2);
     }
   });
+});
+
+describe("durable-mcp check --sign-in against the OAuth example on Deno", () => {
+  let deno: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    deno = await startServer({ entry: "example/oauth/worker.ts", runtime: "deno", vars: { LOG_LEVEL: "error" } });
+  }, 120_000);
+  afterAll(() => deno?.dispose());
+
+  it("signs in for /mcp and /sse with the same consent page, its grants in Deno KV, then passes every probe", () => signsInEveryProbe(deno));
 });
