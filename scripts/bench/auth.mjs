@@ -8,9 +8,9 @@
  * 2. bearer: the authorization fixture (`test/fixtures/auth/authWorker.ts`, rate limits off) and
  *    one ES256 `at+jwt` access token per client, signed here with jose, reused across its calls;
  * 3. DPoP: the same fixture and a token bound to each client's key (`cnf.jkt`), with a fresh proof
- *    per call signed by the v2 client's `DpopSession`. The proofs of a round are signed before it
- *    starts (each one `iat` seconds old at most when sent, well inside the server's window), so
- *    that the client's signing is not timed as the server's throughput.
+ *    per call signed by the v2 client's `DpopSession`. A batch's proofs are signed just before it
+ *    starts (a batch takes seconds, well inside the proofs' 60 s window), so that the client's
+ *    signing is not timed as the server's throughput.
  *
  * Each mode has its own clients, each client one call at a time; the client runs on CPU 0 and both
  * servers on CPU 1 (`taskset`), as in `npm run bench`. Server CPU is read from the
@@ -24,7 +24,7 @@
  * `BENCH_AUTH_CLIENTS` clients) and in time (no round starts after `BENCH_AUTH_SECONDS`); binds
  * 127.0.0.1 only; stops only the workerd processes it started.
  *
- * @example npm run bench:auth        # about a minute
+ * @example npm run bench:auth        # about ten seconds
  */
 import { DpopSession } from "@modelcontextprotocol/client";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
