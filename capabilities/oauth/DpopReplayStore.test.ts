@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { PROOF_LIFETIME_MS } from "./checkDpopProof.ts";
 import { DpopReplayStore, MAX_PROOFS_PER_PRINCIPAL, MAX_PROOFS_TOTAL } from "./DpopReplayStore.ts";
+import { DEFAULT_RATE_LIMITS } from "./OAuthGatekeeper.ts";
 
 const LIFETIME_MS = 120_000;
 
@@ -54,6 +56,11 @@ describe("DpopReplayStore", () => {
     const { replays } = store();
     expect(replays.use("a\nb", "c").ok).toBe(true);
     expect(replays.use("a", "b\nc").ok).toBe(true);
+  });
+
+  it("has room for every proof a user within the default rate limit can send in a proof's lifetime", () => {
+    const { limit, periodSeconds } = DEFAULT_RATE_LIMITS.perPrincipal as { limit: number; periodSeconds: number };
+    expect(MAX_PROOFS_PER_PRINCIPAL).toBeGreaterThanOrEqual(Math.ceil((limit * PROOF_LIFETIME_MS) / (periodSeconds * 1000)));
   });
 
   it("has defaults a principal's rate limit cannot exhaust alone", () => {

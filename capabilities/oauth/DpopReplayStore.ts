@@ -17,10 +17,17 @@
  */
 import { PROOF_LIFETIME_MS } from "./checkDpopProof.ts";
 
-/** Proofs remembered per principal: more than the per-principal rate limit lets through in one proof lifetime. */
-export const MAX_PROOFS_PER_PRINCIPAL = 1_000;
-/** Proofs remembered in all: with `jti`s of at most 128 characters, a few megabytes. */
-export const MAX_PROOFS_TOTAL = 20_000;
+/**
+ * Proofs remembered per principal: more than the default per-principal rate limit (600 a minute)
+ * lets through in one proof lifetime (two minutes), so a user within that limit is never refused
+ * for want of room; a user whose limit is raised past 750 a minute is.
+ */
+export const MAX_PROOFS_PER_PRINCIPAL = 1_500;
+/**
+ * Proofs remembered in all: about 400 bytes each at most (the principal and a `jti` of up to 128
+ * characters), so under 20 MiB; over two minutes, about 400 DPoP requests a second for the process.
+ */
+export const MAX_PROOFS_TOTAL = 50_000;
 
 export type ReplayCheck = { ok: true } | { ok: false; replayed: true } | { ok: false; replayed: false; whose: "principal" | "server"; retryAfterSeconds: number };
 

@@ -44,8 +44,8 @@ const MAX_SECONDS = Number(process.env.BENCH_AUTH_SECONDS ?? 240);
  * in all (`capabilities/oauth/DpopReplayStore.ts`), and refuses past that: a plan that could send
  * more within two minutes would measure refusals, so it is refused before it starts.
  */
-const REPLAY_BOUND_PER_USER = 1_000;
-const REPLAY_BOUND_TOTAL = 20_000;
+const REPLAY_BOUND_PER_USER = 1_500;
+const REPLAY_BOUND_TOTAL = 50_000;
 const ISSUER = "https://issuer.bench";
 const TOKEN_LIFETIME = "1h";
 
