@@ -25,6 +25,8 @@ export const MAX_JTI_CHARS = 128;
 /** The asymmetric algorithms accepted by default (RFC 9449 §11.6: never symmetric, never `none`). */
 export const DEFAULT_DPOP_ALGORITHMS: readonly string[] = ["ES256", "ES384", "EdDSA", "PS256", "RS256"];
 const ASYMMETRIC = /^(ES(256|384|512)|PS(256|384|512)|RS(256|384|512)|EdDSA|Ed25519)$/;
+/** A proof is one compact JWS: three base64url parts. Anything else, a comma included (two `DPoP` headers joined), is not one proof. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export interface ProofExpectations {
   /** The request's method. */
@@ -56,6 +58,7 @@ export function asymmetricOnly(algorithms: readonly string[]): boolean {
  */
 export async function checkDpopProof(proof: string, expected: ProofExpectations): Promise<ProofCheck> {
   if (proof.length > MAX_PROOF_CHARS) return { ok: false, reason: "The DPoP proof is too long" };
+  if (!COMPACT_JWS.test(proof)) return { ok: false, reason: "The request must carry exactly one DPoP header, a compact JWS" };
   let payload: Record<string, unknown>;
   let jwk: Record<string, unknown>;
   try {
