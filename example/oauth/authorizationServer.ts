@@ -19,10 +19,11 @@
  * Not here: the MCP endpoints and how their tokens are checked (`worker.ts`).
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { clientCredentials, type ServiceEnv, withClientCredentials } from "./clientCredentials.ts";
+import { amendJson } from "./amendJson.ts";
+import { clientCredentials, clientCredentialsMetadata, type ServiceEnv } from "./clientCredentials.ts";
 import { type ConsentEnv, consent } from "./consent.ts";
 import { enterpriseAuthorization, enterpriseIdps } from "./enterprise.ts";
-import { bindToDpopKey, dpopTokenEndpoint, withDpopMetadata } from "./dpopTokens.ts";
+import { bindToDpopKey, dpopMetadata, dpopTokenEndpoint } from "./dpopTokens.ts";
 import { SCOPES } from "./server.ts";
 
 /** What the authorization server needs of the environment. */
@@ -95,7 +96,7 @@ export async function authorizationServer(request: Request, env: AuthorizationEn
       // A proof binds whatever this endpoint issues: the provider's tokens and the service clients' alike.
       return dpopTokenEndpoint(request, env, async (withKey) => (await clientCredentials(request, withKey, () => providerFor(url.origin, env).getOAuthApi(env))) ?? providerFor(url.origin, env).fetch(request, withKey, ctx));
     case AS_METADATA_PATH:
-      return withDpopMetadata(await withClientCredentials(await providerFor(url.origin, env).fetch(request, env, ctx), env));
+      return amendJson(await providerFor(url.origin, env).fetch(request, env, ctx), (document) => dpopMetadata(clientCredentialsMetadata(document, env)));
     case REGISTER_PATH:
       return providerFor(url.origin, env).fetch(request, env, ctx);
     default:

@@ -11,7 +11,7 @@
  * `WWW-Authenticate: Basic` where Basic was tried), 400 `unauthorized_client` for a client the
  * provider registered for sign-in by a person, `invalid_scope`, `invalid_target`, `invalid_request`.
  *
- * `withClientCredentials` adds the grant and its client authentication methods to the provider's
+ * `clientCredentialsMetadata` adds the grant and its client authentication methods to the provider's
  * metadata document (RFC 8414 `grant_types_supported`, `token_endpoint_auth_methods_supported`,
  * `token_endpoint_auth_signing_alg_values_supported`).
  */
@@ -74,16 +74,15 @@ export async function clientCredentials(request: Request, env: ServiceEnv, provi
 }
 
 /** The provider's metadata document, naming the grant and its authentication methods when service clients are configured. */
-export async function withClientCredentials(response: Response, env: ServiceEnv): Promise<Response> {
-  if (!response.ok || !serviceClients(env)?.ok) return response;
-  const metadata = (await response.json()) as Record<string, unknown>;
+export function clientCredentialsMetadata(metadata: Record<string, unknown>, env: ServiceEnv): Record<string, unknown> {
+  if (!serviceClients(env)?.ok) return metadata;
   const union = (name: string, more: readonly string[]) => [...new Set([...((metadata[name] as string[] | undefined) ?? []), ...more])];
-  metadata.grant_types_supported = union("grant_types_supported", [GRANT_TYPE]);
-  metadata.token_endpoint_auth_methods_supported = union("token_endpoint_auth_methods_supported", AUTH_METHODS);
-  metadata.token_endpoint_auth_signing_alg_values_supported = union("token_endpoint_auth_signing_alg_values_supported", ASSERTION_ALGORITHMS);
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return new Response(JSON.stringify(metadata), { status: response.status, headers });
+  return {
+    ...metadata,
+    grant_types_supported: union("grant_types_supported", [GRANT_TYPE]),
+    token_endpoint_auth_methods_supported: union("token_endpoint_auth_methods_supported", AUTH_METHODS),
+    token_endpoint_auth_signing_alg_values_supported: union("token_endpoint_auth_signing_alg_values_supported", ASSERTION_ALGORITHMS),
+  };
 }
 
 function refusal(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {

@@ -17,6 +17,7 @@
  */
 import { GrantType, OAuthError, type OAuthHelpers, type TokenExchangeCallbackOptions, type TokenExchangeCallbackResult } from "@cloudflare/workers-oauth-provider";
 import { checkDpopProof, DpopReplayStore } from "durable-mcp";
+import { amendJson } from "./amendJson.ts";
 import { proofKeyOf, withProofKey } from "./proofKey.ts";
 
 /** The grant's prop that binds a public client's refresh token to a key. */
@@ -45,13 +46,8 @@ export async function dpopTokenEndpoint<E extends object>(request: Request, env:
     if (used.replayed) return invalidProof('The DPoP proof was used before: each proof (its "jti") is good for one request');
     return Response.json({ error: "temporarily_unavailable", error_description: "Too many DPoP proofs at once" }, { status: 503, headers: { ...NO_STORE, "retry-after": String(used.retryAfterSeconds) } });
   }
-  const response = await issue(withProofKey(env, checked.thumbprint));
   // Errors, and a revocation's empty answer, go out as the provider gave them.
-  if (!response.ok || !/json/i.test(response.headers.get("content-type") ?? "")) return response;
-  const body = (await response.json()) as Record<string, unknown>;
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return Response.json(typeof body.access_token === "string" ? { ...body, token_type: "DPoP" } : body, { status: response.status, headers });
+  return amendJson(await issue(withProofKey(env, checked.thumbprint)), (body) => (typeof body.access_token === "string" ? { ...body, token_type: "DPoP" } : body));
 }
 
 /**
@@ -75,13 +71,9 @@ export async function bindToDpopKey(options: TokenExchangeCallbackOptions<object
   return client?.tokenEndpointAuthMethod === "none" ? { accessTokenProps, newProps: { ...props, [REFRESH_KEY_PROP]: jkt } } : { accessTokenProps };
 }
 
-/** The authorization server's metadata (RFC 8414), naming the proof algorithms it takes (RFC 9449 §5.1). */
-export async function withDpopMetadata(response: Response): Promise<Response> {
-  if (!response.ok) return response;
-  const document = (await response.json()) as Record<string, unknown>;
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return Response.json({ ...document, dpop_signing_alg_values_supported: PROOF_ALGORITHMS }, { status: response.status, headers });
+/** The authorization server's metadata document (RFC 8414), naming the proof algorithms it takes (RFC 9449 §5.1). */
+export function dpopMetadata(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document, dpop_signing_alg_values_supported: PROOF_ALGORITHMS };
 }
 
 function invalidProof(description: string): Response {
