@@ -13,21 +13,16 @@
  * bearer-token characters with no `:`, because the provider's access tokens are
  * `<userId>:<grant>:<secret>`.
  */
+import { base64url } from "jose";
 
 const PLAIN_NAME = /^[A-Za-z0-9._-]+$/;
 
 /** The user id of a name typed into the consent page. */
 export function consentUserId(name: string): string {
-  return PLAIN_NAME.test(name) ? name : `~${base64url(name)}`;
+  return PLAIN_NAME.test(name) ? name : `~${base64url.encode(name)}`;
 }
 
 /** The user id of `subject` at the enterprise identity provider `issuer`. */
 export function enterpriseUserId(issuer: string, subject: string): string {
-  return `enterprise/${base64url(issuer)}/${base64url(subject)}`;
-}
-
-function base64url(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return `enterprise/${base64url.encode(issuer)}/${base64url.encode(subject)}`;
 }
